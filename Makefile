@@ -1,0 +1,39 @@
+# The kit's set-up and checks. Every target creates .venv and installs what it needs.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: help report demo test test-unit test-doctest test-nbval test-smoke lint format bench clean
+
+help:
+	@echo "make report   build the demo reports (simulated data) under build/reports/"
+	@echo "make test     run every test tier (unit, doctest, nbval, papermill smoke, lint)"
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m ipykernel install --sys-prefix --name python3 >/dev/null
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+test: test-unit test-doctest lint
+
+test-unit: $(STAMP)
+	$(BIN)/python -m pytest -q tests
+
+test-doctest: $(STAMP)
+	$(BIN)/python -m pytest -q --doctest-modules tcsexam_lib
+
+lint: $(STAMP)
+	$(BIN)/ruff check tcsexam_lib tests
+	$(BIN)/ruff format --check tcsexam_lib tests
+
+format: $(STAMP)
+	$(BIN)/ruff format tcsexam_lib tests
+	$(BIN)/ruff check --fix tcsexam_lib tests
+
+clean:
+	rm -rf build .pytest_cache .ruff_cache

@@ -1,0 +1,62 @@
+"""tcsexam_lib: scoring rules of the TCSExam benchmark.
+
+Public surface (everything else is internal):
+
+- :func:`load_reference` / :class:`Reference`: a validated solver reference file;
+- :func:`score_solver_task`: a task's relative score against a reference (0..1, higher
+  is better, 0.5 = as good as the reference mean);
+- :func:`load_suite`, :func:`load_cohort`, :func:`read_attempts`: validated inputs;
+- :func:`compute_index`; :func:`run_solver_score` and :func:`run_score` do what the
+  commands do (load, score, add provenance, write): the weighted TCSExam index in points
+  (``30*P + 30*S + 30*C + 10*O``; higher is better; may exceed 100);
+- :func:`combine_track_means`: the index from four track means;
+- :class:`TcsexamError` and its subclasses, the only exceptions raised on purpose.
+"""
+
+from importlib.metadata import PackageNotFoundError, version
+
+try:
+    __version__ = version("tcsexam-kit")
+except PackageNotFoundError:  # pragma: no cover - running from a plain checkout
+    __version__ = "0.0.0+unknown"
+
+from .attempts import read_attempts
+from .errors import InputRefused, OutputRefused, Problem, ReferenceProblem, TcsexamError
+from .index import combine_track_means, compute_index
+from .jsonio import write_json_atomic
+from .plan import Cohort, Suite, load_cohort, load_cohort_reference, load_suite
+from .reference import Reference, compute_instance_stats, load_reference
+from .runs import run_score, run_solver_score
+from .solver import instance_score, read_records, score_solver_task
+from .vocab import FIXED_REFERENCE_ID, METRIC_ID, TRACK_LETTERS, TRACK_WEIGHTS, TRACKS
+
+__all__ = [
+    "FIXED_REFERENCE_ID",
+    "METRIC_ID",
+    "TRACKS",
+    "TRACK_LETTERS",
+    "TRACK_WEIGHTS",
+    "Cohort",
+    "InputRefused",
+    "OutputRefused",
+    "Problem",
+    "Reference",
+    "ReferenceProblem",
+    "Suite",
+    "TcsexamError",
+    "__version__",
+    "combine_track_means",
+    "compute_index",
+    "compute_instance_stats",
+    "instance_score",
+    "load_cohort",
+    "load_cohort_reference",
+    "load_reference",
+    "load_suite",
+    "read_attempts",
+    "read_records",
+    "run_score",
+    "run_solver_score",
+    "score_solver_task",
+    "write_json_atomic",
+]

@@ -1,0 +1,123 @@
+"""The kit's one exception family.
+
+Every error the library raises on purpose is a :class:`TcsexamError`. Input that
+cannot be scored raises :class:`InputRefused` (or its subclass
+:class:`ReferenceProblem` for reference files), carrying one :class:`Problem` per
+finding so that a researcher sees every offending record at once. Only the command
+line maps these to exit codes and prints them; library code never prints.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from typing import Any
+
+#: How many findings an error message lists before summarising the rest.
+MAX_LISTED_PROBLEMS = 20
+
+
+def _show_value(value: Any) -> str:
+    """Render a received value for a message: JSON-like, short, never empty."""
+    if value is _NOT_GIVEN:
+        return "(absent)"
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=True)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+class _NotGiven:
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return "<not given>"
+
+
+#: Marker for "the field was absent" (distinct from a JSON ``null``).
+_NOT_GIVEN: Any = _NotGiven()
+NOT_GIVEN = _NOT_GIVEN
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One finding about an input, in the kit's single message template.
+
+    ``where`` names the file and the line, record or instance; ``field`` the field;
+    ``value`` the value received; ``allowed`` what would have been accepted; and
+    ``detail`` an optional explanation.
+    """
+
+    where: str
+    field: str | None = None
+    value: Any = _NOT_GIVEN
+    allowed: str | None = None
+    detail: str | None = None
+
+    def __str__(self) -> str:
+        parts = [self.where]
+        if self.field is not None:
+            parts.append(f"field '{self.field}' = {_show_value(self.value)}")
+        text = ": ".join(parts)
+        if self.detail:
+            text += f": {self.detail}"
+        if self.allowed:
+            text += f" (allowed: {self.allowed})"
+        return text
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        if self.value is _NOT_GIVEN:
+            data.pop("value")
+        return {key: value for key, value in data.items() if value is not None}
+
+
+class TcsexamError(Exception):
+    """Base class of every error the kit raises on purpose.
+
+    Attributes
+    ----------
+    problems : list of Problem
+        The structured findings behind the message (may be empty).
+    exit_code : int
+        What the command line exits with for this error.
+    """
+
+    exit_code = 1
+
+    def __init__(self, message: str, problems: list[Problem] | None = None) -> None:
+        self.problems = list(problems or [])
+        self.summary = message
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        if not self.problems:
+            return self.summary
+        lines = [self.summary]
+        for problem in self.problems[:MAX_LISTED_PROBLEMS]:
+            lines.append(f"  - {problem}")
+        hidden = len(self.problems) - MAX_LISTED_PROBLEMS
+        if hidden > 0:
+            lines.append(f"  ... and {hidden} more")
+        return "\n".join(lines)
+
+
+class InputRefused(TcsexamError):
+    """An input file or record cannot be scored as given; nothing was written."""
+
+    exit_code = 2
+
+    @classmethod
+    def from_problems(cls, summary: str, problems: list[Problem]) -> InputRefused:
+        return cls(
+            f"{summary} ({len(problems)} problem{'s' if len(problems) != 1 else ''})", problems
+        )
+
+
+class ReferenceProblem(InputRefused):
+    """A reference file is absent, malformed, or inconsistent with what it claims."""
+
+
+class OutputRefused(TcsexamError):
+    """An output could not be written (the previous file, if any, is untouched)."""
+
+    exit_code = 1

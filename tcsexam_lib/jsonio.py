@@ -1,0 +1,190 @@
+"""Strict JSON reading, schema validation and atomic writing.
+
+Inputs are parsed strictly (no ``NaN``/``Infinity`` literals, no repeated keys) and
+checked against the JSON Schemas published in ``references/schemas/``; every
+violation becomes a :class:`~tcsexam_lib.errors.Problem` naming the file, the
+location and the value received. Outputs are strict JSON written atomically: a
+refusal or a crash never leaves a half-written file behind.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import tempfile
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from .errors import InputRefused, OutputRefused, Problem
+from .paths import schema_path
+
+
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"'{name}' is not a JSON number (use a finite number or null)")
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _DuplicateKey(f"key {key!r} appears twice in one object")
+        seen[key] = value
+    return seen
+
+
+def parse_json_text(text: str, source: str) -> Any:
+    """Parse strict JSON, raising :class:`InputRefused` that names ``source``."""
+    try:
+        return json.loads(text, parse_constant=_refuse_constant, object_pairs_hook=_no_duplicates)
+    except json.JSONDecodeError as exc:
+        raise InputRefused(
+            "Input is not valid JSON",
+            [Problem(f"{source} line {exc.lineno} column {exc.colno}", detail=exc.msg)],
+        ) from exc
+    except ValueError as exc:  # NaN/Infinity literal or duplicate key
+        raise InputRefused("Input is not strict JSON", [Problem(source, detail=str(exc))]) from exc
+
+
+def read_json(path: str | os.PathLike[str]) -> Any:
+    """Read a strict JSON file; a missing or unreadable file is refused by name."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise InputRefused(
+            "Input file not found", [Problem(str(path), detail="no such file")]
+        ) from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputRefused("Input file unreadable", [Problem(str(path), detail=str(exc))]) from exc
+    return parse_json_text(text, str(path))
+
+
+@cache
+def load_schema(name: str) -> dict[str, Any]:
+    """Return the published JSON Schema ``references/schemas/<name>.schema.json``."""
+    return json.loads(schema_path(name).read_text(encoding="utf-8"))
+
+
+def _pointer(path: list[Any]) -> str:
+    if not path:
+        return "(top level)"
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".")
+
+
+def _allowed_from_schema(error: jsonschema.ValidationError) -> str | None:
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    if "enum" in schema:
+        return ", ".join(json.dumps(v) for v in schema["enum"])
+    if "const" in schema:
+        return json.dumps(schema["const"])
+    if "description" in schema:
+        return schema["description"]
+    return None
+
+
+def validate_with_schema(
+    data: Any,
+    schema_name: str,
+    source: str,
+    describe: Callable[[list[Any]], str] | None = None,
+) -> None:
+    """Validate ``data`` against a published schema; refuse with every violation.
+
+    ``describe`` turns a JSON path into a readable location (for example the
+    instance name of a record) so that messages name what the researcher knows.
+    """
+    validator = jsonschema.Draft202012Validator(load_schema(schema_name))
+    problems = []
+    for error in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+        path = list(error.absolute_path)
+        where = f"{source} {describe(path) if describe else _pointer(path)}"
+        field = str(path[-1]) if path and isinstance(path[-1], str) else None
+        if error.validator == "required":
+            missing = error.message.split("'")[1] if "'" in error.message else error.message
+            problems.append(Problem(where, field=missing, detail="required field is missing"))
+        elif error.validator == "additionalProperties":
+            problems.append(Problem(where, detail=error.message))
+        else:
+            problems.append(
+                Problem(
+                    where,
+                    field=field if field is not None else _pointer(path),
+                    value=error.instance,
+                    allowed=_allowed_from_schema(error),
+                    detail=None if _allowed_from_schema(error) else error.message,
+                )
+            )
+    if problems:
+        raise InputRefused.from_problems(
+            f"{source} does not match the published schema '{schema_name}'", problems
+        )
+
+
+def sha256_file(path: str | os.PathLike[str]) -> str:
+    """Hex sha256 of a file's bytes."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _check_finite(data: Any, where: str = "") -> None:
+    if isinstance(data, float) and not math.isfinite(data):
+        raise OutputRefused(f"Refusing to write non-finite number at {where or 'top level'}")
+    if isinstance(data, dict):
+        for key, value in data.items():
+            _check_finite(value, f"{where}.{key}" if where else str(key))
+    elif isinstance(data, list | tuple):
+        for index, value in enumerate(data):
+            _check_finite(value, f"{where}[{index}]")
+
+
+def dumps_json(data: Any) -> str:
+    """Serialise as strict, indented JSON (non-finite numbers are an error)."""
+    _check_finite(data)
+    return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
+    """Write ``text`` to ``path`` atomically (temporary file, then rename)."""
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except OSError as exc:
+        raise OutputRefused(f"Cannot write {path}: {exc}") from exc
+    return path
+
+
+def write_json_atomic(path: str | os.PathLike[str], data: Any) -> Path:
+    """Serialise ``data`` as strict JSON and write it atomically to ``path``.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> out = pathlib.Path(tempfile.mkdtemp()) / "x.json"
+    >>> _ = write_json_atomic(out, {"score": 0.25})
+    >>> out.read_text()
+    '{\\n  "score": 0.25\\n}\\n'
+    """
+    return write_text_atomic(path, dumps_json(data))

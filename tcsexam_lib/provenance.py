@@ -1,0 +1,64 @@
+"""Provenance: what produced an output, so that anyone can check it later.
+
+Every output of the kit carries a ``provenance`` block: the kit version, the metric
+id, the reference id and the sha256 of the reference file, the sha256 of every input
+file, and the command (or notebook parameters) that produced it.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+from pathlib import Path
+from typing import Any
+
+from .jsonio import sha256_file
+from .vocab import METRIC_ID
+
+
+def _kit_version() -> str:
+    from . import __version__
+
+    return __version__
+
+
+def describe_inputs(inputs: dict[str, str | os.PathLike[str] | None]) -> dict[str, Any]:
+    """Path and sha256 of each named input file (``None`` entries are skipped)."""
+    described = {}
+    for role, path in inputs.items():
+        if path is None:
+            continue
+        described[role] = {"path": str(path), "sha256": sha256_file(path)}
+    return described
+
+
+def build_provenance(
+    *,
+    producer: str,
+    parameters: dict[str, Any],
+    inputs: dict[str, str | os.PathLike[str] | None],
+    reference_id: str | None,
+    reference_path: Path | None,
+    reference_sha256: str | None,
+) -> dict[str, Any]:
+    """The provenance block of an output.
+
+    ``producer`` names the command (``tcsexam solver-score``) or the notebook;
+    ``parameters`` are its arguments, enough to run it again.
+    """
+    return {
+        "kit": "tcsexam-kit",
+        "kit_version": _kit_version(),
+        "metric_id": METRIC_ID,
+        "producer": producer,
+        "parameters": {
+            k: (str(v) if isinstance(v, os.PathLike) else v) for k, v in parameters.items()
+        },
+        "reference": {
+            "reference_id": reference_id,
+            "path": None if reference_path is None else str(reference_path),
+            "sha256": reference_sha256,
+        },
+        "inputs": describe_inputs(inputs),
+        "created_utc": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+    }

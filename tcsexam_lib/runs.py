@@ -1,0 +1,98 @@
+"""What the commands (and the notebooks) run: load, score, attach provenance, write.
+
+Both :func:`run_solver_score` and :func:`run_score` return the exact JSON document
+that ``tcsexam solver-score`` and ``tcsexam score`` write, so a notebook that calls
+them writes the same file as the command line.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from .attempts import read_attempts
+from .index import compute_index
+from .jsonio import write_json_atomic
+from .plan import load_cohort, load_cohort_reference, load_suite
+from .provenance import build_provenance
+from .reference import load_reference
+from .solver import read_records, score_solver_task
+
+
+def run_solver_score(
+    *,
+    task: str,
+    records: str | os.PathLike[str],
+    reference: str | os.PathLike[str],
+    reference_id: str | None = None,
+    references_dir: str | os.PathLike[str] | None = None,
+    model: str | None = None,
+    attempt: str | None = None,
+    output: str | os.PathLike[str] | None = None,
+    producer: str = "tcsexam solver-score",
+) -> dict[str, Any]:
+    """Score one task's records file and (optionally) write the result atomically.
+
+    Nothing is written when the input is refused. ``model`` and ``attempt``, when
+    given, are recorded so that the output says whose it is.
+    """
+    ref = load_reference(reference, reference_id=reference_id, references_dir=references_dir)
+    data = read_records(records)
+    result: dict[str, Any] = {}
+    if model is not None:
+        result["model"] = model
+    if attempt is not None:
+        result["attempt"] = str(attempt)
+    result.update(score_solver_task(ref, task, data, source=str(records)))
+    result["provenance"] = build_provenance(
+        producer=producer,
+        parameters={
+            "task": task,
+            "records": records,
+            "reference": reference,
+            "reference_id": reference_id,
+            "references_dir": references_dir,
+            "model": model,
+            "attempt": attempt,
+        },
+        inputs={"records": records},
+        reference_id=ref.reference_id,
+        reference_path=ref.path,
+        reference_sha256=ref.sha256,
+    )
+    if output is not None:
+        write_json_atomic(output, result)
+    return result
+
+
+def run_score(
+    *,
+    suite: str,
+    attempts: str | os.PathLike[str],
+    cohort: str | os.PathLike[str],
+    references_dir: str | os.PathLike[str] | None = None,
+    output: str | os.PathLike[str] | None = None,
+    producer: str = "tcsexam score",
+) -> dict[str, Any]:
+    """Compute the index of a cohort and (optionally) write the result atomically."""
+    suite_obj = load_suite(suite, references_dir=references_dir)
+    cohort_obj = load_cohort(cohort, suite=suite_obj)
+    ref = load_cohort_reference(cohort_obj, suite_obj, references_dir=references_dir)
+    table = read_attempts(attempts, suite=suite_obj, cohort=cohort_obj)
+    result = compute_index(table, suite_obj, cohort_obj, reference_id=ref.reference_id)
+    result["provenance"] = build_provenance(
+        producer=producer,
+        parameters={
+            "suite": suite,
+            "attempts": attempts,
+            "cohort": cohort,
+            "references_dir": references_dir,
+        },
+        inputs={"attempts": attempts, "cohort": cohort, "suite": suite_obj.path},
+        reference_id=ref.reference_id,
+        reference_path=ref.path,
+        reference_sha256=ref.sha256,
+    )
+    if output is not None:
+        write_json_atomic(output, result)
+    return result
