@@ -60,6 +60,9 @@ def _cmd_score(args: argparse.Namespace) -> int:
             f"{model}: {entry['status']}, index {index}"
             + (f", {errors} blocking issue(s)" if errors else "")
         )
+    if "solver_evidence" in result:
+        state = "consistent" if result["solver_evidence"]["consistent"] else "INCONSISTENT"
+        print(f"solver evidence: {state} (see the solver_evidence_* issues)")
     print(f"overall status {result['status']} -> {args.output}")
     return 0
 
@@ -102,6 +105,13 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--attempts", required=True, help="attempts table (CSV)")
     score.add_argument("--cohort", required=True, help="cohort declaration (JSON)")
     score.add_argument("--output", required=True, help="where to write the JSON result")
+    score.add_argument(
+        "--solver-evidence",
+        metavar="DIR",
+        default=None,
+        help="folder of solver-score outputs (with --model/--attempt) to cross-check every "
+        "adopted solver row against",
+    )
     _add_references_dir(score)
     score.set_defaults(handler=_cmd_score)
     return parser

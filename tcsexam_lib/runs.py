@@ -11,6 +11,7 @@ import os
 from typing import Any
 
 from .attempts import read_attempts
+from .evidence import check_solver_evidence
 from .index import compute_index
 from .jsonio import write_json_atomic
 from .plan import load_cohort, load_cohort_reference, load_suite
@@ -72,9 +73,17 @@ def run_score(
     cohort: str | os.PathLike[str],
     references_dir: str | os.PathLike[str] | None = None,
     output: str | os.PathLike[str] | None = None,
+    solver_evidence: str | os.PathLike[str] | None = None,
     producer: str = "tcsexam score",
 ) -> dict[str, Any]:
-    """Compute the index of a cohort and (optionally) write the result atomically."""
+    """Compute the index of a cohort and (optionally) write the result atomically.
+
+    With ``solver_evidence`` (a folder of solver-score outputs), each adopted solver
+    row is cross-checked against its output; disagreements become issues of the model
+    (``solver_evidence_*`` codes) and ``solver_evidence`` summarises the check. The
+    statuses keep their meaning (they describe the attempts table), the rows are kept
+    as they are, and nothing is replaced.
+    """
     suite_obj = load_suite(suite, references_dir=references_dir)
     cohort_obj = load_cohort(cohort, suite=suite_obj)
     ref = load_cohort_reference(cohort_obj, suite_obj, references_dir=references_dir)
@@ -96,3 +105,18 @@ def run_score(
     if output is not None:
         write_json_atomic(output, result)
     return result
+
+
+def _attach_evidence(
+    result: dict[str, Any], table: Any, evidence_dir: Any, reference_id: str
+) -> None:
+    checked = check_solver_evidence(table, evidence_dir, reference_id=reference_id)
+    consistent = True
+    for model, entry in result["models"].items():
+        found = checked.get(
+            model, {"summary": {"evidence_dir": str(evidence_dir), "rows_checked": 0}, "issues": []}
+        )
+        entry["solver_evidence"] = found["summary"]
+        entry["issues"].extend(found["issues"])
+        consistent = consistent and not found["issues"]
+    result["solver_evidence"] = {"evidence_dir": str(evidence_dir), "consistent": consistent}
