@@ -52,6 +52,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
         cohort=args.cohort,
         references_dir=args.references_dir,
         output=args.output,
+        solver_evidence=args.solver_evidence,
     )
     for model, entry in result["models"].items():
         index = "null" if entry["index"] is None else f"{entry['index']:.4f}"

@@ -89,6 +89,8 @@ def run_score(
     ref = load_cohort_reference(cohort_obj, suite_obj, references_dir=references_dir)
     table = read_attempts(attempts, suite=suite_obj, cohort=cohort_obj)
     result = compute_index(table, suite_obj, cohort_obj, reference_id=ref.reference_id)
+    if solver_evidence is not None:
+        _attach_evidence(result, table, solver_evidence, ref.reference_id)
     result["provenance"] = build_provenance(
         producer=producer,
         parameters={
@@ -96,6 +98,7 @@ def run_score(
             "attempts": attempts,
             "cohort": cohort,
             "references_dir": references_dir,
+            "solver_evidence": solver_evidence,
         },
         inputs={"attempts": attempts, "cohort": cohort, "suite": suite_obj.path},
         reference_id=ref.reference_id,
