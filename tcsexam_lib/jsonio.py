@@ -29,8 +29,28 @@ class _DuplicateKey(ValueError):
     pass
 
 
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"'{name}' is not a JSON number (use a finite number or null)")
+class NonFiniteLiteral:
+    """Stands for a ``NaN``/``Infinity`` literal while parsing, so that the refusal can
+    name where it stood (strict JSON has no such numbers)."""
+
+    def __init__(self, literal: str) -> None:
+        self.literal = literal
+
+    def __repr__(self) -> str:
+        return self.literal
+
+
+def _find_non_finite(data: Any, path: list[Any]) -> list[list[Any]]:
+    if isinstance(data, NonFiniteLiteral):
+        return [path]
+    found: list[list[Any]] = []
+    if isinstance(data, dict):
+        for key, value in data.items():
+            found.extend(_find_non_finite(value, [*path, key]))
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            found.extend(_find_non_finite(value, [*path, index]))
+    return found
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -42,20 +62,56 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return seen
 
 
-def parse_json_text(text: str, source: str) -> Any:
-    """Parse strict JSON, raising :class:`InputRefused` that names ``source``."""
+Describe = Callable[[list[Any]], str]
+
+
+def parse_json_text(
+    text: str, source: str, describe_for: Callable[[Any], Describe] | None = None
+) -> Any:
+    """Parse strict JSON, raising :class:`InputRefused` that names ``source``.
+
+    ``NaN``/``Infinity`` literals are refused with the place they stood, described by
+    ``describe_for(data)(path)`` when given (for example "record #2 (instance 'g1')").
+    """
+    seen_literal = []
+
+    def keep_literal(name: str) -> NonFiniteLiteral:
+        seen_literal.append(name)
+        return NonFiniteLiteral(name)
+
     try:
-        return json.loads(text, parse_constant=_refuse_constant, object_pairs_hook=_no_duplicates)
+        data = json.loads(text, parse_constant=keep_literal, object_pairs_hook=_no_duplicates)
     except json.JSONDecodeError as exc:
         raise InputRefused(
             "Input is not valid JSON",
             [Problem(f"{source} line {exc.lineno} column {exc.colno}", detail=exc.msg)],
         ) from exc
-    except ValueError as exc:  # NaN/Infinity literal or duplicate key
+    except _DuplicateKey as exc:
         raise InputRefused("Input is not strict JSON", [Problem(source, detail=str(exc))]) from exc
+    if seen_literal:
+        describe = describe_for(data) if describe_for else _pointer
+        problems = [
+            Problem(
+                f"{source} {describe(path)}",
+                field=str(path[-1]) if path and isinstance(path[-1], str) else "value",
+                value=_value_at(data, path),
+                allowed="a finite JSON number or null (NaN and Infinity are not JSON numbers)",
+            )
+            for path in _find_non_finite(data, [])
+        ]
+        raise InputRefused.from_problems(f"{source} is not strict JSON", problems)
+    return data
 
 
-def read_json(path: str | os.PathLike[str]) -> Any:
+def _value_at(data: Any, path: list[Any]) -> Any:
+    for step in path:
+        data = data[step]
+    return data
+
+
+def read_json(
+    path: str | os.PathLike[str], describe_for: Callable[[Any], Describe] | None = None
+) -> Any:
     """Read a strict JSON file; a missing or unreadable file is refused by name."""
     path = Path(path)
     try:
@@ -66,7 +122,7 @@ def read_json(path: str | os.PathLike[str]) -> Any:
         ) from exc
     except (OSError, UnicodeDecodeError) as exc:
         raise InputRefused("Input file unreadable", [Problem(str(path), detail=str(exc))]) from exc
-    return parse_json_text(text, str(path))
+    return parse_json_text(text, str(path), describe_for)
 
 
 @cache
