@@ -8,12 +8,14 @@ them writes the same file as the command line.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 from .attempts import read_attempts
 from .evidence import check_solver_evidence
 from .index import compute_index
 from .jsonio import write_json_atomic
+from .paths import resolve_references_dir
 from .plan import load_cohort, load_cohort_reference, load_suite
 from .provenance import build_provenance
 from .reference import load_reference
@@ -60,6 +62,8 @@ def run_solver_score(
         reference_id=ref.reference_id,
         reference_path=ref.path,
         reference_sha256=ref.sha256,
+        entry_point="run_solver_score",
+        references_dir=resolve_references_dir(references_dir),
     )
     if output is not None:
         write_json_atomic(output, result)
@@ -100,14 +104,32 @@ def run_score(
             "references_dir": references_dir,
             "solver_evidence": solver_evidence,
         },
-        inputs={"attempts": attempts, "cohort": cohort, "suite": suite_obj.path},
+        inputs={
+            "attempts": attempts,
+            "cohort": cohort,
+            "suite": suite_obj.path,
+            **_evidence_inputs(solver_evidence),
+        },
         reference_id=ref.reference_id,
         reference_path=ref.path,
         reference_sha256=ref.sha256,
+        entry_point="run_score",
+        references_dir=resolve_references_dir(references_dir),
     )
     if output is not None:
         write_json_atomic(output, result)
     return result
+
+
+def _evidence_inputs(evidence_dir: str | os.PathLike[str] | None) -> dict[str, Path]:
+    """Every solver-score output read from the evidence folder, as a provenance input."""
+    if evidence_dir is None:
+        return {}
+    folder = Path(evidence_dir)
+    return {
+        f"solver_evidence/{path.relative_to(folder).as_posix()}": path
+        for path in sorted(folder.rglob("*.json"))
+    }
 
 
 def _attach_evidence(
