@@ -100,7 +100,7 @@ class Finding:
         if self.instance is not None:
             where += f" instance '{self.instance}'"
         if self.task is None and self.instance is None:
-            where += " (whole file)"
+            where += " (file level)"
         return f"[{self.code}] {where}: {self.message}"
 
 
