@@ -27,7 +27,7 @@ from typing import Any
 
 from .errors import InputRefused, Problem, TcsexamError
 from .jsonio import dumps_json, read_json, sha256_file
-from .runs import run_score, run_solver_score
+from .runs import _evidence_inputs, run_score, run_solver_score
 from .vocab import METRIC_ID
 
 #: How many differing values a verification lists before it stops looking.
@@ -236,6 +236,12 @@ def verify_output(
     reference = provenance.get("reference") or {}
     if reference.get("path"):
         result.inputs.append(_check_input("reference", reference, base))
+    evidence_dir = provenance["parameters"].get("solver_evidence")
+    if entry == "run_score" and evidence_dir is not None:
+        folder = Path(evidence_dir) if Path(evidence_dir).is_absolute() else base / evidence_dir
+        for role, path in _evidence_inputs(folder).items():
+            if role not in recorded_inputs:
+                result.inputs.append(InputCheck(role, str(path), None, sha256_file(path), "added"))
     if provenance.get("metric_id") != METRIC_ID:
         result.differences.append(
             Difference("provenance.metric_id", provenance.get("metric_id"), METRIC_ID)
