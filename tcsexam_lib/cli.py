@@ -127,6 +127,12 @@ def build_parser() -> argparse.ArgumentParser:
 _SHOWN_FLOOR_INSTANCES = 10
 
 
+def _scale_terms_text(terms: dict[str, int], n_scored: int) -> str:
+    if n_scored and sum(terms.values()) != n_scored:
+        return "not computed (the floors are not usable)"
+    return ", ".join(f"{term} {n}" for term, n in terms.items())
+
+
 def _print_reference_check(result) -> None:
     for report in result.files:
         print(f"{report.path}")
@@ -134,17 +140,18 @@ def _print_reference_check(result) -> None:
         if report.reference_id is not None:
             label = " (simulated data)" if report.simulated else ""
             print(f"  reference_id {report.reference_id}, suite {report.suite}{label}")
-            print(
-                f"  floors: relative {report.scale_floor_relative!r}, "
-                f"absolute {report.scale_floor_absolute!r}"
-            )
-            terms = ", ".join(f"{term} {n}" for term, n in report.scale_terms.items())
+            floors = [
+                "(absent)" if value is None else repr(value)
+                for value in (report.scale_floor_relative, report.scale_floor_absolute)
+            ]
+            print(f"  floors: relative {floors[0]}, absolute {floors[1]}")
             print(
                 f"  {report.n_tasks} task(s), {report.n_scored} scored and "
-                f"{report.n_unscored} unscored instance(s); scale set by: {terms}"
+                f"{report.n_unscored} unscored instance(s); scale set by: "
+                + _scale_terms_text(report.scale_terms, report.n_scored)
             )
         for task in report.tasks:
-            terms = ", ".join(f"{term} {n}" for term, n in task.scale_terms.items())
+            terms = _scale_terms_text(task.scale_terms, task.n_scored)
             print(
                 f"    {task.task} ({task.kind}, {task.direction}): {task.n_scored} scored, "
                 f"{task.n_unscored} unscored; scale set by: {terms}"

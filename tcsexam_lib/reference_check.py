@@ -28,6 +28,7 @@ nothing is printed here.
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -198,6 +199,16 @@ class ReferenceCheck:
         }
 
 
+def _js(value: Any) -> str:
+    """A value as JSON text for messages (``null``, not ``None``)."""
+    if isinstance(value, str) and value == "(absent)":
+        return value
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
 def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
@@ -225,7 +236,7 @@ def _schema_finding(error: jsonschema.ValidationError, source: str) -> Finding:
     location = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".")
     message = error.message
     if code == "kind_direction":
-        message = f"direction {error.instance!r} on a solve task (a solve task maximises)"
+        message = f"direction {_js(error.instance)} on a solve task (a solve task maximises)"
     elif location:
         message = f"{location}: {message}"
     return Finding(code, source, message, task, instance)
@@ -246,7 +257,8 @@ def _check_floors(data: dict[str, Any], source: str) -> list[Finding]:
                 Finding(
                     "fixed_floor",
                     source,
-                    f"{name} is {got!r}; the fixed reference '{FIXED_REFERENCE_ID}' uses {want!r}",
+                    f"{name} is {_js(got)}; the fixed reference '{FIXED_REFERENCE_ID}' uses "
+                    f"{_js(want)}",
                 )
             )
     return findings
@@ -321,8 +333,8 @@ def _check_task(
                     Finding(
                         "solve_value",
                         source,
-                        f"values {values!r} hold {bad!r}; a solve task's values are 1 (solved), "
-                        "0 (not solved) or null",
+                        f"values {_js(values)} hold {_js(bad)}; a solve task's values are "
+                        "1 (solved), 0 (not solved) or null",
                         name,
                         instance,
                     )
@@ -336,7 +348,7 @@ def _check_task(
                     Finding(
                         "unlisted_unscorable",
                         source,
-                        f"{n_usable} usable value(s) in {values!r} but not listed in "
+                        f"{n_usable} usable value(s) in {_js(values)} but not listed in "
                         "unscored_reference_instances (an instance needs two usable values "
                         "to be scored)",
                         name,
@@ -349,7 +361,8 @@ def _check_task(
                 Finding(
                     "listed_scorable",
                     source,
-                    f"listed as unscored ({reason!r}) but has {n_usable} usable values {values!r}",
+                    f"listed as unscored ({_js(reason)}) but has {n_usable} usable values "
+                    f"{_js(values)}",
                     name,
                     instance,
                 )
@@ -433,7 +446,7 @@ def check_reference_data(
             Finding(
                 "id_mismatch",
                 source,
-                f"declares reference_id {report.reference_id!r} but lies in the folder of "
+                f"declares reference_id {_js(report.reference_id)} but lies in the folder of "
                 f"'{expected_id}'",
             )
         )
@@ -442,7 +455,7 @@ def check_reference_data(
             Finding(
                 "suite_mismatch",
                 source,
-                f"declares suite {report.suite!r} but its file name says '{stem}'",
+                f"declares suite {_js(report.suite)} but its file name says '{stem}'",
             )
         )
     if report.reference_id == FIXED_REFERENCE_ID:
@@ -462,7 +475,7 @@ def _check_fixed_counts(report: FileReport) -> list[Finding]:
             Finding(
                 "fixed_suite",
                 report.path,
-                f"suite {report.suite!r}: the fixed reference '{FIXED_REFERENCE_ID}' has only "
+                f"suite {_js(report.suite)}: the fixed reference '{FIXED_REFERENCE_ID}' has only "
                 "the suites " + " and ".join(FIXED_SUITES),
             )
         )
@@ -537,7 +550,7 @@ def _compare_suites(loaded: dict[str, tuple[FileReport, Any]]) -> list[Finding]:
                     Finding(
                         "floors_differ",
                         report.path,
-                        f"{name} is {data.get(name)!r} but {base.get(name)!r} in "
+                        f"{name} is {_js(data.get(name))} but {_js(base.get(name))} in "
                         f"{base_report.path} (one reference id has one pair of floors)",
                     )
                 )
@@ -580,7 +593,7 @@ def _task_differences(
                 Finding(
                     "task_differs",
                     path,
-                    f"{key} is {entry.get(key)!r} but {other.get(key)!r} in {other_path}",
+                    f"{key} is {_js(entry.get(key))} but {_js(other.get(key))} in {other_path}",
                     task,
                 )
             )
@@ -592,8 +605,8 @@ def _task_differences(
                 Finding(
                     "task_differs",
                     path,
-                    f"values {mine.get(instance, '(absent)')!r} but "
-                    f"{theirs.get(instance, '(absent)')!r} in {other_path}",
+                    f"values {_js(mine.get(instance, '(absent)'))} but "
+                    f"{_js(theirs.get(instance, '(absent)'))} in {other_path}",
                     task,
                     instance,
                 )
