@@ -94,7 +94,7 @@ def run_score(
     table = read_attempts(attempts, suite=suite_obj, cohort=cohort_obj)
     result = compute_index(table, suite_obj, cohort_obj, reference_id=ref.reference_id)
     if solver_evidence is not None:
-        _attach_evidence(result, table, solver_evidence, ref.reference_id)
+        _attach_evidence(result, table, solver_evidence, ref.reference_id, ref.sha256)
     result["provenance"] = build_provenance(
         producer=producer,
         parameters={
@@ -133,9 +133,15 @@ def _evidence_inputs(evidence_dir: str | os.PathLike[str] | None) -> dict[str, P
 
 
 def _attach_evidence(
-    result: dict[str, Any], table: Any, evidence_dir: Any, reference_id: str
+    result: dict[str, Any],
+    table: Any,
+    evidence_dir: Any,
+    reference_id: str,
+    reference_sha256: str | None = None,
 ) -> None:
-    checked = check_solver_evidence(table, evidence_dir, reference_id=reference_id)
+    checked = check_solver_evidence(
+        table, evidence_dir, reference_id=reference_id, reference_sha256=reference_sha256
+    )
     consistent = True
     for model, entry in result["models"].items():
         found = checked.get(
