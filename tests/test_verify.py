@@ -276,24 +276,47 @@ def _other_reference(work: Path) -> None:
     )
 
 
+def _same_id_other_values(work: Path) -> None:
+    """An output scored against a file that claims the cohort's id but holds other values."""
+    changed = small_reference(REF_ID)
+    changed["tasks"]["obj-max"]["instances"]["spread"] = [10, 12, 15]
+    path = write_json(work / "elsewhere" / "lite.json", changed)
+    run_solver_score(
+        task="obj-max",
+        records="records/obj-max.json",
+        reference=str(path),
+        model="m1",
+        attempt="a1",
+        output="evidence/m1/obj-max/a1.json",
+    )
+
+
 EVIDENCE_CASES = [
-    ("solver_evidence_missing", "obj-min", _drop_evidence),
-    ("solver_evidence_score_mismatch", "sat", _other_table_score),
-    ("solver_evidence_reference_mismatch", "obj-max", _other_reference),
+    (["solver_evidence_missing"], "obj-min", _drop_evidence),
+    (["solver_evidence_score_mismatch"], "sat", _other_table_score),
+    (["solver_evidence_reference_mismatch"], "obj-max", _other_reference),
+    # other values give another score too: both are reported
+    (
+        ["solver_evidence_reference_mismatch", "solver_evidence_score_mismatch"],
+        "obj-max",
+        _same_id_other_values,
+    ),
 ]
 
 
 @pytest.mark.parametrize(
-    ("code", "task", "change"), EVIDENCE_CASES, ids=[c[0] for c in EVIDENCE_CASES]
+    ("codes", "task", "change"), EVIDENCE_CASES, ids=[c[2].__name__ for c in EVIDENCE_CASES]
 )
-def test_evidence_mismatches_appear_in_issues(work: Path, code: str, task: str, change) -> None:
+def test_evidence_mismatches_appear_in_issues(work: Path, codes: list, task: str, change) -> None:
     consistent = _score()
     assert consistent["solver_evidence"]["consistent"]
     assert not [i for i in consistent["models"]["m1"]["issues"] if i["code"].startswith("solver_")]
     change(work)
     result = _score()
     issues = [i for i in result["models"]["m1"]["issues"] if i["code"].startswith("solver_")]
-    assert [(i["code"], i["item"], i["attempt"]) for i in issues] == [(code, task, "a1")]
+    assert [(i["code"], i["item"], i["attempt"]) for i in issues] == [
+        (code, task, "a1") for code in codes
+    ]
     assert not result["solver_evidence"]["consistent"]
     # the row keeps its place: the task mean is still the table's score
     table = {row[2]: row[4] for row in csv.reader((work / "attempts.csv").open(encoding="utf-8"))}
