@@ -77,6 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"tcsexam {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _add_reference_commands(sub)  # reference check / reference build
+    _add_verify_command(sub)
 
     solver = sub.add_parser(
         "solver-score", help="score one solver task's instance records against a reference"
@@ -115,9 +117,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_references_dir(score)
     score.set_defaults(handler=_cmd_score)
-
-    _add_reference_commands(sub)
-    _add_verify_command(sub)
     return parser
 
 
