@@ -68,13 +68,19 @@ def index_solver_outputs(evidence_dir: str | os.PathLike[str]) -> dict[tuple[str
 
 
 def check_solver_evidence(
-    attempts: pd.DataFrame, evidence_dir: str | os.PathLike[str], *, reference_id: str
+    attempts: pd.DataFrame,
+    evidence_dir: str | os.PathLike[str],
+    *,
+    reference_id: str,
+    reference_sha256: str | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Check each adopted solver row against its solver-score output.
 
     Returns, per model, ``{"summary": {...}, "issues": [...]}`` with issue codes
     ``solver_evidence_missing``, ``solver_evidence_score_mismatch`` and
-    ``solver_evidence_reference_mismatch``.
+    ``solver_evidence_reference_mismatch`` (another reference id, or, when
+    ``reference_sha256`` is given, the same id but another reference file: the output's
+    provenance records a different sha256).
     """
     outputs = index_solver_outputs(evidence_dir)
     solver_rows = attempts[
@@ -134,6 +140,21 @@ def check_solver_evidence(
                     f"'{reference_id}'",
                 }
             )
+        else:
+            recorded_sha = ((output.get("provenance") or {}).get("reference") or {}).get("sha256")
+            if reference_sha256 is not None and recorded_sha != reference_sha256:
+                ok = False
+                summary["reference_mismatch"] += 1
+                entry["issues"].append(
+                    {
+                        "code": "solver_evidence_reference_mismatch",
+                        **base,
+                        "evidence": str(path),
+                        "message": f"{where}: {path} was scored against a reference file with "
+                        f"sha256 {recorded_sha}, not the cohort's '{reference_id}' file "
+                        f"(sha256 {reference_sha256}): same id, other values",
+                    }
+                )
         table_score = row["score"]
         if row["score_status"] == "valid" and not (
             isinstance(table_score, float)

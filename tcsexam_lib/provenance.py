@@ -23,12 +23,20 @@ def _kit_version() -> str:
 
 
 def describe_inputs(inputs: dict[str, str | os.PathLike[str] | None]) -> dict[str, Any]:
-    """Path and sha256 of each named input file (``None`` entries are skipped)."""
+    """Path (as given, and resolved) and sha256 of each named input file.
+
+    ``None`` entries are skipped. ``path`` is the path as the caller gave it (relative
+    paths are relative to the provenance's ``cwd``); ``resolved`` is its absolute form.
+    """
     described = {}
     for role, path in inputs.items():
         if path is None:
             continue
-        described[role] = {"path": str(path), "sha256": sha256_file(path)}
+        described[role] = {
+            "path": str(path),
+            "resolved": str(Path(path).resolve()),
+            "sha256": sha256_file(path),
+        }
     return described
 
 
@@ -40,23 +48,32 @@ def build_provenance(
     reference_id: str | None,
     reference_path: Path | None,
     reference_sha256: str | None,
+    entry_point: str | None = None,
+    references_dir: str | os.PathLike[str] | None = None,
 ) -> dict[str, Any]:
     """The provenance block of an output.
 
     ``producer`` names the command (``tcsexam solver-score``) or the notebook;
-    ``parameters`` are its arguments, enough to run it again.
+    ``parameters`` are its arguments, enough to run it again: relative paths in them
+    are relative to ``cwd``, the working folder of the run. ``entry_point`` names the
+    library function that computed the output (``tcsexam verify`` calls it again) and
+    ``references_dir`` the references folder actually used (absolute).
     """
     return {
         "kit": "tcsexam-kit",
         "kit_version": _kit_version(),
         "metric_id": METRIC_ID,
         "producer": producer,
+        "entry_point": entry_point,
+        "cwd": os.getcwd(),
         "parameters": {
             k: (str(v) if isinstance(v, os.PathLike) else v) for k, v in parameters.items()
         },
+        "references_dir": None if references_dir is None else str(Path(references_dir).resolve()),
         "reference": {
             "reference_id": reference_id,
             "path": None if reference_path is None else str(reference_path),
+            "resolved": None if reference_path is None else str(Path(reference_path).resolve()),
             "sha256": reference_sha256,
         },
         "inputs": describe_inputs(inputs),

@@ -16,6 +16,7 @@ from .errors import InputRefused, Problem
 from .evidence import check_solver_evidence
 from .index import compute_index
 from .jsonio import write_json_atomic
+from .paths import resolve_references_dir
 from .plan import load_cohort, load_cohort_reference, load_suite
 from .provenance import build_provenance
 from .reference import load_reference
@@ -62,6 +63,8 @@ def run_solver_score(
         reference_id=ref.reference_id,
         reference_path=ref.path,
         reference_sha256=ref.sha256,
+        entry_point="run_solver_score",
+        references_dir=resolve_references_dir(references_dir),
     )
     _write_output(output, result, [records, ref.path])
     return result
@@ -91,7 +94,7 @@ def run_score(
     table = read_attempts(attempts, suite=suite_obj, cohort=cohort_obj)
     result = compute_index(table, suite_obj, cohort_obj, reference_id=ref.reference_id)
     if solver_evidence is not None:
-        _attach_evidence(result, table, solver_evidence, ref.reference_id)
+        _attach_evidence(result, table, solver_evidence, ref.reference_id, ref.sha256)
     result["provenance"] = build_provenance(
         producer=producer,
         parameters={
@@ -101,10 +104,17 @@ def run_score(
             "references_dir": references_dir,
             "solver_evidence": solver_evidence,
         },
-        inputs={"attempts": attempts, "cohort": cohort, "suite": suite_obj.path},
+        inputs={
+            "attempts": attempts,
+            "cohort": cohort,
+            "suite": suite_obj.path,
+            **_evidence_inputs(solver_evidence),
+        },
         reference_id=ref.reference_id,
         reference_path=ref.path,
         reference_sha256=ref.sha256,
+        entry_point="run_score",
+        references_dir=resolve_references_dir(references_dir),
     )
     _write_output(output, result, [attempts, cohort, suite_obj.path, ref.path])
     return result
@@ -131,10 +141,27 @@ def _write_output(output: Any, result: dict[str, Any], inputs: list[Any]) -> Non
     write_json_atomic(output, result)
 
 
+def _evidence_inputs(evidence_dir: str | os.PathLike[str] | None) -> dict[str, Path]:
+    """Every solver-score output read from the evidence folder, as a provenance input."""
+    if evidence_dir is None:
+        return {}
+    folder = Path(evidence_dir)
+    return {
+        f"solver_evidence/{path.relative_to(folder).as_posix()}": path
+        for path in sorted(folder.rglob("*.json"))
+    }
+
+
 def _attach_evidence(
-    result: dict[str, Any], table: Any, evidence_dir: Any, reference_id: str
+    result: dict[str, Any],
+    table: Any,
+    evidence_dir: Any,
+    reference_id: str,
+    reference_sha256: str | None = None,
 ) -> None:
-    checked = check_solver_evidence(table, evidence_dir, reference_id=reference_id)
+    checked = check_solver_evidence(
+        table, evidence_dir, reference_id=reference_id, reference_sha256=reference_sha256
+    )
     consistent = True
     for model, entry in result["models"].items():
         found = checked.get(

@@ -1,0 +1,388 @@
+"""Building a custom reference from K runs of a reference solver.
+
+Each run is a folder holding one ``<task>.json`` instance record file per task (the
+format ``tcsexam solver-score`` reads). A ``TASKS.json`` file (schema
+``references/schemas/reference-tasks.schema.json``) declares each task's kind and
+direction and both scale floors: they are never guessed from the runs.
+
+The value of a run on an instance (one entry of the instance's value list, in the
+order the runs are given):
+
+- ``objective`` tasks: ``A`` when the status is ``ok``, else ``null`` (an unusable run);
+- ``solve`` tasks: 1 when ``ok`` and solved (``solved: true`` or ``A`` 1), 0 when ``ok``
+  and not solved or a completed failure (``timeout``, ``invalid``, ...);
+- an infrastructure status (``infrastructure_error``, ``missing``, ``not_run``,
+  ``judge_failed``) is ``null`` for both kinds: the run did not observe the instance.
+
+Instances with fewer than two usable values are listed in
+``unscored_reference_instances`` with the reason. The file is written to
+``<output_dir>/<id>/<suite>.json`` and never overwrites one that exists (a changed
+reference is a new id); the fixed id ``paper-k3-fixed-260925`` is refused.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+from pathlib import Path
+from typing import Any
+
+from .errors import InputRefused, OutputRefused, Problem, ReferenceProblem
+from .jsonio import dumps_json, parse_json_text, read_json, sha256_file, validate_with_schema
+from .reference import TaskReference, build_reference, compute_instance_stats
+from .reference_check import _compare_suites, check_reference_data
+from .solver import _candidate_value
+from .vocab import (
+    COMPLETED_FAILURE_STATUSES,
+    FIXED_REFERENCE_ID,
+    INFRASTRUCTURE_STATUSES,
+    KNOWN_RECORD_STATUSES,
+    sorted_statuses,
+)
+
+#: Reason written for an instance with fewer than two usable values.
+UNSCORED_REASON = "fewer than two usable reference values"
+
+
+def _kit_version() -> str:
+    from . import __version__
+
+    return __version__
+
+
+def _run_value(
+    record: dict[str, Any], task: TaskReference, where: str
+) -> tuple[float | None, Problem | None]:
+    status = record["status"]
+    if status not in KNOWN_RECORD_STATUSES:
+        return None, Problem(
+            where, field="status", value=status, allowed=sorted_statuses(KNOWN_RECORD_STATUSES)
+        )
+    if task.kind == "objective" and "solved" in record:
+        return None, Problem(
+            where,
+            field="solved",
+            value=record["solved"],
+            allowed="no 'solved' field on an objective task; give A",
+        )
+    if status in INFRASTRUCTURE_STATUSES:
+        return None, None
+    if status in COMPLETED_FAILURE_STATUSES:
+        return (0 if task.kind == "solve" else None), None
+    value, problem = _candidate_value(record, task, where)
+    if problem is not None:
+        return None, problem
+    if task.kind == "solve":
+        return int(value), None
+    a = record["A"]
+    return (a if isinstance(a, int) else float(a)), None
+
+
+def _read_run_file(
+    run: Path, task_name: str, task: TaskReference, problems: list[Problem]
+) -> dict[str, Any] | None:
+    path = run / f"{task_name}.json"
+    if not path.is_file():
+        problems.append(
+            Problem(
+                str(path),
+                detail=f"no record file for task '{task_name}' in run folder {run}",
+                allowed="one <task>.json per declared task in every run folder",
+            )
+        )
+        return None
+    try:
+        records = read_json(path)
+        validate_with_schema(records, "records", str(path))
+    except InputRefused as exc:
+        problems.extend(exc.problems or [Problem(str(path), detail=exc.summary)])
+        return None
+    values: dict[str, Any] = {}
+    for position, record in enumerate(records, start=1):
+        name = record["instance"]
+        where = f"{path} record #{position} (instance '{name}')"
+        if name in values:
+            problems.append(
+                Problem(where, field="instance", value=name, detail="duplicate instance name")
+            )
+            continue
+        value, problem = _run_value(record, task, where)
+        if problem is not None:
+            problems.append(problem)
+        values[name] = value
+    return values
+
+
+def build_reference_from_runs(
+    *,
+    reference_id: str,
+    suite: str,
+    tasks: str | os.PathLike[str],
+    runs: list[str | os.PathLike[str]],
+    description: str | None = None,
+) -> dict[str, Any]:
+    """Compose a reference file's content from K reference-solver runs.
+
+    Parameters
+    ----------
+    reference_id, suite : str
+        The new reference's id (never ``paper-k3-fixed-260925``) and suite.
+    tasks : path
+        ``TASKS.json``: both floors and each task's kind and direction.
+    runs : list of paths
+        One folder per reference run, each with ``<task>.json`` for every declared task
+        and the same instances in each. The runs' order is the order of the values.
+    description : str, optional
+        Free text stored in the file (overrides the one in ``TASKS.json``).
+
+    Returns
+    -------
+    dict
+        The reference file's content, valid against the published schema and loadable
+        by :func:`load_reference`, with a ``provenance`` block (the sha256 of every run
+        file and of ``TASKS.json``).
+
+    Raises
+    ------
+    InputRefused
+        The fixed id, fewer than two runs, an invalid ``TASKS.json``, a missing run
+        file, runs that disagree on the instances, a record that cannot be read.
+
+    Examples
+    --------
+    >>> import json, pathlib, tempfile
+    >>> root = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (root / "tasks.json").write_text(json.dumps({"scale_floor_relative": 0.02,
+    ...     "scale_floor_absolute": 1e-9,
+    ...     "tasks": {"t": {"kind": "objective", "direction": "maximize"}}}))
+    >>> for k, a in enumerate([10, 12, 14]):
+    ...     (root / f"run{k}").mkdir()
+    ...     _ = (root / f"run{k}" / "t.json").write_text(json.dumps([
+    ...         {"instance": "g1", "status": "ok", "A": a},
+    ...         {"instance": "g2", "status": "ok" if k == 0 else "timeout", "A": 5}]))
+    >>> data = build_reference_from_runs(reference_id="my-ref", suite="lite",
+    ...     tasks=root / "tasks.json", runs=[root / f"run{k}" for k in range(3)])
+    >>> data["tasks"]["t"]["instances"]
+    {'g1': [10, 12, 14], 'g2': [5, None, None]}
+    >>> data["unscored_reference_instances"][0]["instance"]
+    'g2'
+    """
+    problems: list[Problem] = []
+    if reference_id == FIXED_REFERENCE_ID:
+        raise InputRefused(
+            "Refusing to build the fixed reference",
+            [
+                Problem(
+                    "--id",
+                    field="reference_id",
+                    value=reference_id,
+                    allowed="a new id of your own: the values of the fixed reference come only "
+                    "from the TCSExam release",
+                )
+            ],
+        )
+    if len(runs) < 2:
+        raise InputRefused(
+            "Too few reference runs",
+            [
+                Problem(
+                    "--runs",
+                    value=[str(r) for r in runs],
+                    detail=f"{len(runs)} run folder(s) given",
+                    allowed="two or more run folders (an instance needs two usable values)",
+                )
+            ],
+        )
+    tasks_path = Path(tasks)
+    declared = read_json(tasks_path)
+    validate_with_schema(declared, "reference-tasks", str(tasks_path))
+    run_paths = [Path(r) for r in runs]
+    for run in run_paths:
+        if not run.is_dir():
+            problems.append(Problem(str(run), detail="run folder not found"))
+        else:
+            for extra in sorted(run.glob("*.json")):
+                if extra.stem not in declared["tasks"]:
+                    problems.append(
+                        Problem(
+                            str(extra),
+                            detail=f"record file of task '{extra.stem}', which TASKS.json "
+                            f"({tasks_path}) does not declare",
+                            allowed="declare the task in TASKS.json or move the file out",
+                        )
+                    )
+    if problems:
+        raise InputRefused.from_problems("Reference runs refused", problems)
+
+    rel_floor = declared["scale_floor_relative"]
+    abs_floor = declared["scale_floor_absolute"]
+    out_tasks: dict[str, Any] = {}
+    unscored: list[dict[str, str]] = []
+    run_files: list[dict[str, Any]] = [
+        {"run": k + 1, "path": str(run), "files": {}} for k, run in enumerate(run_paths)
+    ]
+    for task_name, spec in declared["tasks"].items():
+        task = TaskReference(task_name, spec["kind"], spec["direction"], {}, {}, raw=spec)
+        per_run = []
+        for k, run in enumerate(run_paths):
+            per_run.append(_read_run_file(run, task_name, task, problems))
+            path = run / f"{task_name}.json"
+            if path.is_file():
+                run_files[k]["files"][task_name] = sha256_file(path)
+        if any(values is None for values in per_run):
+            continue
+        instances = list(dict.fromkeys(name for values in per_run for name in values))
+        for k, values in enumerate(per_run):
+            absent = [name for name in instances if name not in values]
+            if absent:
+                problems.append(
+                    Problem(
+                        str(run_paths[k] / f"{task_name}.json"),
+                        field="instance",
+                        detail=f"no record for {len(absent)} instance(s) that other runs hold: "
+                        + ", ".join(f"'{a}'" for a in absent[:20])
+                        + (f" and {len(absent) - 20} more" if len(absent) > 20 else ""),
+                        allowed="a record for every instance in every run (status not_run "
+                        "for a run that did not observe it)",
+                    )
+                )
+        entry: dict[str, Any] = {"kind": spec["kind"], "direction": spec["direction"]}
+        if "description" in spec:
+            entry["description"] = spec["description"]
+        entry["instances"] = {}
+        for name in instances:
+            values = [run_values.get(name) for run_values in per_run]
+            entry["instances"][name] = values
+            if compute_instance_stats(values, rel_floor, abs_floor) is None:
+                n_usable = sum(v is not None for v in values)
+                unscored.append(
+                    {
+                        "task": task_name,
+                        "instance": name,
+                        "reason": f"{UNSCORED_REASON} ({n_usable} of {len(values)} runs usable)",
+                    }
+                )
+        out_tasks[task_name] = entry
+    if problems:
+        raise InputRefused.from_problems("Reference runs refused", problems)
+
+    data: dict[str, Any] = {"reference_id": reference_id, "suite": suite}
+    text = description if description is not None else declared.get("description")
+    if text is not None:
+        data["description"] = text
+    if declared.get("simulated"):
+        data["simulated"] = True
+    data.update(
+        scale_floor_relative=rel_floor,
+        scale_floor_absolute=abs_floor,
+        tasks=out_tasks,
+        unscored_reference_instances=unscored,
+        provenance={
+            "producer": "tcsexam reference build",
+            "kit": "tcsexam-kit",
+            "kit_version": _kit_version(),
+            "created_utc": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "value_rule": "objective: A when status ok, else null; solve: 1 solved / 0 not "
+            "solved or completed failure; infrastructure statuses: null. One value per run, "
+            "in run order.",
+            "tasks_file": {"path": str(tasks_path), "sha256": sha256_file(tasks_path)},
+            "runs": run_files,
+        },
+    )
+    report = check_reference_data(data, f"{reference_id}/{suite}.json", expected_id=reference_id)
+    if report.findings:  # pragma: no cover - the composition above should make this impossible
+        raise ReferenceProblem(
+            "The composed reference does not pass its own check",
+            [Problem(f.file, detail=str(f)) for f in report.findings],
+        )
+    return data
+
+
+def _write_new_file(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically, refusing if ``path`` exists (even in a race)."""
+    tmp = path.parent / f".{path.name}.{os.getpid()}.tmp"
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.link(tmp, path)  # fails if path exists: never overwrites
+    except FileExistsError as exc:
+        raise _exists_refusal(path) from exc
+    except OSError as exc:
+        raise OutputRefused(f"Cannot write {path}: {exc}") from exc
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _exists_refusal(path: Path) -> InputRefused:
+    return InputRefused(
+        "Reference file exists",
+        [
+            Problem(
+                str(path),
+                detail="a reference file is never overwritten (a changed reference is a new id)",
+                allowed="another --id",
+            )
+        ],
+    )
+
+
+def write_new_reference(data: dict[str, Any], output_dir: str | os.PathLike[str]) -> Path:
+    """Write reference data to ``<output_dir>/<id>/<suite>.json``; never overwrite a file.
+
+    Another suite file of the same id may already exist: then the floors must agree and
+    the tasks both files hold must have equal entries. Returns the path written.
+    """
+    reference_id, suite = data["reference_id"], data["suite"]
+    if reference_id == FIXED_REFERENCE_ID:
+        raise InputRefused(
+            "Refusing to write the fixed reference",
+            [Problem(str(output_dir), field="reference_id", value=reference_id)],
+        )
+    folder = Path(output_dir) / reference_id
+    path = folder / f"{suite}.json"
+    if path.exists():
+        raise _exists_refusal(path)
+    build_reference(data, source=str(path))
+    siblings: dict[str, tuple[Any, Any]] = {}
+    for sibling in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        try:
+            sibling_data = parse_json_text(sibling.read_text(encoding="utf-8"), str(sibling))
+        except (OSError, UnicodeDecodeError, InputRefused):
+            continue  # its own check reports it
+        siblings[sibling.stem] = (check_reference_data(sibling_data, str(sibling)), sibling_data)
+    if siblings:
+        siblings[suite] = (check_reference_data(data, str(path)), data)
+        conflicts = _compare_suites(siblings)
+        if conflicts:
+            raise InputRefused.from_problems(
+                f"The new suite file disagrees with the other suite files of '{reference_id}'",
+                [Problem(f.file, detail=str(f)) for f in conflicts],
+            )
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputRefused("Cannot create the output folder", [Problem(str(folder))]) from exc
+    _write_new_file(path, dumps_json(data))
+    return path
+
+
+def run_reference_build(
+    *,
+    reference_id: str,
+    suite: str,
+    tasks: str | os.PathLike[str],
+    runs: list[str | os.PathLike[str]],
+    output_dir: str | os.PathLike[str],
+    description: str | None = None,
+) -> tuple[Path, dict[str, Any]]:
+    """What ``tcsexam reference build`` does: compose, check, write. Returns (path, data)."""
+    data = build_reference_from_runs(
+        reference_id=reference_id, suite=suite, tasks=tasks, runs=runs, description=description
+    )
+    data["provenance"]["parameters"] = {
+        "id": reference_id,
+        "suite": suite,
+        "tasks": str(tasks),
+        "runs": [str(r) for r in runs],
+        "output_dir": str(output_dir),
+    }
+    return write_new_reference(data, output_dir), data

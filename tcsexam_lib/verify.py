@@ -1,0 +1,306 @@
+"""Verifying an output: recompute it from its recorded inputs and compare.
+
+A solver-score or score output carries a ``provenance`` block (see
+:mod:`tcsexam_lib.provenance`): the function that computed it, its parameters, the
+working folder they are relative to, and the sha256 of every input file and of the
+reference file. :func:`verify_output`
+
+1. finds every recorded input again and compares its sha256 with the recorded one
+   (an input edited, removed or added since is named with its role and path);
+2. calls the same library function with the same parameters, from the same working
+   folder (the recorded ``cwd`` when it exists, else ``base_dir`` or the current one);
+3. compares the recomputed output with the recorded one, everything except the
+   ``provenance`` block (so ``created_utc`` is ignored), value by value.
+
+The output "still matches" when no input changed and the recomputation equals it.
+A different kit version is reported as a note, not a mismatch (the values decide).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import InputRefused, Problem, TcsexamError
+from .jsonio import dumps_json, read_json, sha256_file
+from .runs import _evidence_inputs, run_score, run_solver_score
+from .vocab import METRIC_ID
+
+#: How many differing values a verification lists before it stops looking.
+MAX_DIFFERENCES = 50
+
+#: The library functions a recorded output can be recomputed with, and their parameters.
+_ENTRY_POINTS = {
+    "run_solver_score": (
+        run_solver_score,
+        ("task", "records", "reference", "reference_id", "references_dir", "model", "attempt"),
+    ),
+    "run_score": (
+        run_score,
+        ("suite", "attempts", "cohort", "references_dir", "solver_evidence"),
+    ),
+}
+_PRODUCERS = {"tcsexam solver-score": "run_solver_score", "tcsexam score": "run_score"}
+
+
+@dataclass(frozen=True)
+class InputCheck:
+    """One recorded input file: did its bytes change since the output was made?"""
+
+    role: str
+    path: str
+    recorded_sha256: str | None
+    current_sha256: str | None
+    state: str  # unchanged, changed, missing, added
+
+    @property
+    def changed(self) -> bool:
+        return self.state != "unchanged"
+
+    def __str__(self) -> str:
+        text = {
+            "unchanged": "unchanged",
+            "changed": "CHANGED since the output was made",
+            "missing": "MISSING (not found)",
+            "added": "NEW (not among the recorded inputs)",
+        }[self.state]
+        return f"{self.role}: {self.path}: {text}"
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One value that differs between the recorded and the recomputed output."""
+
+    where: str
+    recorded: Any
+    recomputed: Any
+
+    def __str__(self) -> str:
+        return f"{self.where}: recorded {self.recorded!r}, recomputed {self.recomputed!r}"
+
+
+@dataclass
+class Verification:
+    """The result of :func:`verify_output`; ``ok`` when it still matches."""
+
+    output: str
+    producer: str | None
+    entry_point: str | None
+    base_dir: str
+    inputs: list[InputCheck] = field(default_factory=list)
+    differences: list[Difference] = field(default_factory=list)
+    recompute_error: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def changed_inputs(self) -> list[InputCheck]:
+        return [check for check in self.inputs if check.changed]
+
+    @property
+    def ok(self) -> bool:
+        return not self.changed_inputs and not self.differences and self.recompute_error is None
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["ok"] = self.ok
+        return data
+
+
+def _locate(recorded: dict[str, Any], base: Path) -> Path:
+    """Where a recorded input is now: its path under ``base``, else its resolved path."""
+    given = Path(recorded.get("path") or "")
+    candidate = given if given.is_absolute() else base / given
+    resolved = recorded.get("resolved")
+    if not candidate.exists() and resolved and Path(resolved).exists():
+        return Path(resolved)
+    return candidate
+
+
+def _check_input(role: str, recorded: dict[str, Any], base: Path) -> InputCheck:
+    path = _locate(recorded, base)
+    want = recorded.get("sha256")
+    if not path.is_file():
+        return InputCheck(role, str(path), want, None, "missing")
+    got = sha256_file(path)
+    return InputCheck(role, str(path), want, got, "unchanged" if got == want else "changed")
+
+
+def _diff(recorded: Any, recomputed: Any, where: str, out: list[Difference]) -> None:
+    if len(out) >= MAX_DIFFERENCES:
+        return
+    if isinstance(recorded, dict) and isinstance(recomputed, dict):
+        for key in list(recorded) + [k for k in recomputed if k not in recorded]:
+            _diff(
+                recorded.get(key, "(absent)"),
+                recomputed.get(key, "(absent)"),
+                f"{where}.{key}" if where else str(key),
+                out,
+            )
+    elif isinstance(recorded, list) and isinstance(recomputed, list):
+        if len(recorded) != len(recomputed):
+            out.append(Difference(f"{where} (length)", len(recorded), len(recomputed)))
+        for index, (a, b) in enumerate(zip(recorded, recomputed, strict=False)):
+            _diff(a, b, f"{where}[{index}]", out)
+    elif recorded != recomputed or type(recorded) is not type(recomputed):
+        if isinstance(recorded, int | float) and isinstance(recomputed, int | float):
+            if recorded == recomputed and not isinstance(recorded, bool):
+                return
+        out.append(Difference(where or "(top level)", recorded, recomputed))
+
+
+def verify_output(
+    output: str | os.PathLike[str], *, base_dir: str | os.PathLike[str] | None = None
+) -> Verification:
+    """Recompute a solver-score or score output from its recorded inputs and compare.
+
+    Parameters
+    ----------
+    output : path
+        An output written by ``tcsexam solver-score``, ``tcsexam score`` or a notebook
+        that calls :func:`run_solver_score` / :func:`run_score`.
+    base_dir : path, optional
+        The folder the recorded relative paths are relative to (default: the recorded
+        working folder when it exists, else the current one).
+
+    Returns
+    -------
+    Verification
+        Per input file whether it changed (role and path), the values that differ, and
+        ``ok`` (no input changed and the recomputation equals the output).
+
+    Raises
+    ------
+    InputRefused
+        The file is not a kit output with a provenance block naming how it was made.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> missing = pathlib.Path(tempfile.mkdtemp()) / "none.json"
+    >>> verify_output(missing)
+    Traceback (most recent call last):
+    ...
+    tcsexam_lib.errors.InputRefused: Input file not found
+      - ...none.json: no such file
+    """
+    output = Path(output)
+    data = read_json(output)
+    provenance = data.get("provenance") if isinstance(data, dict) else None
+    if not isinstance(provenance, dict) or not isinstance(provenance.get("parameters"), dict):
+        raise InputRefused(
+            "Not a kit output with provenance",
+            [
+                Problem(
+                    str(output),
+                    field="provenance",
+                    detail="no provenance block with parameters",
+                    allowed="an output of tcsexam solver-score or tcsexam score",
+                )
+            ],
+        )
+    entry = provenance.get("entry_point") or _PRODUCERS.get(provenance.get("producer"))
+    if entry not in _ENTRY_POINTS:
+        raise InputRefused(
+            "Cannot tell how this output was computed",
+            [
+                Problem(
+                    str(output),
+                    field="provenance.entry_point",
+                    value=provenance.get("entry_point"),
+                    allowed=", ".join(_ENTRY_POINTS),
+                )
+            ],
+        )
+    recorded_cwd = provenance.get("cwd")
+    notes: list[str] = []
+    if base_dir is not None:
+        base = Path(base_dir).resolve()
+    elif recorded_cwd and Path(recorded_cwd).is_dir():
+        base = Path(recorded_cwd)
+    else:
+        base = Path.cwd()
+        if recorded_cwd:
+            notes.append(
+                f"recorded working folder {recorded_cwd} not found: relative paths are taken "
+                f"from {base}"
+            )
+    result = Verification(str(output), provenance.get("producer"), entry, str(base), notes=notes)
+
+    recorded_inputs = provenance.get("inputs") or {}
+    for role, recorded in recorded_inputs.items():
+        result.inputs.append(_check_input(role, recorded, base))
+    reference = provenance.get("reference") or {}
+    if reference.get("path"):
+        result.inputs.append(_check_input("reference", reference, base))
+    evidence_dir = provenance["parameters"].get("solver_evidence")
+    if entry == "run_score" and evidence_dir is not None:
+        folder = Path(evidence_dir) if Path(evidence_dir).is_absolute() else base / evidence_dir
+        for role, path in _evidence_inputs(folder).items():
+            if role not in recorded_inputs:
+                result.inputs.append(InputCheck(role, str(path), None, sha256_file(path), "added"))
+    if provenance.get("metric_id") != METRIC_ID:
+        result.differences.append(
+            Difference("provenance.metric_id", provenance.get("metric_id"), METRIC_ID)
+        )
+    _recompute(result, data, provenance, entry, base)
+    return result
+
+
+def _recompute(
+    result: Verification,
+    data: dict[str, Any],
+    provenance: dict[str, Any],
+    entry: str,
+    base: Path,
+) -> None:
+    function, names = _ENTRY_POINTS[entry]
+    parameters = provenance["parameters"]
+    arguments = {name: parameters.get(name) for name in names}
+    recorded_refs = provenance.get("references_dir")
+    if arguments.get("references_dir") is None and recorded_refs:
+        if Path(recorded_refs).is_dir():
+            arguments["references_dir"] = recorded_refs
+        else:
+            result.notes.append(
+                f"recorded references folder {recorded_refs} not found: the current default "
+                "is used (the reference's sha256 says whether it is the same file)"
+            )
+    try:
+        with contextlib.chdir(base):
+            fresh = function(**arguments)
+    except TcsexamError as exc:
+        result.recompute_error = str(exc)
+        return
+    fresh = json.loads(dumps_json(fresh))
+    fresh_provenance = fresh.pop("provenance")
+    recorded = {k: v for k, v in data.items() if k != "provenance"}
+    _diff(recorded, fresh, "", result.differences)
+    known = {check.role for check in result.inputs}
+    for role, described in (fresh_provenance.get("inputs") or {}).items():
+        if role not in known:
+            result.inputs.append(
+                InputCheck(role, described["path"], None, described["sha256"], "added")
+            )
+    fresh_reference = fresh_provenance.get("reference") or {}
+    recorded_reference = provenance.get("reference") or {}
+    if fresh_reference.get("sha256") != recorded_reference.get("sha256") and not any(
+        check.role == "reference" and check.changed for check in result.inputs
+    ):
+        result.inputs.append(
+            InputCheck(
+                "reference",
+                str(fresh_reference.get("resolved") or fresh_reference.get("path")),
+                recorded_reference.get("sha256"),
+                fresh_reference.get("sha256"),
+                "changed",
+            )
+        )
+    if fresh_provenance.get("kit_version") != provenance.get("kit_version"):
+        result.notes.append(
+            f"recorded with kit version {provenance.get('kit_version')}, recomputed with "
+            f"{fresh_provenance.get('kit_version')}"
+        )
