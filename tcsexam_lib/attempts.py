@@ -244,7 +244,8 @@ def _read_rows(path: Path) -> tuple[list[str], list[tuple[int, dict[str, str]]]]
 
 
 def _check_header(header: list[str], path: Path) -> None:
-    head = [h.strip() for h in header[: len(ATTEMPT_COLUMNS)]]
+    # Exact names: a padded name (" track") would not be found when the rows are read.
+    head = header[: len(ATTEMPT_COLUMNS)]
     problems = []
     if tuple(head) != ATTEMPT_COLUMNS:
         problems.append(
