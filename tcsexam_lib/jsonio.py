@@ -33,6 +33,13 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"'{name}' is not a JSON number (use a finite number or null)")
 
 
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"'{text}' overflows to infinity (use a finite number or null)")
+    return value
+
+
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     seen: dict[str, Any] = {}
     for key, value in pairs:
@@ -45,13 +52,18 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def parse_json_text(text: str, source: str) -> Any:
     """Parse strict JSON, raising :class:`InputRefused` that names ``source``."""
     try:
-        return json.loads(text, parse_constant=_refuse_constant, object_pairs_hook=_no_duplicates)
+        return json.loads(
+            text,
+            parse_constant=_refuse_constant,
+            parse_float=_finite_float,
+            object_pairs_hook=_no_duplicates,
+        )
     except json.JSONDecodeError as exc:
         raise InputRefused(
             "Input is not valid JSON",
             [Problem(f"{source} line {exc.lineno} column {exc.colno}", detail=exc.msg)],
         ) from exc
-    except ValueError as exc:  # NaN/Infinity literal or duplicate key
+    except ValueError as exc:  # NaN/Infinity literal, overflowing number or duplicate key
         raise InputRefused("Input is not strict JSON", [Problem(source, detail=str(exc))]) from exc
 
 
