@@ -248,11 +248,17 @@ def _check_header(header: list[str], path: Path) -> None:
     head = header[: len(ATTEMPT_COLUMNS)]
     problems = []
     if tuple(head) != ATTEMPT_COLUMNS:
+        # Name the first wrong column: the whole header is cut short in the message.
+        position = next(
+            (k for k, want in enumerate(ATTEMPT_COLUMNS) if k >= len(head) or head[k] != want)
+        )
+        got = repr(head[position]) if position < len(head) else "nothing"
         problems.append(
             Problem(
                 f"{path} line 1",
                 field="header",
                 value=",".join(header),
+                detail=f"column {position + 1} is {got}, expected '{ATTEMPT_COLUMNS[position]}'",
                 allowed=",".join(ATTEMPT_COLUMNS)
                 + " (in this order; further columns such as note may follow)",
             )
