@@ -273,6 +273,16 @@ def _check_header(header: list[str], path: Path) -> None:
                 detail="column named twice",
             )
         )
+    if "line" in header:
+        problems.append(
+            Problem(
+                f"{path} line 1",
+                field="header",
+                value="line",
+                detail="this column name is reserved for the CSV line number the kit adds",
+                allowed="another name for this further column (e.g. source_line)",
+            )
+        )
     if problems:
         raise InputRefused("Attempts table header refused", problems)
 
