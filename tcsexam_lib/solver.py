@@ -86,14 +86,7 @@ def _candidate_value(
     has_a = "A" in record and record["A"] is not None
     has_solved = "solved" in record and record["solved"] is not None
     a = record.get("A")
-    if task.kind == "objective":
-        if "solved" in record:
-            return None, Problem(
-                where,
-                field="solved",
-                value=record["solved"],
-                allowed="no 'solved' field on an objective task; give A",
-            )
+    if task.kind == "objective":  # a 'solved' field was refused before
         if not has_a:
             return None, Problem(
                 where,
@@ -232,6 +225,16 @@ def score_solver_task(
                     field="status",
                     value=status,
                     allowed=sorted_statuses(KNOWN_RECORD_STATUSES),
+                )
+            )
+            continue
+        if task_ref.kind == "objective" and "solved" in record:
+            problems.append(
+                Problem(
+                    where,
+                    field="solved",
+                    value=record["solved"],
+                    allowed="no 'solved' field on an objective task (whatever the status); give A",
                 )
             )
             continue
