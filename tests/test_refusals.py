@@ -282,6 +282,13 @@ SPEC2_RECORDS = [
         + r" \(allowed: no 'solved' field on an objective task",
     ),
     Refusal(
+        "solved-on-objective-task-with-failure-status",
+        "solver-score",
+        record(1, solved=False),
+        field_msg(rec(2, "example-2"), "solved", False)
+        + r" \(allowed: no 'solved' field on an objective task",
+    ),
+    Refusal(
         "solve-task-A-and-solved-disagree",
         "solver-score",
         solver_task(
@@ -568,6 +575,13 @@ SPEC4_ATTEMPTS = [
         "score",
         header([*HEADER_COLUMNS, "note"]),
         field_msg("attempts.csv line 1", "header", "note") + ": column named twice",
+    ),
+    Refusal(
+        "header-reserved-line-column",
+        "score",
+        header([*HEADER_COLUMNS, "line"]),
+        field_msg("attempts.csv line 1", "header", "line")
+        + ": this column name is reserved for the CSV line number",
     ),
     Refusal(
         "row-with-wrong-field-count",
