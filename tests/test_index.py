@@ -263,3 +263,24 @@ def test_construction_reward_above_one_can_push_the_index_over_100(ws, score):
     entry = score()["models"][MODEL]
     assert entry["index"] == pytest.approx(30 + 30 + 30 * 3.5 + 10, rel=1e-12)
     assert entry["index"] > 100
+
+
+def test_header_only_table_is_incomplete_with_every_task_missing(ws, score):
+    ws.rows = []
+    entry = score()["models"][MODEL]
+    assert (entry["status"], entry["index"]) == ("incomplete", None)
+    missing = [i["item"] for i in entry["issues"] if i["code"] == "missing_task"]
+    assert missing == list(BASE_SCORES)
+    assert entry["coverage"]["rows"] == entry["coverage"]["attempts_adopted_valid"] == 0
+
+
+def test_provenance_names_the_reference_and_inputs(ws, score):
+    from tcsexam_lib.jsonio import sha256_file
+
+    result = score()
+    provenance = result["provenance"]
+    assert provenance["metric_id"] == METRIC_ID
+    assert provenance["reference"]["reference_id"] == result["reference_id"]
+    assert provenance["reference"]["sha256"] == sha256_file(ws.reference_path)
+    for role, path in (("attempts", ws.attempts_path), ("cohort", ws.cohort_path)):
+        assert provenance["inputs"][role]["sha256"] == sha256_file(path)
