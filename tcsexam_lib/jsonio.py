@@ -13,6 +13,7 @@ import hashlib
 import json
 import math
 import os
+import sys
 import tempfile
 from collections.abc import Callable
 from functools import cache
@@ -33,10 +34,21 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"'{name}' is not a JSON number (use a finite number or null)")
 
 
+#: Largest finite float: larger JSON integers cannot be scored (math.isfinite overflows).
+_LARGEST_FLOAT = int(sys.float_info.max)
+
+
 def _finite_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
         raise ValueError(f"'{text}' overflows to infinity (use a finite number or null)")
+    return value
+
+
+def _finite_int(text: str) -> int:
+    value = int(text)
+    if abs(value) > _LARGEST_FLOAT:
+        raise ValueError(f"integer of {len(text)} digits overflows a float (use a finite number)")
     return value
 
 
@@ -56,6 +68,7 @@ def parse_json_text(text: str, source: str) -> Any:
             text,
             parse_constant=_refuse_constant,
             parse_float=_finite_float,
+            parse_int=_finite_int,
             object_pairs_hook=_no_duplicates,
         )
     except json.JSONDecodeError as exc:
