@@ -272,6 +272,7 @@ SPEC2_RECORDS = [
             ("Infinity", "Infinity", "'Infinity' is not a JSON number"),
             ("minus-Infinity", "-Infinity", "'-Infinity' is not a JSON number"),
             ("overflow", "1e999", "'1e999' overflows to infinity"),
+            ("huge-integer", "1" + "0" * 400, "integer of 401 digits overflows a float"),
         )
     ],
     Refusal(
