@@ -111,48 +111,56 @@ def test_seed_solver_score_command_with_reference_path(ws, run_cli_subprocess, t
     _check_relative_example(read_output(tmp_path / "build" / "maxcut-relative.json"))
 
 
-@pytest.mark.parametrize("how", ["option", "environment"])
-def test_seed_solver_score_command_with_suite_name(ws, run_cli_subprocess, tmp_path, how):
+@pytest.fixture
+def run_seed(run_cli, run_cli_subprocess, monkeypatch, tmp_path):
+    """Run a seed command from ``tmp_path`` with the references folder given either by
+    ``--references-dir`` (in-process) or by ``TCSEXAM_REFERENCES`` (a real process)."""
+
+    def run(how, args, refs_dir):
+        if how == "option, in-process":
+            monkeypatch.chdir(tmp_path)
+            return run_cli([*args, "--references-dir", refs_dir])
+        return run_cli_subprocess(args, cwd=tmp_path, env={"TCSEXAM_REFERENCES": str(refs_dir)})
+
+    return run
+
+
+HOW = ["option, in-process", "environment, subprocess"]
+
+
+@pytest.mark.parametrize("how", HOW)
+def test_seed_solver_score_command_with_suite_name(ws, run_seed, tmp_path, how):
     """`--reference lite` resolves under the references folder (here a test id)."""
     ws.write()
     args = ["solver-score", "--task", "maxcut-mqlib", "--records", ws.records_path]
     args += ["--reference", "lite", "--reference-id", TEST_REF_ID]
     args += ["--output", "build/maxcut-relative.json"]
-    env = {}
-    if how == "option":
-        args += ["--references-dir", ws.refs_dir]
-    else:
-        env["TCSEXAM_REFERENCES"] = str(ws.refs_dir)
-    done = run_cli_subprocess(args, cwd=tmp_path, env=env)
+    done = run_seed(how, args, ws.refs_dir)
     assert done.code == 0, done.err
     _check_relative_example(read_output(tmp_path / "build" / "maxcut-relative.json"))
 
 
-def test_seed_solver_score_command_literal_without_release_file(ws, run_cli_subprocess, tmp_path):
+@pytest.mark.parametrize("how", HOW)
+def test_seed_solver_score_command_literal_without_release_file(ws, run_seed, tmp_path, how):
     """The seed's literal command needs the fixed reference: refused, saying where it goes."""
     ws.write()
     args = ["solver-score", "--task", "maxcut-mqlib", "--records", ws.records_path]
     args += ["--reference", "lite", "--output", "build/maxcut-relative.json"]
-    done = run_cli_subprocess(args, cwd=tmp_path, env={"TCSEXAM_REFERENCES": str(ws.refs_dir)})
+    done = run_seed(how, args, ws.refs_dir)
     assert done.code == 2
     expected = ws.refs_dir / FIXED_REFERENCE_ID / "lite.json"
     assert f"Put the release's lite.json at {expected}" in done.err
     assert not (tmp_path / "build").exists()
 
 
-@pytest.mark.parametrize("how", ["option", "environment"])
-def test_seed_score_command(ws, run_cli_subprocess, tmp_path, how):
+@pytest.mark.parametrize("how", HOW)
+def test_seed_score_command(ws, run_seed, tmp_path, how):
     """`tcsexam score --suite lite --attempts attempts.csv --cohort cohort.json --output
     build/index.json`, with the references folder given by option or environment."""
     ws.write()
     args = ["score", "--suite", "lite", "--attempts", "attempts.csv", "--cohort", "cohort.json"]
     args += ["--output", "build/index.json"]
-    env = {}
-    if how == "option":
-        args += ["--references-dir", ws.refs_dir]
-    else:
-        env["TCSEXAM_REFERENCES"] = str(ws.refs_dir)
-    done = run_cli_subprocess(args, cwd=tmp_path, env=env)
+    done = run_seed(how, args, ws.refs_dir)
     assert done.code == 0, done.err
     result = read_output(tmp_path / "build" / "index.json")
     _check_index_example(result)
