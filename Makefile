@@ -37,3 +37,6 @@ format: $(STAMP)
 
 clean:
 	rm -rf build .pytest_cache .ruff_cache
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_scoring.py

@@ -13,6 +13,7 @@ equal-weight mean over the tasks of each track, (3) the fixed weights. A model i
 from __future__ import annotations
 
 import math
+from collections import defaultdict
 from typing import Any
 
 import pandas as pd
@@ -54,33 +55,42 @@ def _mean(values: list[float]) -> float:
 
 
 def _issue(
-    code: str,
-    severity: str,
-    model: str,
-    track: str | None,
-    item: str | None,
-    message: str,
-    **extra: Any,
+    code: str, severity: str, key: tuple[str, str, str], message: str, **extra: Any
 ) -> dict[str, Any]:
-    issue = {
+    model, track, item = key
+    where = f"{model}/{track}/{item}"
+    return {
         "code": code,
         "severity": severity,
         "model": model,
         "track": track,
         "item": item,
-        "message": message,
+        "message": f"{where}: {message}",
+        **extra,
     }
-    issue.update(extra)
-    return issue
 
 
-def _row_record(row: pd.Series, extra_columns: list[str]) -> dict[str, Any]:
+def _row_issue(
+    code: str, severity: str, key: tuple[str, str, str], row: dict[str, Any], message: str
+) -> dict[str, Any]:
+    return _issue(
+        code,
+        severity,
+        key,
+        f"attempt '{row['attempt']}' (line {row['line']}) {message}",
+        attempt=row["attempt"],
+        line=row["line"],
+    )
+
+
+def _row_record(row: dict[str, Any], extra_columns: list[str]) -> dict[str, Any]:
+    score = row["score"]
     record = {
         "attempt": row["attempt"],
         "line": int(row["line"]),
         "adoption_status": row["adoption_status"],
         "score_status": row["score_status"],
-        "score": None if pd.isna(row["score"]) else float(row["score"]),
+        "score": None if math.isnan(score) else float(score),
     }
     for column in extra_columns:
         record[column] = row[column]
@@ -88,103 +98,86 @@ def _row_record(row: pd.Series, extra_columns: list[str]) -> dict[str, Any]:
 
 
 def _score_task(
-    model: str, track: str, item: str, planned: int, rows: pd.DataFrame, extra_columns: list[str]
+    key: tuple[str, str, str], planned: int, rows: list[dict[str, Any]], extra_columns: list[str]
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Mean of one task's adopted valid attempts, its status and its issues."""
+    adopted = [r for r in rows if r["adoption_status"] in ADOPTED_STATUSES]
+    valid = [r for r in adopted if r["score_status"] == "valid"]
+    provisional = [r for r in adopted if r["adoption_status"] == "selected_provisional"]
     issues: list[dict[str, Any]] = []
-    adopted = rows[rows["adoption_status"].isin(ADOPTED_STATUSES)]
-    valid = adopted[adopted["score_status"] == "valid"]
-    where = f"{model}/{track}/{item}"
-    if rows.empty:
+    if not rows:
         issues.append(
             _issue(
                 "missing_task",
                 "error",
-                model,
-                track,
-                item,
-                f"{where}: no attempt row; {planned} adopted valid attempt(s) planned",
+                key,
+                f"no attempt row; {planned} adopted valid attempt(s) planned",
             )
         )
-    for _, row in adopted[adopted["score_status"] != "valid"].iterrows():
-        issues.append(
-            _issue(
-                "adopted_not_valid",
-                "error",
-                model,
-                track,
-                item,
-                f"{where}: attempt '{row['attempt']}' (line {row['line']}) is adopted "
-                f"but its score_status is '{row['score_status']}'",
-                attempt=row["attempt"],
-                line=int(row["line"]),
+    for row in adopted:
+        if row["score_status"] != "valid":
+            issues.append(
+                _row_issue(
+                    "adopted_not_valid",
+                    "error",
+                    key,
+                    row,
+                    f"is adopted but its score_status is '{row['score_status']}'",
+                )
             )
-        )
-    if not rows.empty and len(valid) < planned:
-        missing = planned - len(valid)
+    if rows and len(valid) < planned:
         repeats = ", ".join(str(k) for k in range(len(valid) + 1, planned + 1))
         issues.append(
             _issue(
                 "missing_attempt",
                 "error",
-                model,
-                track,
-                item,
-                f"{where}: {len(valid)} of {planned} planned attempts have an adopted "
-                f"valid score; {missing} missing (repeat {repeats} of {planned})",
+                key,
+                f"{len(valid)} of {planned} planned attempts have an adopted valid "
+                f"score; {planned - len(valid)} missing (repeat {repeats} of "
+                f"{planned})",
                 planned=planned,
                 adopted_valid=len(valid),
             )
         )
-    provisional = adopted[adopted["adoption_status"] == "selected_provisional"]
-    for _, row in provisional.iterrows():
+    for row in provisional:
         issues.append(
-            _issue(
+            _row_issue(
                 "provisional_attempt",
                 "info",
-                model,
-                track,
-                item,
-                f"{where}: attempt '{row['attempt']}' (line {row['line']}) is adopted "
-                "provisionally (selected_provisional)",
-                attempt=row["attempt"],
-                line=int(row["line"]),
+                key,
+                row,
+                "is adopted provisionally (selected_provisional)",
             )
         )
-    excluded = rows[rows["adoption_status"] == "excluded"]
-    for _, row in excluded.iterrows():
-        note = str(row.get("note", "") or "").strip() if "note" in rows.columns else ""
-        if not note:
+    for row in rows:
+        if row["adoption_status"] == "excluded" and not str(row.get("note") or "").strip():
             issues.append(
-                _issue(
+                _row_issue(
                     "excluded_without_note",
                     "warning",
-                    model,
-                    track,
-                    item,
-                    f"{where}: attempt '{row['attempt']}' (line {row['line']}) is "
-                    "excluded without a note saying why it was replaced",
-                    attempt=row["attempt"],
-                    line=int(row["line"]),
+                    key,
+                    row,
+                    "is excluded without a note saying why it was replaced",
                 )
             )
     complete = len(valid) == planned
-    scores = [float(s) for s in valid["score"]]
+    scores = [float(r["score"]) for r in valid]
     if not complete:
         status = STATUS_INCOMPLETE
-    elif not provisional.empty:
+    elif provisional:
         status = STATUS_PROVISIONAL
     else:
         status = STATUS_COMPLETE
     task = {
-        "track": track,
-        "item": item,
+        "track": key[1],
+        "item": key[2],
         "status": status,
         "planned_attempts": planned,
-        "adopted_attempts": [str(a) for a in adopted["attempt"]],
-        "adopted_valid_attempts": [str(a) for a in valid["attempt"]],
+        "adopted_attempts": [str(r["attempt"]) for r in adopted],
+        "adopted_valid_attempts": [str(r["attempt"]) for r in valid],
         "scores": scores,
         "mean": _mean(scores) if complete else None,
-        "rows": [_row_record(row, extra_columns) for _, row in rows.iterrows()],
+        "rows": [_row_record(r, extra_columns) for r in rows],
     }
     return task, issues
 
@@ -211,19 +204,16 @@ def compute_index(
         adopted attempt ids and every input row), ``coverage`` and ``issues``.
     """
     extra_columns = [c for c in attempts.columns if c not in (*_ATTEMPT_KEYS, "line")]
-    groups = {key: frame for key, frame in attempts.groupby(["model", "track", "item"], sort=False)}
-    empty = attempts.iloc[0:0]
+    groups: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
+    for row in attempts.to_dict("records"):
+        groups[(row["model"], row["track"], row["item"])].append(row)
     models: dict[str, Any] = {}
     for model, plan in cohort.models.items():
         tasks, issues = [], []
         for track, item in suite.tasks:
+            key = (model, track, item)
             task, task_issues = _score_task(
-                model,
-                track,
-                item,
-                plan.planned(item),
-                groups.get((model, track, item), empty),
-                extra_columns,
+                key, plan.planned(item), groups.get(key, []), extra_columns
             )
             tasks.append(task)
             issues.extend(task_issues)

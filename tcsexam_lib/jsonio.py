@@ -30,26 +30,32 @@ class _DuplicateKey(ValueError):
     pass
 
 
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"'{name}' is not a JSON number (use a finite number or null)")
+class NonFiniteLiteral:
+    """Stands for a ``NaN``/``Infinity`` literal while parsing, so that the refusal can
+    name where it stood (strict JSON has no such numbers)."""
+
+    def __init__(self, literal: str) -> None:
+        self.literal = literal
+
+    def __repr__(self) -> str:
+        return self.literal
 
 
-#: Largest finite float: larger JSON integers cannot be scored (math.isfinite overflows).
+def _find_non_finite(data: Any, path: list[Any]) -> list[list[Any]]:
+    if isinstance(data, NonFiniteLiteral):
+        return [path]
+    found: list[list[Any]] = []
+    if isinstance(data, dict):
+        for key, value in data.items():
+            found.extend(_find_non_finite(value, [*path, key]))
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            found.extend(_find_non_finite(value, [*path, index]))
+    return found
+
+
+#: Largest finite float: a larger JSON integer cannot be scored (math.isfinite overflows).
 _LARGEST_FLOAT = int(sys.float_info.max)
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError(f"'{text}' overflows to infinity (use a finite number or null)")
-    return value
-
-
-def _finite_int(text: str) -> int:
-    value = int(text)
-    if abs(value) > _LARGEST_FLOAT:
-        raise ValueError(f"integer of {len(text)} digits overflows a float (use a finite number)")
-    return value
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -61,14 +67,39 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return seen
 
 
-def parse_json_text(text: str, source: str) -> Any:
-    """Parse strict JSON, raising :class:`InputRefused` that names ``source``."""
+Describe = Callable[[list[Any]], str]
+
+
+def parse_json_text(
+    text: str, source: str, describe_for: Callable[[Any], Describe] | None = None
+) -> Any:
+    """Parse strict JSON, raising :class:`InputRefused` that names ``source``.
+
+    ``NaN``/``Infinity`` literals, and numbers that overflow a float (``1e999``), are
+    refused with the place they stood, described by
+    ``describe_for(data)(path)`` when given (for example "record #2 (instance 'g1')").
+    """
+    seen_literal = []
+
+    def keep_literal(name: str) -> NonFiniteLiteral:
+        seen_literal.append(name)
+        return NonFiniteLiteral(name)
+
+    # Numbers that overflow (1e999, a 400-digit integer) are Infinity in disguise.
+    def keep_finite_float(text: str) -> float | NonFiniteLiteral:
+        value = float(text)
+        return value if math.isfinite(value) else keep_literal(text)
+
+    def keep_finite_int(text: str) -> int | NonFiniteLiteral:
+        value = int(text)
+        return value if abs(value) <= _LARGEST_FLOAT else keep_literal(text)
+
     try:
-        return json.loads(
+        data = json.loads(
             text,
-            parse_constant=_refuse_constant,
-            parse_float=_finite_float,
-            parse_int=_finite_int,
+            parse_constant=keep_literal,
+            parse_float=keep_finite_float,
+            parse_int=keep_finite_int,
             object_pairs_hook=_no_duplicates,
         )
     except json.JSONDecodeError as exc:
@@ -76,11 +107,32 @@ def parse_json_text(text: str, source: str) -> Any:
             "Input is not valid JSON",
             [Problem(f"{source} line {exc.lineno} column {exc.colno}", detail=exc.msg)],
         ) from exc
-    except ValueError as exc:  # NaN/Infinity literal, overflowing number or duplicate key
+    except ValueError as exc:  # a repeated key, or an integer too long to convert
         raise InputRefused("Input is not strict JSON", [Problem(source, detail=str(exc))]) from exc
+    if seen_literal:
+        describe = describe_for(data) if describe_for else _pointer
+        problems = [
+            Problem(
+                f"{source} {describe(path)}",
+                field=str(path[-1]) if path and isinstance(path[-1], str) else "value",
+                value=_value_at(data, path),
+                allowed="a finite JSON number or null (NaN and Infinity are not JSON numbers)",
+            )
+            for path in _find_non_finite(data, [])
+        ]
+        raise InputRefused.from_problems(f"{source} is not strict JSON", problems)
+    return data
 
 
-def read_json(path: str | os.PathLike[str]) -> Any:
+def _value_at(data: Any, path: list[Any]) -> Any:
+    for step in path:
+        data = data[step]
+    return data
+
+
+def read_json(
+    path: str | os.PathLike[str], describe_for: Callable[[Any], Describe] | None = None
+) -> Any:
     """Read a strict JSON file; a missing or unreadable file is refused by name."""
     path = Path(path)
     try:
@@ -91,7 +143,7 @@ def read_json(path: str | os.PathLike[str]) -> Any:
         ) from exc
     except (OSError, UnicodeDecodeError) as exc:
         raise InputRefused("Input file unreadable", [Problem(str(path), detail=str(exc))]) from exc
-    return parse_json_text(text, str(path))
+    return parse_json_text(text, str(path), describe_for)
 
 
 @cache

@@ -187,7 +187,7 @@ def load_reference(
         raise _missing_reference_error(path, reference_id or FIXED_REFERENCE_ID, suite)
     try:
         text = path.read_text(encoding="utf-8")
-        data = parse_json_text(text, str(path))
+        data = parse_json_text(text, str(path), lambda _data: _describe_reference_path)
         validate_with_schema(data, "reference", str(path), _describe_reference_path)
     except ReferenceProblem:
         raise

@@ -8,9 +8,11 @@ them writes the same file as the command line.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 from .attempts import read_attempts
+from .errors import InputRefused, Problem
 from .evidence import check_solver_evidence
 from .index import compute_index
 from .jsonio import write_json_atomic
@@ -61,8 +63,7 @@ def run_solver_score(
         reference_path=ref.path,
         reference_sha256=ref.sha256,
     )
-    if output is not None:
-        write_json_atomic(output, result)
+    _write_output(output, result, [records, ref.path])
     return result
 
 
@@ -105,9 +106,29 @@ def run_score(
         reference_path=ref.path,
         reference_sha256=ref.sha256,
     )
-    if output is not None:
-        write_json_atomic(output, result)
+    _write_output(output, result, [attempts, cohort, suite_obj.path, ref.path])
     return result
+
+
+def _write_output(output: Any, result: dict[str, Any], inputs: list[Any]) -> None:
+    """Write ``result`` atomically, refusing to replace one of its own inputs."""
+    if output is None:
+        return
+    target = Path(output).resolve()
+    for path in inputs:
+        if path is not None and Path(path).resolve() == target:
+            raise InputRefused(
+                "Output would overwrite an input",
+                [
+                    Problem(
+                        str(output),
+                        field="--output",
+                        value=str(output),
+                        allowed="a path that is not one of the inputs",
+                    )
+                ],
+            )
+    write_json_atomic(output, result)
 
 
 def _attach_evidence(

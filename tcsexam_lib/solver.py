@@ -52,7 +52,7 @@ def instance_score(a: float, stats: InstanceStats, direction: str) -> tuple[floa
 
 def read_records(path: str | os.PathLike[str]) -> Any:
     """Read a strict JSON instance records file (checked when it is scored)."""
-    return read_json(path)
+    return read_json(path, _describe_record_path)
 
 
 def _describe_record_path(records: Any):
