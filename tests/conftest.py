@@ -214,6 +214,9 @@ class Workspace:
     records_text: str | None = None
     attempts_text: str | None = None
     suite_arg: str = SUITE
+    #: Marker strings in reference/suite/cohort data replaced by raw JSON text on writing
+    #: (to write numbers json.dumps cannot produce, such as 1e999).
+    raw_numbers: dict[str, str] = field(default_factory=dict)
 
     @property
     def refs_dir(self) -> Path:
@@ -247,7 +250,10 @@ class Workspace:
             (self.cohort_path, self.cohort),
         ):
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(data, indent=1), encoding="utf-8")
+            text = json.dumps(data, indent=1)
+            for marker, raw in self.raw_numbers.items():
+                text = text.replace(json.dumps(marker), raw)
+            path.write_text(text, encoding="utf-8")
         text = self.records_text
         if text is None:
             text = json.dumps(self.records, allow_nan=True)
