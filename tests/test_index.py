@@ -284,3 +284,13 @@ def test_provenance_names_the_reference_and_inputs(ws, score):
     assert provenance["reference"]["sha256"] == sha256_file(ws.reference_path)
     for role, path in (("attempts", ws.attempts_path), ("cohort", ws.cohort_path)):
         assert provenance["inputs"][role]["sha256"] == sha256_file(path)
+
+
+def test_spreadsheet_export_with_bom_and_crlf_is_read_the_same(ws, score):
+    ws.write()
+    text = ws.attempts_path.read_text(encoding="utf-8").replace("\n", "\r\n")
+    ws.attempts_text = "\ufeff" + text
+    entry = score()["models"][MODEL]
+    assert entry["index"] == pytest.approx(WORKED_INDEX, rel=1e-12)
+    lines = sorted(r["line"] for t in entry["tasks"] for r in t["rows"])
+    assert lines == list(range(2, len(ws.rows) + 2))
