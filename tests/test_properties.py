@@ -258,7 +258,8 @@ def test_three_repeats_and_one_repeat_weigh_the_same(case, data):
         triple = [value] * 3
     else:
         delta = data.draw(st.floats(0.0, min(value, 1.0 - value) if track == "solver" else value))
-        triple = [value - delta, value, value + delta]
+        high = value + delta
+        triple = [value - delta, value, min(high, 1.0) if track == "solver" else high]
     three = [r for r in rows if r["item"] != item] + [
         attempt_row(item, repr(v), attempt=f"t{k}") for k, v in enumerate(triple)
     ]
