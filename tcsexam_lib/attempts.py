@@ -244,14 +244,21 @@ def _read_rows(path: Path) -> tuple[list[str], list[tuple[int, dict[str, str]]]]
 
 
 def _check_header(header: list[str], path: Path) -> None:
-    head = [h.strip() for h in header[: len(ATTEMPT_COLUMNS)]]
+    # Exact names: a padded name (" track") would not be found when the rows are read.
+    head = header[: len(ATTEMPT_COLUMNS)]
     problems = []
     if tuple(head) != ATTEMPT_COLUMNS:
+        # Name the first wrong column: the whole header is cut short in the message.
+        position = next(
+            (k for k, want in enumerate(ATTEMPT_COLUMNS) if k >= len(head) or head[k] != want)
+        )
+        got = repr(head[position]) if position < len(head) else "nothing"
         problems.append(
             Problem(
                 f"{path} line 1",
                 field="header",
                 value=",".join(header),
+                detail=f"column {position + 1} is {got}, expected '{ATTEMPT_COLUMNS[position]}'",
                 allowed=",".join(ATTEMPT_COLUMNS)
                 + " (in this order; further columns such as note may follow)",
             )
@@ -264,6 +271,16 @@ def _check_header(header: list[str], path: Path) -> None:
                 field="header",
                 value=",".join(duplicated),
                 detail="column named twice",
+            )
+        )
+    if "line" in header:
+        problems.append(
+            Problem(
+                f"{path} line 1",
+                field="header",
+                value="line",
+                detail="this column name is reserved for the CSV line number the kit adds",
+                allowed="another name for this further column (e.g. source_line)",
             )
         )
     if problems:

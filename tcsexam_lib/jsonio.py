@@ -13,6 +13,7 @@ import hashlib
 import json
 import math
 import os
+import sys
 import tempfile
 from collections.abc import Callable
 from functools import cache
@@ -53,6 +54,10 @@ def _find_non_finite(data: Any, path: list[Any]) -> list[list[Any]]:
     return found
 
 
+#: Largest finite float: a larger JSON integer cannot be scored (math.isfinite overflows).
+_LARGEST_FLOAT = int(sys.float_info.max)
+
+
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     seen: dict[str, Any] = {}
     for key, value in pairs:
@@ -70,7 +75,8 @@ def parse_json_text(
 ) -> Any:
     """Parse strict JSON, raising :class:`InputRefused` that names ``source``.
 
-    ``NaN``/``Infinity`` literals are refused with the place they stood, described by
+    ``NaN``/``Infinity`` literals, and numbers that overflow a float (``1e999``), are
+    refused with the place they stood, described by
     ``describe_for(data)(path)`` when given (for example "record #2 (instance 'g1')").
     """
     seen_literal = []
@@ -79,14 +85,29 @@ def parse_json_text(
         seen_literal.append(name)
         return NonFiniteLiteral(name)
 
+    # Numbers that overflow (1e999, a 400-digit integer) are Infinity in disguise.
+    def keep_finite_float(text: str) -> float | NonFiniteLiteral:
+        value = float(text)
+        return value if math.isfinite(value) else keep_literal(text)
+
+    def keep_finite_int(text: str) -> int | NonFiniteLiteral:
+        value = int(text)
+        return value if abs(value) <= _LARGEST_FLOAT else keep_literal(text)
+
     try:
-        data = json.loads(text, parse_constant=keep_literal, object_pairs_hook=_no_duplicates)
+        data = json.loads(
+            text,
+            parse_constant=keep_literal,
+            parse_float=keep_finite_float,
+            parse_int=keep_finite_int,
+            object_pairs_hook=_no_duplicates,
+        )
     except json.JSONDecodeError as exc:
         raise InputRefused(
             "Input is not valid JSON",
             [Problem(f"{source} line {exc.lineno} column {exc.colno}", detail=exc.msg)],
         ) from exc
-    except _DuplicateKey as exc:
+    except ValueError as exc:  # a repeated key, or an integer too long to convert
         raise InputRefused("Input is not strict JSON", [Problem(source, detail=str(exc))]) from exc
     if seen_literal:
         describe = describe_for(data) if describe_for else _pointer

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import os
+import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -104,8 +105,10 @@ def compute_instance_stats(
     n = len(usable)
     if n < 2:
         return None
-    mu = math.fsum(usable) / n
-    s = math.sqrt(math.fsum((x - mu) ** 2 for x in usable) / (n - 1))
+    # statistics.mean/stdev compute exactly (fractions) and round once, so identical
+    # values give mu equal to them and s exactly 0 (a plain float sum can be 1 ulp off).
+    mu = float(statistics.mean(usable))
+    s = float(statistics.stdev(usable))
     terms = (s, rel_floor * abs(mu), abs_floor)
     scale = max(terms)
     term = SCALE_TERMS[terms.index(scale)]

@@ -69,6 +69,16 @@ def _describe_record_path(records: Any):
     return describe
 
 
+def _keep_extra_fields(row: dict[str, Any], extra: dict[str, Any]) -> None:
+    """Copy a record's further fields into its output row without replacing computed ones.
+
+    A field whose name the kit computes (``score``, ``mu``, ``reason``...) is kept as
+    ``record_<name>``, so a judge's own ``score`` never changes the relative score.
+    """
+    for key, value in extra.items():
+        row[f"record_{key}" if key in row else key] = value
+
+
 def _candidate_value(
     record: dict[str, Any], task: TaskReference, where: str
 ) -> tuple[float | None, Problem | None]:
@@ -76,14 +86,7 @@ def _candidate_value(
     has_a = "A" in record and record["A"] is not None
     has_solved = "solved" in record and record["solved"] is not None
     a = record.get("A")
-    if task.kind == "objective":
-        if "solved" in record:
-            return None, Problem(
-                where,
-                field="solved",
-                value=record["solved"],
-                allowed="no 'solved' field on an objective task; give A",
-            )
+    if task.kind == "objective":  # a 'solved' field was refused before
         if not has_a:
             return None, Problem(
                 where,
@@ -225,6 +228,16 @@ def score_solver_task(
                 )
             )
             continue
+        if task_ref.kind == "objective" and "solved" in record:
+            problems.append(
+                Problem(
+                    where,
+                    field="solved",
+                    value=record["solved"],
+                    allowed="no 'solved' field on an objective task (whatever the status); give A",
+                )
+            )
+            continue
         stats = task_ref.scored.get(name)
         extra = {k: v for k, v in record.items() if k not in ("instance", "status", "A", "solved")}
         if stats is None:
@@ -233,15 +246,14 @@ def score_solver_task(
                 reason = f"not an instance of task '{task}' in reference '{reference.reference_id}'"
             else:
                 reason = f"listed in unscored_reference_instances: {reason}"
-            unscored_rows.append(
-                {
-                    "instance": name,
-                    "status": status,
-                    "reason": reason,
-                    **{k: record[k] for k in ("A", "solved") if k in record},
-                    **extra,
-                }
-            )
+            unscored_row = {
+                "instance": name,
+                "status": status,
+                "reason": reason,
+                **{k: record[k] for k in ("A", "solved") if k in record},
+            }
+            _keep_extra_fields(unscored_row, extra)
+            unscored_rows.append(unscored_row)
             continue
         if status in INFRASTRUCTURE_STATUSES:
             problems.append(
@@ -279,7 +291,7 @@ def score_solver_task(
                 row["A_reported"] = record["A"]
         if "solved" in record:
             row["solved"] = record["solved"]
-        row.update(extra)
+        _keep_extra_fields(row, extra)
         rows.append(row)
     missing = [name for name in task_ref.scored if name not in seen]
     if missing:
