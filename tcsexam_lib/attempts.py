@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import math
 import os
+import re
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -50,11 +51,17 @@ def _in_range(track: str, score: float) -> bool:
     return score >= 0.0
 
 
+_NUMBER = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*")
+
+
 def _parse_score(text: str) -> float | None:
-    try:
-        return float(text)
-    except ValueError:
+    """A decimal number (``0.25``, ``1``, ``2.5e-1``), or ``None`` for anything else.
+
+    Python's ``float`` would also take ``1_000``, ``nan`` or ``inf``; a score is plain text.
+    """
+    if not _NUMBER.fullmatch(text):
         return None
+    return float(text)
 
 
 def _check_values(row: dict[str, str], where: str) -> list[Problem]:

@@ -38,7 +38,7 @@ def _cmd_solver_score(args: argparse.Namespace) -> int:
         output=args.output,
     )
     print(
-        f"{args.task}: relative_score {result['relative_score']:.6f} over "
+        f"{args.task}: relative_score {result['relative_score']!r} over "
         f"{result['n_scored']} scored instance(s), {len(result['unscored_instances'])} unscored "
         f"(reference {result['reference_id']}) -> {args.output}"
     )

@@ -72,7 +72,7 @@ def test_relative_score_run_and_cli_write_the_same(ws, run_cli, tmp_path):
     from_lib = run_solver_score(**ws.solver_kwargs(tmp_path / "lib.json"))
     done = run_cli(ws.solver_args(tmp_path / "cli.json"))
     assert done.code == 0, done.err
-    assert "0.250000" in done.out
+    assert "relative_score 0.25 " in done.out
     from_cli = read_output(tmp_path / "cli.json")
     for result in (from_lib, read_output(tmp_path / "lib.json"), from_cli):
         _check_relative_example(result)
