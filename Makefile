@@ -40,3 +40,7 @@ clean:
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_scoring.py
+
+demo: $(STAMP)
+	$(BIN)/tcsexam demo generate
+	$(BIN)/tcsexam demo check

@@ -79,6 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_reference_commands(sub)  # reference check / reference build
     _add_verify_command(sub)
+    _add_demo_commands(sub)  # demo generate / demo check
 
     solver = sub.add_parser(
         "solver-score", help="score one solver task's instance records against a reference"
@@ -295,6 +296,42 @@ def _add_verify_command(sub) -> None:
         "working folder when it exists, else the current one)",
     )
     verify.set_defaults(handler=_cmd_verify)
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from .demo import SIMULATED_LABEL, compare_demo, write_demo
+
+    if args.demo_command == "generate":
+        written = write_demo(args.root)
+        print(f"{len(written)} demo file(s) written ({SIMULATED_LABEL})")
+        return 0
+    differing = compare_demo(args.root)
+    for relative in differing:
+        print(f"  differs from the generator: {relative}")
+    if differing:
+        print(f"demo check: {len(differing)} file(s) differ; `tcsexam demo generate` rewrites them")
+        return 2
+    print("demo check: every demo file equals the generator's output")
+    return 0
+
+
+def _add_demo_commands(sub) -> None:
+    demo = sub.add_parser(
+        "demo", help="write or check the embedded SIMULATED demo data (not TCSExam results)"
+    )
+    demo_sub = demo.add_subparsers(dest="demo_command", required=True, metavar="ACTION")
+    for action, text in (
+        ("generate", "write the demo files from the seeded generator"),
+        ("check", "compare the demo files with the generator (exit 0 equal, 2 otherwise)"),
+    ):
+        command = demo_sub.add_parser(action, help=text)
+        command.add_argument(
+            "--root",
+            default=None,
+            metavar="DIR",
+            help="folder that receives demo/ and references/ (default: the kit's checkout)",
+        )
+        command.set_defaults(handler=_cmd_demo)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

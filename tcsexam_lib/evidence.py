@@ -2,7 +2,7 @@
 
 An evidence folder holds ``tcsexam solver-score`` outputs (any layout; the kit's
 runner writes ``<model>/<task>/<attempt>.json``), each naming its ``model``,
-``task`` and ``attempt``. Every adopted solver row of the attempts table must have
+``task`` and ``attempt``. Every adopted ``valid`` solver row of the attempts table must have
 one output with the same score (within :data:`SCORE_TOLERANCE`) computed against the
 cohort's reference. A missing output, another score or another reference id is an
 issue in the index output; the row keeps its place and nothing is replaced.
@@ -74,7 +74,10 @@ def check_solver_evidence(
     reference_id: str,
     reference_sha256: str | None = None,
 ) -> dict[str, dict[str, Any]]:
-    """Check each adopted solver row against its solver-score output.
+    """Check each adopted ``valid`` solver row against its solver-score output.
+
+    An adopted row that is not ``valid`` has no score to check (the index already
+    reports it as an ``error``), so it needs no output.
 
     Returns, per model, ``{"summary": {...}, "issues": [...]}`` with issue codes
     ``solver_evidence_missing``, ``solver_evidence_score_mismatch`` and
@@ -84,7 +87,9 @@ def check_solver_evidence(
     """
     outputs = index_solver_outputs(evidence_dir)
     solver_rows = attempts[
-        (attempts["track"] == "solver") & attempts["adoption_status"].isin(ADOPTED_STATUSES)
+        (attempts["track"] == "solver")
+        & attempts["adoption_status"].isin(ADOPTED_STATUSES)
+        & (attempts["score_status"] == "valid")
     ]
     per_model: dict[str, dict[str, Any]] = {}
     for _, row in solver_rows.iterrows():
