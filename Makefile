@@ -19,7 +19,7 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
-test: test-unit test-doctest lint
+test: test-unit test-doctest test-nbval lint
 
 test-unit: $(STAMP)
 	$(BIN)/python -m pytest -q tests
@@ -27,13 +27,18 @@ test-unit: $(STAMP)
 test-doctest: $(STAMP)
 	$(BIN)/python -m pytest -q --doctest-modules tcsexam_lib
 
+# Re-runs the teaching notebook; cells marked NBVAL_CHECK_OUTPUT must print their stored outputs.
+test-nbval: $(STAMP)
+	$(BIN)/python -m pytest -q -p no:cacheprovider --nbval-lax --nbval-current-env \
+		--nbval-sanitize-with notebooks/nbval_sanitize.cfg notebooks/teaching.ipynb
+
 lint: $(STAMP)
-	$(BIN)/ruff check tcsexam_lib tests
-	$(BIN)/ruff format --check tcsexam_lib tests
+	$(BIN)/ruff check tcsexam_lib tests notebooks
+	$(BIN)/ruff format --check tcsexam_lib tests notebooks
 
 format: $(STAMP)
-	$(BIN)/ruff format tcsexam_lib tests
-	$(BIN)/ruff check --fix tcsexam_lib tests
+	$(BIN)/ruff format tcsexam_lib tests notebooks
+	$(BIN)/ruff check --fix tcsexam_lib tests notebooks
 
 clean:
 	rm -rf build .pytest_cache .ruff_cache

@@ -109,10 +109,29 @@ def compute_instance_stats(
     # values give mu equal to them and s exactly 0 (a plain float sum can be 1 ulp off).
     mu = float(statistics.mean(usable))
     s = float(statistics.stdev(usable))
-    terms = (s, rel_floor * abs(mu), abs_floor)
-    scale = max(terms)
-    term = SCALE_TERMS[terms.index(scale)]
+    terms = scale_terms(mu, s, rel_floor, abs_floor)
+    scale = max(terms.values())
+    term = next(name for name, value in terms.items() if value == scale)
     return InstanceStats(tuple(values), n, mu, s, scale, term)
+
+
+def scale_terms(mu: float, s: float, rel_floor: float, abs_floor: float) -> dict[str, float]:
+    """The three candidates of ``scale = max(s, rel_floor*|mu|, abs_floor)``, by name.
+
+    The keys are :data:`SCALE_TERMS`, in tie order; the scale is the largest value
+    and ``InstanceStats.scale_term`` the first key that reaches it. The sample std
+    sets the scale when the reference runs spread; the relative floor when they
+    agree closely around a non-zero mean (a 2 % band for the fixed reference); the
+    absolute floor only when both are (nearly) zero, e.g. a constant reference at 0.
+
+    Examples
+    --------
+    >>> scale_terms(12.0, 2.0, 0.02, 1e-9)
+    {'sample_std': 2.0, 'relative_floor': 0.24, 'absolute_floor': 1e-09}
+    >>> scale_terms(0.0, 0.0, 0.02, 1e-9)
+    {'sample_std': 0.0, 'relative_floor': 0.0, 'absolute_floor': 1e-09}
+    """
+    return dict(zip(SCALE_TERMS, (s, rel_floor * abs(mu), abs_floor), strict=True))
 
 
 def _reference_path(

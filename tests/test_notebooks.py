@@ -1,0 +1,109 @@
+"""What the committed notebooks must look like (read with nbformat; no kernel is started).
+
+- Every notebook of ``notebooks/`` except the teaching one is committed *without* outputs
+  (papermill executes it per model and suite) and has exactly one cell tagged
+  ``parameters``.
+- The teaching notebook is committed *with* its outputs, executed top to bottom, and
+  its nbval-checked cells hold the seed's worked examples (0.25 and 55.5), so that
+  ``make test-nbval`` compares the numbers that matter.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+import pytest
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+TEACHING = NOTEBOOKS / "teaching.ipynb"
+CHECK_MARKER = "# NBVAL_CHECK_OUTPUT"
+
+
+def _read(path: Path) -> nbformat.NotebookNode:
+    notebook = nbformat.read(path, as_version=4)
+    nbformat.validate(notebook)
+    return notebook
+
+
+def _code_cells(notebook: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
+    return [cell for cell in notebook.cells if cell.cell_type == "code"]
+
+
+def _text_outputs(cell: nbformat.NotebookNode) -> str:
+    parts = []
+    for output in cell.get("outputs", []):
+        if output.output_type == "stream":
+            parts.append(output.text)
+        elif output.output_type in ("execute_result", "display_data"):
+            parts.append(output.data.get("text/plain", ""))
+    return "".join(parts)
+
+
+def _checked_cells(notebook: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
+    return [cell for cell in _code_cells(notebook) if CHECK_MARKER in cell.source]
+
+
+def parameterised_notebooks() -> list[Path]:
+    """Every notebook of ``notebooks/`` except the teaching one (possibly none)."""
+    return sorted(path for path in NOTEBOOKS.glob("*.ipynb") if path != TEACHING)
+
+
+def test_parameterised_notebooks_have_no_outputs_and_one_parameters_cell():
+    # One test over all of them, so that it passes (rather than skips) when the teaching
+    # notebook is the only one.
+    problems = []
+    for path in parameterised_notebooks():
+        notebook = _read(path)
+        for position, cell in enumerate(notebook.cells):
+            if cell.cell_type == "code" and (cell.outputs or cell.execution_count is not None):
+                problems.append(f"{path.name} cell {position}: committed with outputs")
+        tagged = [
+            position
+            for position, cell in enumerate(notebook.cells)
+            if "parameters" in cell.get("metadata", {}).get("tags", [])
+        ]
+        if len(tagged) != 1:
+            problems.append(f"{path.name}: {len(tagged)} cells tagged 'parameters' (want 1)")
+    assert not problems, "\n".join(problems)
+
+
+def test_teaching_notebook_is_committed_executed_in_order():
+    notebook = _read(TEACHING)
+    cells = _code_cells(notebook)
+    assert cells, "the teaching notebook has no code cell"
+    counts = [cell.execution_count for cell in cells]
+    assert counts == list(range(1, len(cells) + 1)), (
+        f"execute it top to bottom in a fresh kernel before committing (counts {counts})"
+    )
+    assert any(cell.outputs for cell in cells), "the teaching notebook has no outputs"
+    for cell in cells:
+        errors = [o for o in cell.outputs if o.output_type == "error"]
+        assert not errors, f"stored error output in cell:\n{cell.source}"
+
+
+@pytest.mark.parametrize(
+    ("needle", "meaning"),
+    [
+        ("relative_score = 0.25", "the seed's solver relative score"),
+        ("index = 55.5\n", "the seed's index, from the four track means"),
+        ("status complete, index 55.5\n", "the seed's index, through a cohort"),
+        ("mu = 12.0, s = 2.0", "the step-by-step reference statistics"),
+        ("z = 0.0, Phi(z) = 0.5", "the step-by-step instance score"),
+    ],
+)
+def test_teaching_notebook_checks_the_worked_examples(needle, meaning):
+    checked = _checked_cells(_read(TEACHING))
+    assert any(needle in _text_outputs(cell) for cell in checked), (
+        f"no '{CHECK_MARKER}' cell of {TEACHING.name} stores {needle!r} ({meaning})"
+    )
+
+
+def test_teaching_notebook_has_no_volatile_outputs():
+    """No temporary path or timing metadata that would make the stored notebook churn."""
+    notebook = _read(TEACHING)
+    for cell in _code_cells(notebook):
+        assert "execution" not in cell.metadata, "execute with record_timing=False"
+        text = _text_outputs(cell)
+        for volatile in ("/tmp/", "/var/folders/", "\\Temp\\"):
+            assert volatile not in text, f"temporary path in an output:\n{text}"
