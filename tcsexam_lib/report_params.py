@@ -1,0 +1,231 @@
+"""Run-set parameter files of ``tcsexam report`` (``params/*.yaml``).
+
+A run set is one suite, one solver protocol and one cohort: its attempts table and
+the folder of solver instance records (``<model>/<task>/<attempt>.json``). The file
+is YAML, checked against the published schema
+``references/schemas/report-params.schema.json``. An unknown key (a typo) is an
+error naming the file, the key, its value and the keys allowed; so is a repeated key.
+Relative paths are relative to the folder of the parameter file, so a run set can be
+run from anywhere.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import InputRefused, Problem
+from .jsonio import load_schema, validate_with_schema
+from .plan import load_cohort, load_suite
+
+#: Schema name of a run-set parameter file.
+PARAMS_SCHEMA = "report-params"
+
+#: The report notebooks, in the order they are run for each model.
+REPORT_NOTEBOOKS = ("solver_scoring", "index", "diagnostics")
+
+#: Output folder used when neither the file nor the caller names one.
+DEFAULT_OUTPUT = Path("build") / "reports"
+
+
+@dataclass(frozen=True)
+class ReportParams:
+    """A validated run set; every path is absolute."""
+
+    source: Path
+    suite: str
+    protocol: str
+    cohort: Path
+    attempts: Path
+    records: Path
+    references_dir: Path | None
+    output: Path
+    notebooks: tuple[str, ...]
+    description: str | None = None
+    simulated: bool = False
+    models: tuple[str, ...] = ()
+
+    @property
+    def name(self) -> str:
+        """The run set's folder name, ``<suite>-<protocol>``."""
+        return f"{self.suite}-{self.protocol}"
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """A YAML loader that refuses a key repeated in one mapping."""
+
+
+def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode) -> dict[Any, Any]:
+    seen: dict[Any, Any] = {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node)
+        if key in seen:
+            raise yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"key {key!r} appears twice in one mapping",
+                key_node.start_mark,
+            )
+        seen[key] = loader.construct_object(value_node, deep=True)
+    return seen
+
+
+_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def read_params_file(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Read a YAML parameter file strictly (no repeated keys) into a mapping.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "set.yaml"
+    >>> _ = p.write_text("suite: demo-lite\\nprotocol: offline\\n")
+    >>> read_params_file(p)
+    {'suite': 'demo-lite', 'protocol': 'offline'}
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise InputRefused(
+            "Parameter file not found", [Problem(str(path), detail="no such file")]
+        ) from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputRefused(
+            "Parameter file unreadable", [Problem(str(path), detail=str(exc))]
+        ) from exc
+    try:
+        data = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{path} line {mark.line + 1} column {mark.column + 1}" if mark else str(path)
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise InputRefused(
+            "Parameter file is not valid YAML", [Problem(where, detail=problem)]
+        ) from exc
+    if not isinstance(data, dict):
+        raise InputRefused(
+            "Parameter file refused",
+            [
+                Problem(
+                    str(path),
+                    field="(top level)",
+                    value=data,
+                    allowed="a mapping of keys such as suite, protocol, cohort, attempts, records",
+                )
+            ],
+        )
+    return data
+
+
+def _unknown_key_problems(data: dict[str, Any], source: Path) -> list[Problem]:
+    allowed = sorted(load_schema(PARAMS_SCHEMA)["properties"])
+    problems = []
+    for key in data:
+        if key in allowed:
+            continue
+        close = difflib.get_close_matches(str(key), allowed, n=1)
+        problems.append(
+            Problem(
+                str(source),
+                field=str(key),
+                value=data[key],
+                detail="unknown key" + (f" (did you mean '{close[0]}'?)" if close else ""),
+                allowed=", ".join(allowed),
+            )
+        )
+    return problems
+
+
+def _resolve(base: Path, value: str) -> Path:
+    path = Path(value).expanduser()
+    return path if path.is_absolute() else (base / path).resolve()
+
+
+def load_report_params(
+    path: str | os.PathLike[str], *, output: str | os.PathLike[str] | None = None
+) -> ReportParams:
+    """Load and check one run-set parameter file.
+
+    ``output`` (the caller's ``--output``) overrides the file's ``output``. Checks: the
+    schema (unknown keys are named with what is allowed), that every path exists, that
+    the suite loads, and that the cohort declares this suite and this protocol.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "set.yaml"
+    >>> _ = p.write_text("suite: demo-lite\\nprotocl: offline\\n")
+    >>> try:
+    ...     load_report_params(p)
+    ... except InputRefused as exc:
+    ...     print(exc.problems[0].field, "->", exc.problems[0].detail)
+    protocl -> unknown key (did you mean 'protocol'?)
+    """
+    source = Path(path).resolve()
+    data = read_params_file(source)
+    problems = _unknown_key_problems(data, source)
+    if problems:
+        raise InputRefused.from_problems(f"Parameter file {source} refused", problems)
+    validate_with_schema(data, PARAMS_SCHEMA, str(source))
+    base = source.parent
+    paths = {key: _resolve(base, data[key]) for key in ("cohort", "attempts", "records")}
+    references_dir = data.get("references_dir")
+    if references_dir is not None:
+        paths["references_dir"] = _resolve(base, references_dir)
+    problems = []
+    for key, resolved in paths.items():
+        wanted_dir = key in ("records", "references_dir")
+        if not (resolved.is_dir() if wanted_dir else resolved.is_file()):
+            problems.append(
+                Problem(
+                    str(source),
+                    field=key,
+                    value=data[key],
+                    detail=f"{resolved} is not an existing {'folder' if wanted_dir else 'file'}",
+                    allowed=f"a path to an existing {'folder' if wanted_dir else 'file'}, "
+                    "relative to the parameter file's folder",
+                )
+            )
+    if problems:
+        raise InputRefused.from_problems(f"Parameter file {source} refused", problems)
+    suite = load_suite(data["suite"], references_dir=paths.get("references_dir"))
+    cohort = load_cohort(paths["cohort"], suite=suite)
+    if cohort.solver_protocol != data["protocol"]:
+        raise InputRefused(
+            f"Parameter file {source} refused",
+            [
+                Problem(
+                    str(source),
+                    field="protocol",
+                    value=data["protocol"],
+                    allowed=f"'{cohort.solver_protocol}' (the protocol of {paths['cohort']})",
+                )
+            ],
+        )
+    if output is not None:
+        out = Path(output).resolve()
+    elif "output" in data:
+        out = _resolve(base, data["output"])
+    else:
+        out = DEFAULT_OUTPUT.resolve()
+    return ReportParams(
+        source=source,
+        suite=data["suite"],
+        protocol=data["protocol"],
+        cohort=paths["cohort"],
+        attempts=paths["attempts"],
+        records=paths["records"],
+        references_dir=paths.get("references_dir"),
+        output=out,
+        notebooks=tuple(data.get("notebooks", REPORT_NOTEBOOKS)),
+        description=data.get("description"),
+        simulated=suite.simulated,
+        models=tuple(cohort.models),
+    )
