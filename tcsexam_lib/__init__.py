@@ -10,6 +10,10 @@ Public surface (everything else is internal):
   commands do (load, score, add provenance, write): the weighted TCSExam index in points
   (``30*P + 30*S + 30*C + 10*O``; higher is better; may exceed 100);
 - :func:`combine_track_means`: the index from four track means;
+- :func:`run_report` (``tcsexam report``): run sets of ``params/*.yaml`` scored and
+  rendered into HTML reports; :func:`load_report_params` checks one such file and
+  :func:`fill_solver_rows` fills blank solver scores of an attempts table (a copy)
+  from solver-score outputs;
 - :class:`TcsexamError` and its subclasses, the only exceptions raised on purpose.
 """
 
@@ -26,8 +30,11 @@ from .index import combine_track_means, compute_index
 from .jsonio import write_json_atomic
 from .plan import Cohort, Suite, load_cohort, load_cohort_reference, load_suite
 from .reference import Reference, compute_instance_stats, load_reference
+from .report import run_report
+from .report_params import load_report_params
 from .runs import run_score, run_solver_score
 from .solver import instance_score, read_records, score_solver_task
+from .solver_batch import fill_solver_rows
 from .vocab import FIXED_REFERENCE_ID, METRIC_ID, TRACK_LETTERS, TRACK_WEIGHTS, TRACKS
 
 __all__ = [
@@ -48,13 +55,16 @@ __all__ = [
     "combine_track_means",
     "compute_index",
     "compute_instance_stats",
+    "fill_solver_rows",
     "instance_score",
     "load_cohort",
     "load_cohort_reference",
     "load_reference",
+    "load_report_params",
     "load_suite",
     "read_attempts",
     "read_records",
+    "run_report",
     "run_score",
     "run_solver_score",
     "score_solver_task",

@@ -77,6 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"tcsexam {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _add_report_command(sub)  # report (issue 3)
     _add_reference_commands(sub)  # reference check / reference build
     _add_verify_command(sub)
     _add_demo_commands(sub)  # demo generate / demo check
@@ -332,6 +333,43 @@ def _add_demo_commands(sub) -> None:
             help="folder that receives demo/ and references/ (default: the kit's checkout)",
         )
         command.set_defaults(handler=_cmd_demo)
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from .report import run_report
+
+    result = run_report(args.params, jobs=args.jobs, output=args.output, progress=print)
+    for failure in result.failures:
+        print(f"FAILED {failure.label}: {failure.error}", file=sys.stderr)
+        print(f"  see {failure.html or failure.executed}", file=sys.stderr)
+    pages = ", ".join(str(page) for page in result.landing_pages)
+    notebooks = sum(len(rs.notebooks) for rs in result.run_sets)
+    print(
+        f"report: {notebooks - len(result.failures)} of {notebooks} notebook(s) ran in "
+        f"{result.seconds:.1f} s; landing page {pages}"
+    )
+    return 0 if result.ok else 1
+
+
+def _add_report_command(sub) -> None:
+    report = sub.add_parser(
+        "report",
+        help="score run sets (params/*.yaml) and render every model's notebooks to HTML "
+        "(exit 0 all ran, 1 a notebook failed, 2 parameters refused)",
+    )
+    report.add_argument(
+        "params", nargs="+", metavar="PARAMS.yaml", help="run-set parameter file(s)"
+    )
+    report.add_argument(
+        "-j", "--jobs", type=int, default=1, metavar="N", help="notebooks run in parallel"
+    )
+    report.add_argument(
+        "--output",
+        default=None,
+        metavar="DIR",
+        help="output folder (default: the files' output, else build/reports)",
+    )
+    report.set_defaults(handler=_cmd_report)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,0 +1,566 @@
+"""``tcsexam report``: score run sets and render their notebooks into HTML reports.
+
+For each run-set parameter file (see :mod:`tcsexam_lib.report_params`) and each model
+of its cohort, the runner
+
+1. scores every solver records file with :func:`run_solver_score` into
+   ``<output>/<suite>-<protocol>/<model>/solver/<task>-<attempt>.json``;
+2. writes a copy of the attempts table whose blank solver scores are filled from
+   those outputs (:func:`fill_solver_rows`) to ``<output>/<suite>-<protocol>.attempts.csv``
+   and scores it with :func:`run_score`, cross-checked against the solver outputs
+   (``solver_evidence``), into ``<output>/<suite>-<protocol>.index.json``;
+3. executes the report notebooks with papermill (each in its own kernel, ``jobs`` at
+   a time) and renders each to HTML twice: with code, and without (for readers);
+4. writes the landing page ``<output>/index.html``: every model's status, index and
+   track means P, S, C, O, with links to its reports.
+
+A notebook that fails is reported with its cell and error while the others finish.
+Nothing is printed here: progress goes to the ``progress`` callback.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import shutil
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+from .errors import InputRefused, Problem
+from .jsonio import write_text_atomic
+from .paths import KIT_ROOT
+from .plan import load_cohort, load_cohort_reference, load_suite
+from .report_params import ReportParams, load_report_params
+from .runs import run_score
+from .solver_batch import FillResult, fill_solver_rows, find_records, run_solver_scores
+from .vocab import TRACK_LETTERS, TRACKS
+
+#: Folder of the kit's report notebooks.
+NOTEBOOKS_DIR = KIT_ROOT / "notebooks"
+
+#: Producer recorded in the provenance of the runner's outputs.
+PRODUCER = "tcsexam report"
+
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class NotebookJob:
+    """One notebook to execute: its source, parameters and output folder."""
+
+    label: str
+    name: str
+    source: Path
+    folder: Path
+    parameters: dict[str, Any]
+
+
+@dataclass
+class NotebookOutcome:
+    """What became of one notebook: paths written, time, and the failure if any."""
+
+    label: str
+    name: str
+    executed: Path
+    html: Path | None
+    reader_html: Path | None
+    seconds: float
+    error: str | None = None
+    cell: int | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+@dataclass
+class RunSetResult:
+    """One run set: its outputs, its index result, and its notebooks."""
+
+    params: ReportParams
+    folder: Path
+    index_output: Path
+    attempts_filled: Path
+    score: dict[str, Any]
+    fill: FillResult
+    solver_outputs: dict[str, list[dict[str, Any]]]
+    simulated: bool
+    notebooks: list[NotebookOutcome] = field(default_factory=list)
+
+
+@dataclass
+class ReportResult:
+    """Everything a ``tcsexam report`` run produced."""
+
+    run_sets: list[RunSetResult]
+    landing_pages: list[Path]
+    seconds: float
+
+    @property
+    def failures(self) -> list[NotebookOutcome]:
+        return [nb for rs in self.run_sets for nb in rs.notebooks if not nb.ok]
+
+    @property
+    def ok(self) -> bool:
+        """True when every notebook ran (the index statuses are reported, not judged)."""
+        return not self.failures
+
+
+def _silent(_: str) -> None:
+    return None
+
+
+def run_report(
+    params_files: Sequence[str | os.PathLike[str]],
+    *,
+    jobs: int = 1,
+    output: str | os.PathLike[str] | None = None,
+    notebooks_dir: str | os.PathLike[str] | None = None,
+    progress: Progress | None = None,
+) -> ReportResult:
+    """Build the reports of every run set and the landing page(s).
+
+    Parameter files are all checked before anything runs; a refused file raises
+    :class:`InputRefused` naming every problem. A failing notebook does not stop the
+    run: it is listed in :attr:`ReportResult.failures` (with its cell and error) and on
+    the landing page. ``output`` overrides the files' output folder.
+
+    Examples
+    --------
+    >>> try:
+    ...     run_report(["no-such-file.yaml"])
+    ... except InputRefused as exc:
+    ...     print(exc.problems[0].detail)
+    no such file
+    """
+    started = time.monotonic()
+    say = progress or _silent
+    all_params = _load_all_params(params_files, output)
+    source_dir = Path(notebooks_dir) if notebooks_dir is not None else NOTEBOOKS_DIR
+    run_sets = []
+    for params in all_params:
+        say(f"[{params.name}] scoring ({params.source.name})")
+        run_sets.append(_prepare_run_set(params, say))
+    jobs_list = [(rs, job) for rs in run_sets for job in _notebook_jobs(rs, source_dir)]
+    say(f"executing {len(jobs_list)} notebook(s), {max(jobs, 1)} at a time")
+    outcomes = _execute_all([job for _, job in jobs_list], jobs, say)
+    for (rs, job), outcome in zip(jobs_list, outcomes, strict=True):
+        assert outcome.label == job.label
+        rs.notebooks.append(outcome)
+    landing = _write_landing_pages(run_sets)
+    for page in landing:
+        say(f"landing page: {page}")
+    return ReportResult(run_sets, landing, time.monotonic() - started)
+
+
+def _load_all_params(
+    params_files: Sequence[str | os.PathLike[str]], output: str | os.PathLike[str] | None
+) -> list[ReportParams]:
+    if not params_files:
+        raise InputRefused(
+            "No parameter file", [Problem("tcsexam report", field="PARAMS", allowed="a .yaml file")]
+        )
+    loaded, problems, summaries = [], [], []
+    for path in params_files:
+        try:
+            loaded.append(load_report_params(path, output=output))
+        except InputRefused as exc:
+            summaries.append(exc.summary)
+            problems.extend(exc.problems or [Problem(str(path), detail=exc.summary)])
+    seen: dict[tuple[Path, str], Path] = {}
+    for params in loaded:
+        key = (params.output, params.name)
+        if key in seen:
+            problems.append(
+                Problem(
+                    str(params.source),
+                    field="suite/protocol",
+                    value=params.name,
+                    detail=f"same run set as {seen[key]} in the same output folder",
+                    allowed="one parameter file per suite and protocol",
+                )
+            )
+        seen[key] = params.source
+    if problems:
+        summary = summaries[0] if len(summaries) == 1 else "Parameter file(s) refused"
+        raise InputRefused.from_problems(summary, problems)
+    return loaded
+
+
+def _check_records(params: ReportParams, records: list[Any], solver_tasks: set[str]) -> None:
+    problems = []
+    for item in records:
+        if item.model not in params.models:
+            problems.append(
+                Problem(
+                    str(item.path),
+                    field="model",
+                    value=item.model,
+                    allowed=f"a model of the cohort ({', '.join(params.models)})",
+                )
+            )
+        elif item.task not in solver_tasks:
+            problems.append(
+                Problem(
+                    str(item.path),
+                    field="task",
+                    value=item.task,
+                    allowed=f"a solver task of suite '{params.suite}' "
+                    f"({', '.join(sorted(solver_tasks))})",
+                )
+            )
+    if problems:
+        raise InputRefused.from_problems(
+            f"Records folder {params.records} ({params.source}) refused", problems
+        )
+
+
+def _prepare_run_set(params: ReportParams, say: Progress) -> RunSetResult:
+    """Solver-score every records file, fill the attempts copy, compute the index."""
+    suite = load_suite(params.suite, references_dir=params.references_dir)
+    cohort = load_cohort(params.cohort, suite=suite)
+    reference = load_cohort_reference(cohort, suite, references_dir=params.references_dir)
+    records = find_records(params.records)
+    _check_records(params, records, set(suite.tracks["solver"]))
+    folder = params.output / params.name
+    solver_outputs: dict[str, list[dict[str, Any]]] = {}
+    for model in params.models:
+        solver_dir = folder / model / "solver"
+        if solver_dir.is_dir():
+            shutil.rmtree(solver_dir)  # a stale output must never count as evidence
+        mine = [r for r in records if r.model == model]
+        solver_outputs[model] = run_solver_scores(
+            mine,
+            reference=params.suite,
+            reference_id=reference.reference_id,
+            references_dir=params.references_dir,
+            output_dir=solver_dir,
+            producer=PRODUCER,
+        )
+        say(f"[{params.name}] {model}: {len(mine)} solver-score output(s) -> {solver_dir}")
+    filled_path = params.output / f"{params.name}.attempts.csv"
+    flat = [out for outs in solver_outputs.values() for out in outs]
+    fill = fill_solver_rows(params.attempts, flat, filled_path)
+    say(
+        f"[{params.name}] attempts: {len(fill.filled)} blank solver score(s) filled, "
+        f"{len(fill.mismatches)} disagreeing -> {filled_path}"
+    )
+    for issue in fill.mismatches:
+        say(f"[{params.name}] warning: {issue['message']}")
+    index_path = params.output / f"{params.name}.index.json"
+    score = run_score(
+        suite=params.suite,
+        attempts=filled_path,
+        cohort=params.cohort,
+        references_dir=params.references_dir,
+        output=index_path,
+        solver_evidence=folder,
+        producer=PRODUCER,
+    )
+    for model, entry in score["models"].items():
+        index = "null" if entry["index"] is None else f"{entry['index']:.4f}"
+        say(f"[{params.name}] {model}: {entry['status']}, index {index}")
+    return RunSetResult(
+        params=params,
+        folder=folder,
+        index_output=index_path,
+        attempts_filled=filled_path,
+        score=score,
+        fill=fill,
+        solver_outputs=solver_outputs,
+        simulated=params.simulated or reference.simulated,
+    )
+
+
+def _notebook_jobs(rs: RunSetResult, source_dir: Path) -> list[NotebookJob]:
+    p = rs.params
+    common = {
+        "suite": p.suite,
+        "protocol": p.protocol,
+        "references_dir": "" if p.references_dir is None else str(p.references_dir),
+    }
+    per_notebook = {
+        "solver_scoring": {
+            "reference_id": rs.score["reference_id"],
+            "records_dir": str(p.records),
+            "tasks": [],
+            "output_dir": "",
+        },
+        "index": {
+            "cohort": str(p.cohort),
+            "attempts": str(rs.attempts_filled),
+            "solver_evidence": str(rs.folder),
+            "output": "",
+        },
+        "diagnostics": {
+            "cohort": str(p.cohort),
+            "attempts": str(rs.attempts_filled),
+            "records_dir": str(p.records),
+        },
+    }
+    jobs = []
+    for model in p.models:
+        for name in p.notebooks:
+            parameters = {"model": model, **common, **per_notebook.get(name, {})}
+            jobs.append(
+                NotebookJob(
+                    label=f"{p.name}/{model}/{name}",
+                    name=name,
+                    source=source_dir / f"{name}.ipynb",
+                    folder=rs.folder / model,
+                    parameters=parameters,
+                )
+            )
+    return jobs
+
+
+def _execute_all(jobs: list[NotebookJob], workers: int, say: Progress) -> list[NotebookOutcome]:
+    """Run the jobs (``workers`` at a time, each in its own process and kernel)."""
+    total = len(jobs)
+    outcomes: list[NotebookOutcome | None] = [None] * total
+
+    def report(position: int, outcome: NotebookOutcome, done: int) -> None:
+        outcomes[position] = outcome
+        if outcome.ok:
+            say(f"[{done}/{total}] ok {outcome.label} ({outcome.seconds:.1f} s)")
+        else:
+            say(f"[{done}/{total}] FAILED {outcome.label}: {outcome.error}")
+
+    if workers <= 1 or total <= 1:
+        for position, job in enumerate(jobs):
+            say(f"[{position + 1}/{total}] running {job.label}")
+            report(position, _execute_notebook(job), position + 1)
+        return [o for o in outcomes if o is not None]
+    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+        futures = {pool.submit(_execute_notebook, job): k for k, job in enumerate(jobs)}
+        for done, future in enumerate(as_completed(futures), start=1):
+            position = futures[future]
+            try:
+                outcome = future.result()
+            except Exception as exc:  # noqa: BLE001 - a worker crash is one failed notebook
+                job = jobs[position]
+                outcome = NotebookOutcome(
+                    job.label,
+                    job.name,
+                    job.folder / f"{job.name}.ipynb",
+                    None,
+                    None,
+                    0.0,
+                    f"worker failed: {type(exc).__name__}: {exc}",
+                )
+            report(position, outcome, done)
+    return [o for o in outcomes if o is not None]
+
+
+def _first_line(text: str, limit: int = 80) -> str:
+    line = next((ln for ln in text.splitlines() if ln.strip()), "")
+    return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+def _execute_notebook(job: NotebookJob) -> NotebookOutcome:
+    """Execute one notebook with papermill, then render it to HTML (with and without code).
+
+    The executed notebook keeps papermill's metadata (parameters, timings, kit
+    environment). A failing cell is reported as ``cell N``: its position in the
+    executed notebook (papermill's injected-parameters cell included), its first
+    line and the error; the notebook and its HTML are still written so that the
+    error can be read.
+    """
+    import papermill
+
+    started = time.monotonic()
+    job.folder.mkdir(parents=True, exist_ok=True)
+    executed = job.folder / f"{job.name}.ipynb"
+    partial = job.folder / f".{job.name}.partial.ipynb"
+    error, cell = None, None
+    try:
+        papermill._execute_notebook(
+            str(job.source),
+            str(partial),
+            parameters=job.parameters,
+            progress_bar=False,
+            log_output=False,
+        )
+    except papermill.PapermillExecutionError as exc:
+        cell = exc.cell_index
+        error = (
+            f"cell {exc.cell_index} (In [{exc.exec_count}]: {_first_line(exc.source)}): "
+            f"{exc.ename}: {_first_line(str(exc.evalue), 200)}"
+        )
+    except Exception as exc:  # noqa: BLE001 - any failure is reported, others go on
+        error = f"{type(exc).__name__}: {_first_line(str(exc), 200)}"
+    html_path = reader_path = None
+    if partial.exists():
+        os.replace(partial, executed)
+        try:
+            html_path, reader_path = _render_html(executed)
+        except Exception as exc:  # noqa: BLE001
+            error = error or f"HTML export failed: {type(exc).__name__}: {exc}"
+    return NotebookOutcome(
+        job.label,
+        job.name,
+        executed,
+        html_path,
+        reader_path,
+        time.monotonic() - started,
+        error,
+        cell,
+    )
+
+
+def _render_html(executed: str | os.PathLike[str]) -> tuple[Path, Path]:
+    """Write ``<name>.html`` (with code) and ``<name>.reader.html`` (code hidden)."""
+    import nbformat
+    from nbconvert import HTMLExporter
+
+    executed = Path(executed)
+    notebook = nbformat.read(executed, as_version=4)
+    full, _ = HTMLExporter().from_notebook_node(notebook)
+    reader, _ = HTMLExporter(
+        exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True
+    ).from_notebook_node(notebook)
+    stem = executed.with_suffix("")
+    html_path = write_text_atomic(stem.with_suffix(".html"), full)
+    reader_path = write_text_atomic(Path(f"{stem}.reader.html"), reader)
+    return html_path, reader_path
+
+
+# --- landing page ---------------------------------------------------------------------
+
+_STYLE = """
+body{font-family:system-ui,sans-serif;margin:2em;max-width:72em}
+table{border-collapse:collapse;margin:1em 0}
+th,td{border:1px solid #bbb;padding:4px 8px;text-align:left}
+td.num{text-align:right;font-variant-numeric:tabular-nums}
+.banner{border:4px solid #b71c1c;background:#ffebee;color:#b71c1c;padding:12px;
+font-size:1.4em;font-weight:bold;text-align:center;margin:1em 0}
+.complete{color:#2e7d32}.provisional{color:#ef6c00}.incomplete{color:#c62828}
+.failed{color:#c62828;font-weight:bold}
+"""
+
+
+def _fmt(value: Any) -> str:
+    return "—" if value is None else f"{value:.4f}"
+
+
+def _relative(path: Path | None, base: Path) -> str | None:
+    if path is None:
+        return None
+    return Path(os.path.relpath(path, base)).as_posix()
+
+
+def _run_set_section(rs: RunSetResult, base: Path) -> str:
+    p = rs.params
+    out = [f"<h2 id='{html.escape(p.name)}'>{html.escape(p.suite)}, {html.escape(p.protocol)}"]
+    out.append(" solver protocol</h2>")
+    if rs.simulated:
+        out.append("<p class='failed'>SIMULATED DEMO DATA — not TCSExam results</p>")
+    if p.description:
+        out.append(f"<p>{html.escape(p.description)}</p>")
+    links = [
+        f"<a href='{_relative(rs.index_output, base)}'>index JSON</a>",
+        f"<a href='{_relative(rs.attempts_filled, base)}'>attempts (solver rows filled)</a>",
+    ]
+    out.append(
+        f"<p>Reference <code>{html.escape(str(rs.score['reference_id']))}</code>; overall "
+        f"status <b>{html.escape(rs.score['status'])}</b>; " + ", ".join(links) + "</p>"
+    )
+    letters = [TRACK_LETTERS[t] for t in TRACKS]
+    head = ["model", "status", "index (points)", *letters, "reports (code hidden / with code)"]
+    out.append("<table><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>")
+    by_model: dict[str, list[NotebookOutcome]] = {}
+    for nb in rs.notebooks:
+        by_model.setdefault(nb.label.split("/")[1], []).append(nb)
+    for model, entry in rs.score["models"].items():
+        reports = []
+        for nb in by_model.get(model, []):
+            reader = _relative(nb.reader_html, base)
+            full = _relative(nb.html, base)
+            name = html.escape(nb.name.replace("_", " "))
+            text = f"<a href='{reader}'>{name}</a>" if reader else name
+            if full:
+                text += f" (<a href='{full}'>code</a>)"
+            if not nb.ok:
+                text += " <span class='failed'>FAILED</span>"
+            reports.append(text)
+        status = html.escape(entry["status"])
+        cells = [
+            f"<td>{html.escape(model)}</td>",
+            f"<td class='{status}'>{status}</td>",
+            f"<td class='num'>{_fmt(entry['index'])}</td>",
+            *(f"<td class='num'>{_fmt(entry['track_means'][letter])}</td>" for letter in letters),
+            f"<td>{' · '.join(reports)}</td>",
+        ]
+        out.append("<tr>" + "".join(cells) + "</tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
+def build_landing_page(run_sets: list[RunSetResult], base: str | os.PathLike[str]) -> str:
+    """The landing page HTML: every model's status, index and P, S, C, O per run set.
+
+    ``base`` is the folder the page is written to (links are relative to it).
+
+    Examples
+    --------
+    >>> page = build_landing_page([], "build/reports")
+    >>> "<h1>TCSExam reports</h1>" in page, "SIMULATED" in page
+    (True, False)
+    """
+    base = Path(base)
+    simulated = any(rs.simulated for rs in run_sets)
+    failures = [nb for rs in run_sets for nb in rs.notebooks if not nb.ok]
+    parts = [
+        "<!DOCTYPE html><html><head><meta charset='utf-8'>",
+        "<title>TCSExam reports</title>",
+        f"<style>{_STYLE}</style></head><body><h1>TCSExam reports</h1>",
+    ]
+    if simulated:
+        parts.append(
+            "<div class='banner'>SIMULATED DEMO DATA — not TCSExam results<br>"
+            "<span style='font-size:0.7em'>Every number below comes from the kit's seeded "
+            "demo generator.</span></div>"
+        )
+    parts.append(
+        "<p>Index in points: 30·P + 30·S + 30·C + 10·O (higher is better; it can exceed "
+        "100). P theorem, S solver (relative score in [0, 1]), C construction, O conjecture: "
+        "track means. <b>complete</b>: every planned task and repeat has an adopted valid "
+        "score; <b>provisional</b>: complete, but some adopted attempt is provisional; "
+        "<b>incomplete</b>: no index is published (—).</p>"
+    )
+    parts.append(
+        "<ul>"
+        + "".join(
+            f"<li><a href='#{html.escape(rs.params.name)}'>{html.escape(rs.params.name)}</a></li>"
+            for rs in run_sets
+        )
+        + "</ul>"
+    )
+    if failures:
+        parts.append(f"<h2 class='failed'>{len(failures)} notebook(s) failed</h2><ul>")
+        for nb in failures:
+            link = _relative(nb.html, base)
+            label = html.escape(nb.label)
+            parts.append(
+                f"<li>{f'<a href={chr(39)}{link}{chr(39)}>{label}</a>' if link else label}: "
+                f"{html.escape(nb.error or '')}</li>"
+            )
+        parts.append("</ul>")
+    parts.extend(_run_set_section(rs, base) for rs in run_sets)
+    parts.append("</body></html>\n")
+    return "".join(parts)
+
+
+def _write_landing_pages(run_sets: list[RunSetResult]) -> list[Path]:
+    by_output: dict[Path, list[RunSetResult]] = {}
+    for rs in run_sets:
+        by_output.setdefault(rs.params.output, []).append(rs)
+    return [
+        write_text_atomic(folder / "index.html", build_landing_page(group, folder))
+        for folder, group in by_output.items()
+    ]
