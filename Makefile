@@ -19,10 +19,19 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
-test: test-unit test-doctest test-nbval lint
+test: test-unit test-doctest test-nbval test-smoke lint
 
 test-unit: $(STAMP)
-	$(BIN)/python -m pytest -q tests
+	$(BIN)/python -m pytest -q -m "not smoke" tests
+
+# The real notebooks on the demo: the report runner over one run set, and each notebook
+# run directly with its params/notebooks/*.yaml (a kernel per notebook).
+test-smoke: $(STAMP)
+	$(BIN)/python -m pytest -q -m smoke tests
+
+report: $(STAMP)
+	$(BIN)/tcsexam report params/demo-*.yaml -j 2
+	@echo "Landing page: build/reports/index.html (SIMULATED demo data)"
 
 test-doctest: $(STAMP)
 	$(BIN)/python -m pytest -q --doctest-modules tcsexam_lib

@@ -366,10 +366,10 @@ def _execute_notebook(job: NotebookJob) -> NotebookOutcome:
     """Execute one notebook with papermill, then render it to HTML (with and without code).
 
     The executed notebook keeps papermill's metadata (parameters, timings, kit
-    environment). A failing cell is reported as ``cell N``: its position in the
-    executed notebook (papermill's injected-parameters cell included), its first
-    line and the error; the notebook and its HTML are still written so that the
-    error can be read.
+    environment). A failing cell is reported by its execution count ``In [N]`` (as
+    the HTML shows it; papermill's injected-parameters cell counts), its first line
+    and the error, and ``cell`` holds its 0-based position in the executed notebook;
+    the notebook and its HTML are still written so that the error can be read.
     """
     import papermill
 
@@ -379,7 +379,7 @@ def _execute_notebook(job: NotebookJob) -> NotebookOutcome:
     partial = job.folder / f".{job.name}.partial.ipynb"
     error, cell = None, None
     try:
-        papermill._execute_notebook(
+        papermill.execute_notebook(
             str(job.source),
             str(partial),
             parameters=job.parameters,
@@ -389,7 +389,7 @@ def _execute_notebook(job: NotebookJob) -> NotebookOutcome:
     except papermill.PapermillExecutionError as exc:
         cell = exc.cell_index
         error = (
-            f"cell {exc.cell_index} (In [{exc.exec_count}]: {_first_line(exc.source)}): "
+            f"cell In [{exc.exec_count}] ({_first_line(exc.source)}): "
             f"{exc.ename}: {_first_line(str(exc.evalue), 200)}"
         )
     except Exception as exc:  # noqa: BLE001 - any failure is reported, others go on

@@ -195,8 +195,11 @@ def load_report_params(
             )
     if problems:
         raise InputRefused.from_problems(f"Parameter file {source} refused", problems)
-    suite = load_suite(data["suite"], references_dir=paths.get("references_dir"))
-    cohort = load_cohort(paths["cohort"], suite=suite)
+    try:
+        suite = load_suite(data["suite"], references_dir=paths.get("references_dir"))
+        cohort = load_cohort(paths["cohort"], suite=suite)
+    except InputRefused as exc:
+        raise InputRefused(f"Parameter file {source}: {exc.summary}", exc.problems) from exc
     if cohort.solver_protocol != data["protocol"]:
         raise InputRefused(
             f"Parameter file {source} refused",

@@ -1,0 +1,345 @@
+"""``tcsexam report``: run-set parameter files, filling solver rows, the runner and its pages.
+
+Inputs are the test-only workspace of ``conftest.py`` laid out as a run set (a records
+folder ``<model>/<task>/<attempt>.json`` and a ``params.yaml``). Runner tests use tiny
+notebooks written into ``tmp_path`` (one kernel each) so that they stay fast; the real
+notebooks on the real demo are the ``smoke`` tier (``tests/test_report_smoke.py``).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import pytest
+import yaml
+from conftest import MODEL, SOLVE_TASK, SOLVER_TASK, Workspace, read_output
+from nbformat.v4 import new_code_cell, new_notebook
+
+from tcsexam_lib import InputRefused, fill_solver_rows, load_report_params, run_report, run_score
+from tcsexam_lib import report as report_module
+from tcsexam_lib.report import build_landing_page
+from tcsexam_lib.runs import run_solver_score
+
+#: Records of the solve task: both instances solved (a relative score computed by the kit).
+SAT_RECORDS = [
+    {"instance": "sat-1", "status": "ok", "solved": True},
+    {"instance": "sat-2", "status": "ok", "solved": False},
+]
+
+
+def write_run_set(ws: Workspace, **overrides: Any) -> Path:
+    """Write the workspace as a run set; the solve task's table score is left blank."""
+    for row in ws.rows:
+        if row["item"] == SOLVE_TASK:
+            row["score"] = ""
+    ws.write()
+    records = ws.root / "records" / MODEL
+    for task, data in ((SOLVER_TASK, ws.records), (SOLVE_TASK, SAT_RECORDS)):
+        (records / task).mkdir(parents=True, exist_ok=True)
+        (records / task / "1.json").write_text(json.dumps(data), encoding="utf-8")
+    params = {
+        "suite": ws.suite["suite"],
+        "protocol": "offline",
+        "cohort": "cohort.json",
+        "attempts": "attempts.csv",
+        "records": "records",
+        "references_dir": "refs",
+        "output": "out",
+        **overrides,
+    }
+    path = ws.root / "params.yaml"
+    path.write_text(yaml.safe_dump(params), encoding="utf-8")
+    return path
+
+
+def sat_score(ws: Workspace) -> float:
+    path = ws.root / "records" / MODEL / SOLVE_TASK / "1.json"
+    return run_solver_score(task=SOLVE_TASK, records=path, reference=ws.reference_path)[
+        "relative_score"
+    ]
+
+
+# --- parameter files: every refusal names file, field, value and what is allowed ------
+
+PARAMS_REFUSALS = [
+    pytest.param(
+        {"protocl": "offline"},
+        r"params\.yaml: field 'protocl' = \"offline\": unknown key \(did you mean "
+        r"'protocol'\?\) \(allowed: attempts, cohort, .*suite\)",
+        id="unknown-key-typo",
+    ),
+    pytest.param(
+        {"protocol": "onlin"},
+        r"params\.yaml protocol: field 'protocol' = \"onlin\" \(allowed: \"online\", \"offline\"\)",
+        id="protocol-outside-vocabulary",
+    ),
+    pytest.param(
+        {"protocol": "online"},
+        r"field 'protocol' = \"online\" \(allowed: 'offline' \(the protocol of .*cohort\.json\)\)",
+        id="protocol-not-the-cohorts",
+    ),
+    pytest.param(
+        {"records": None},
+        r"field 'records' = null",
+        id="records-null",
+    ),
+    pytest.param(
+        {"cohort": "nowhere/cohort.json"},
+        r"field 'cohort' = \"nowhere/cohort\.json\": .* is not an existing file "
+        r"\(allowed: a path to an existing file",
+        id="cohort-missing",
+    ),
+    pytest.param(
+        {"records": "attempts.csv"},
+        r"field 'records' = \"attempts\.csv\": .* is not an existing folder",
+        id="records-not-a-folder",
+    ),
+    pytest.param(
+        {"suite": "nosuch"},
+        r"(?s)params\.yaml: Suite not found.*field 'suite' = \"nosuch\" \(allowed: lite",
+        id="unknown-suite",
+    ),
+    pytest.param(
+        {"notebooks": ["index", "teaching"]},
+        r"field 'notebooks\[1\]' = \"teaching\" "
+        r"\(allowed: \"solver_scoring\", \"index\", \"diagnostics\"\)",
+        id="unknown-notebook",
+    ),
+]
+
+
+@pytest.mark.parametrize(("overrides", "match"), PARAMS_REFUSALS)
+def test_params_refusals_name_file_field_value_and_allowed(ws, overrides, match):
+    path = write_run_set(ws, **overrides)
+    with pytest.raises(InputRefused, match=match):
+        load_report_params(path)
+
+
+def test_params_missing_required_key_is_named(ws):
+    path = write_run_set(ws)
+    data = yaml.safe_load(path.read_text())
+    del data["records"]
+    path.write_text(yaml.safe_dump(data))
+    with pytest.raises(InputRefused, match=r"field 'records' = \(absent\): required"):
+        load_report_params(path)
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ("suite: lite\nsuite: full\n", r"line 2 column 1: key 'suite' appears twice"),
+        ("- suite\n- lite\n", r"field '\(top level\)' = \[\"suite\", \"lite\"\]"),
+        ("suite: [lite\n", r"params\.yaml line \d+ column \d+"),
+    ],
+    ids=["repeated-key", "not-a-mapping", "not-yaml"],
+)
+def test_params_file_must_be_a_strict_yaml_mapping(tmp_path, text, match):
+    path = tmp_path / "params.yaml"
+    path.write_text(text)
+    with pytest.raises(InputRefused, match=match):
+        load_report_params(path)
+
+
+def test_params_paths_are_relative_to_the_file_and_output_overridable(ws, tmp_path):
+    path = write_run_set(ws)
+    params = load_report_params(path)
+    assert params.cohort == ws.cohort_path.resolve()
+    assert params.output == (ws.root / "out").resolve()
+    assert params.name == "lite-offline"
+    assert params.notebooks == ("solver_scoring", "index", "diagnostics")
+    assert load_report_params(path, output=tmp_path / "x").output == (tmp_path / "x").resolve()
+
+
+def test_runner_refuses_records_of_a_model_outside_the_cohort_before_running(ws):
+    path = write_run_set(ws)
+    ghost = ws.root / "records" / "ghost-model" / SOLVER_TASK
+    ghost.mkdir(parents=True)
+    (ghost / "1.json").write_text(json.dumps(ws.records))
+    with pytest.raises(InputRefused, match=r"field 'model' = \"ghost-model\" \(allowed: a model"):
+        run_report([path])
+    assert not (ws.root / "out" / "index.html").exists()
+
+
+def test_runner_refuses_two_files_for_the_same_run_set(ws):
+    path = write_run_set(ws)
+    twin = ws.root / "twin.yaml"
+    twin.write_text(path.read_text())
+    with pytest.raises(
+        InputRefused, match=r"twin\.yaml: field 'suite/protocol' = \"lite-offline\""
+    ):
+        run_report([path, twin])
+
+
+# --- fill_solver_rows ------------------------------------------------------------------
+
+
+def _read_csv(path: Path) -> list[dict[str, str]]:
+    with open(path, newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+def _outputs(ws: Workspace) -> list[dict[str, Any]]:
+    return [
+        run_solver_score(
+            task=task,
+            records=ws.root / "records" / MODEL / task / "1.json",
+            reference=ws.reference_path,
+            model=MODEL,
+            attempt="1",
+        )
+        for task in (SOLVER_TASK, SOLVE_TASK)
+    ]
+
+
+def test_fill_sets_blank_valid_solver_scores_and_never_touches_the_input(ws):
+    write_run_set(ws)
+    before = ws.attempts_path.read_bytes()
+    result = fill_solver_rows(ws.attempts_path, _outputs(ws), ws.root / "filled.csv")
+    assert ws.attempts_path.read_bytes() == before
+    assert [(f["item"], f["score"]) for f in result.filled] == [(SOLVE_TASK, sat_score(ws))]
+    assert result.mismatches == [] and result.unfilled == []
+    rows = {r["item"]: r for r in _read_csv(ws.root / "filled.csv")}
+    assert float(rows[SOLVE_TASK]["score"]) == sat_score(ws)  # exact: shortest repr
+    assert rows[SOLVER_TASK]["score"] == "0.25"  # hand-written and agreeing: kept as written
+    assert rows["test-thm-1"] == {**rows["test-thm-1"], "score": "1", "note": ""}
+
+
+def test_fill_reports_a_disagreeing_hand_written_score_and_keeps_it(ws):
+    write_run_set(ws)
+    for row in ws.rows:
+        if row["item"] == SOLVER_TASK:
+            row["score"] = "0.2500001"
+    ws.write()
+    result = fill_solver_rows(ws.attempts_path, _outputs(ws), ws.root / "filled.csv")
+    (issue,) = result.mismatches
+    assert issue["item"] == SOLVER_TASK and issue["line"] == 7
+    assert "table score 0.2500001 differs from the solver-score value 0.25" in issue["message"]
+    rows = {r["item"]: r for r in _read_csv(ws.root / "filled.csv")}
+    assert rows[SOLVER_TASK]["score"] == "0.2500001"
+
+
+def test_fill_within_tolerance_is_no_issue_and_a_blank_without_output_stays_blank(ws):
+    write_run_set(ws)
+    for row in ws.rows:
+        if row["item"] == SOLVER_TASK:
+            row["score"] = repr(0.25 + 5e-10)
+    ws.write()
+    outputs = [o for o in _outputs(ws) if o["task"] == SOLVER_TASK]
+    result = fill_solver_rows(ws.attempts_path, outputs, ws.root / "filled.csv")
+    assert result.mismatches == [] and result.filled == []
+    assert [u["item"] for u in result.unfilled] == [SOLVE_TASK]
+
+
+def test_fill_refuses_to_write_over_its_input(ws):
+    write_run_set(ws)
+    with pytest.raises(InputRefused, match=r"field 'output' .*\(allowed: a path other than"):
+        fill_solver_rows(ws.attempts_path, [], ws.attempts_path)
+
+
+# --- the runner, with tiny notebooks ---------------------------------------------------
+
+
+def _tiny_notebook(path: Path, body: str) -> None:
+    params = new_code_cell('model = ""\nsuite = ""')
+    params.metadata["tags"] = ["parameters"]
+    notebook = new_notebook(
+        cells=[params, new_code_cell("x = 1"), new_code_cell(body)],
+        metadata={
+            "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}
+        },
+    )
+    nbformat.write(notebook, path)
+
+
+@pytest.fixture
+def tiny_notebooks(tmp_path, monkeypatch) -> Path:
+    """``index`` prints its model; ``solver_scoring`` fails in its third cell."""
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    _tiny_notebook(folder / "index.ipynb", 'print("report of", model)')
+    _tiny_notebook(folder / "solver_scoring.ipynb", "1 / 0")
+    monkeypatch.setattr(report_module, "NOTEBOOKS_DIR", folder)
+    return folder
+
+
+def test_runner_reports_a_failing_notebook_with_its_cell_while_the_others_finish(
+    ws, tiny_notebooks, run_cli
+):
+    path = write_run_set(ws, notebooks=["solver_scoring", "index"])
+    done = run_cli(["report", path, "-j", "2"])
+    assert done.code == 1, done.err
+    # papermill injects a parameters cell after the tagged one: the failing cell is In [4].
+    assert "FAILED lite-offline/test-model-a/solver_scoring: cell In [4] (1 / 0): " in done.err
+    assert "ZeroDivisionError: division by zero" in done.err
+    assert "ok lite-offline/test-model-a/index" in done.out
+    assert "[2/2]" in done.out and "1 of 2 notebook(s) ran" in done.out
+
+    out = ws.root / "out"
+    model_dir = out / "lite-offline" / MODEL
+    # runner layout: solver outputs, filled attempts, index JSON, notebooks and HTML
+    assert sorted(p.name for p in (model_dir / "solver").iterdir()) == sorted(
+        [f"{SOLVE_TASK}-1.json", f"{SOLVER_TASK}-1.json"]
+    )
+    solver_out = read_output(model_dir / "solver" / f"{SOLVER_TASK}-1.json")
+    assert (solver_out["model"], solver_out["attempt"], solver_out["relative_score"]) == (
+        MODEL,
+        "1",
+        0.25,
+    )
+    for name in ("index", "solver_scoring"):
+        for suffix in (".ipynb", ".html", ".reader.html"):
+            assert (model_dir / f"{name}{suffix}").is_file(), f"{name}{suffix}"
+    assert not list(model_dir.glob(".*partial*"))
+    executed = nbformat.read(model_dir / "index.ipynb", as_version=4)
+    assert executed.metadata.papermill.parameters["model"] == MODEL
+    assert "report of test-model-a" in executed.cells[-1].outputs[0]["text"]
+    reader = (model_dir / "index.reader.html").read_text()
+    code = '<span class="n">model</span>'  # the cell's source, as the HTML highlights it
+    assert "report of test-model-a" in reader and code not in reader
+    assert code in (model_dir / "index.html").read_text()
+
+    filled = {r["item"]: r for r in _read_csv(out / "lite-offline.attempts.csv")}
+    assert float(filled[SOLVE_TASK]["score"]) == sat_score(ws)
+    index = read_output(out / "lite-offline.index.json")
+    assert index["solver_evidence"]["consistent"] is True
+    assert index["provenance"]["producer"] == "tcsexam report"
+
+    landing = (out / "index.html").read_text()
+    assert "SIMULATED DEMO DATA — not TCSExam results" in landing
+    assert "1 notebook(s) failed" in landing and "ZeroDivisionError" in landing
+    entry = index["models"][MODEL]
+    assert f"<td>{MODEL}</td><td class='complete'>complete</td>" in landing
+    assert f"<td class='num'>{entry['index']:.4f}</td>" in landing
+    assert "href='lite-offline/test-model-a/index.reader.html'" in landing
+
+
+def test_runner_index_equals_run_score_on_the_filled_table(ws, tiny_notebooks):
+    path = write_run_set(ws, notebooks=["index"])
+    lines = []
+    result = run_report([path], progress=lines.append)
+    assert result.ok and len(result.run_sets[0].notebooks) == 1
+    expected = run_score(
+        suite="lite",
+        attempts=ws.root / "out" / "lite-offline.attempts.csv",
+        cohort=ws.cohort_path,
+        references_dir=ws.refs_dir,
+    )
+    got = result.run_sets[0].score["models"][MODEL]
+    assert got["index"] == expected["models"][MODEL]["index"]
+    assert got["track_means"] == expected["models"][MODEL]["track_means"]
+    assert any("1 blank solver score(s) filled" in line for line in lines)
+    assert lines[-1] == f"landing page: {ws.root / 'out' / 'index.html'}"
+
+
+def test_landing_page_without_simulated_data_has_no_banner(ws, tiny_notebooks):
+    ws.suite.pop("simulated")
+    ws.reference.pop("simulated")
+    path = write_run_set(ws, notebooks=["index"])
+    result = run_report([path])
+    page = build_landing_page(result.run_sets, ws.root / "out")
+    assert "SIMULATED" not in page
+    assert "<th>P</th><th>S</th><th>C</th><th>O</th>" in page
