@@ -147,8 +147,9 @@ def run_report(
         say(f"[{params.name}] scoring ({params.source.name})")
         run_sets.append(_prepare_run_set(params, say))
     jobs_list = [(rs, job) for rs in run_sets for job in _notebook_jobs(rs, source_dir)]
-    say(f"executing {len(jobs_list)} notebook(s), {max(jobs, 1)} at a time")
-    outcomes = _execute_all([job for _, job in jobs_list], jobs, say)
+    log_path = all_params[0].output / "report-kernels.log"
+    say(f"executing {len(jobs_list)} notebook(s), {max(jobs, 1)} at a time (kernel log {log_path})")
+    outcomes = _execute_all([job for _, job in jobs_list], jobs, say, log_path)
     for (rs, job), outcome in zip(jobs_list, outcomes, strict=True):
         assert outcome.label == job.label
         rs.notebooks.append(outcome)
@@ -319,24 +320,32 @@ def _notebook_jobs(rs: RunSetResult, source_dir: Path) -> list[NotebookJob]:
     return jobs
 
 
-def _execute_all(jobs: list[NotebookJob], workers: int, say: Progress) -> list[NotebookOutcome]:
-    """Run the jobs (``workers`` at a time, each in its own process and kernel)."""
+def _quiet_worker(log_path: str) -> None:
+    """Send a worker's stderr (and so its kernels' chatter) to the kernel log file."""
+    handle = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    os.dup2(handle, 2)
+    os.close(handle)
+
+
+def _execute_all(
+    jobs: list[NotebookJob], workers: int, say: Progress, log_path: Path
+) -> list[NotebookOutcome]:
+    """Run the jobs, ``workers`` at a time, each in a worker process with its own kernel.
+
+    The kernels' own messages (stderr) go to ``log_path``, not to the caller's terminal.
+    """
     total = len(jobs)
     outcomes: list[NotebookOutcome | None] = [None] * total
-
-    def report(position: int, outcome: NotebookOutcome, done: int) -> None:
-        outcomes[position] = outcome
-        if outcome.ok:
-            say(f"[{done}/{total}] ok {outcome.label} ({outcome.seconds:.1f} s)")
-        else:
-            say(f"[{done}/{total}] FAILED {outcome.label}: {outcome.error}")
-
-    if workers <= 1 or total <= 1:
-        for position, job in enumerate(jobs):
-            say(f"[{position + 1}/{total}] running {job.label}")
-            report(position, _execute_notebook(job), position + 1)
-        return [o for o in outcomes if o is not None]
-    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+    if not jobs:
+        return []
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    pool = ProcessPoolExecutor(
+        max_workers=max(1, min(workers, total)),
+        mp_context=get_context("spawn"),
+        initializer=_quiet_worker,
+        initargs=(str(log_path),),
+    )
+    with pool:
         futures = {pool.submit(_execute_notebook, job): k for k, job in enumerate(jobs)}
         for done, future in enumerate(as_completed(futures), start=1):
             position = futures[future]
@@ -353,7 +362,11 @@ def _execute_all(jobs: list[NotebookJob], workers: int, say: Progress) -> list[N
                     0.0,
                     f"worker failed: {type(exc).__name__}: {exc}",
                 )
-            report(position, outcome, done)
+            outcomes[position] = outcome
+            if outcome.ok:
+                say(f"[{done}/{total}] ok {outcome.label} ({outcome.seconds:.1f} s)")
+            else:
+                say(f"[{done}/{total}] FAILED {outcome.label}: {outcome.error}")
     return [o for o in outcomes if o is not None]
 
 
