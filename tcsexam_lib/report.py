@@ -411,7 +411,7 @@ def _execute_notebook(job: NotebookJob) -> NotebookOutcome:
     if partial.exists():
         os.replace(partial, executed)
         try:
-            html_path, reader_path = _render_html(executed)
+            html_path, reader_path = _render_html(executed, f"{job.label} (TCSExam report)")
         except Exception as exc:  # noqa: BLE001
             error = error or f"HTML export failed: {type(exc).__name__}: {exc}"
     return NotebookOutcome(
@@ -426,17 +426,18 @@ def _execute_notebook(job: NotebookJob) -> NotebookOutcome:
     )
 
 
-def _render_html(executed: str | os.PathLike[str]) -> tuple[Path, Path]:
+def _render_html(executed: str | os.PathLike[str], title: str) -> tuple[Path, Path]:
     """Write ``<name>.html`` (with code) and ``<name>.reader.html`` (code hidden)."""
     import nbformat
     from nbconvert import HTMLExporter
 
     executed = Path(executed)
     notebook = nbformat.read(executed, as_version=4)
-    full, _ = HTMLExporter().from_notebook_node(notebook)
+    resources = {"metadata": {"name": title}}
+    full, _ = HTMLExporter().from_notebook_node(notebook, resources=dict(resources))
     reader, _ = HTMLExporter(
         exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True
-    ).from_notebook_node(notebook)
+    ).from_notebook_node(notebook, resources=dict(resources))
     stem = executed.with_suffix("")
     html_path = write_text_atomic(stem.with_suffix(".html"), full)
     reader_path = write_text_atomic(Path(f"{stem}.reader.html"), reader)

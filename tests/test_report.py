@@ -300,6 +300,7 @@ def test_runner_reports_a_failing_notebook_with_its_cell_while_the_others_finish
     reader = (model_dir / "index.reader.html").read_text()
     code = '<span class="n">model</span>'  # the cell's source, as the HTML highlights it
     assert "report of test-model-a" in reader and code not in reader
+    assert "<title>lite-offline/test-model-a/index (TCSExam report)</title>" in reader
     assert code in (model_dir / "index.html").read_text()
 
     filled = {r["item"]: r for r in _read_csv(out / "lite-offline.attempts.csv")}
