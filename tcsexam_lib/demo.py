@@ -177,7 +177,38 @@ def _records(
     return records
 
 
-def _row(model: str, track: str, item: str, attempt: int, score: Any, **extra: str) -> dict:
+#: What happens to an attempt besides a plain valid adoption; ``None``: never run.
+_STORIES: dict[tuple[str, str, int], dict[str, Any] | None] = {
+    ("sim-alpha", "sim-thm-01", 1): {
+        "adoption": "excluded",
+        "status": "judge_failed",
+        "note": "simulated: judge crashed; replaced by attempt 2",
+        "replaced_by": 2,
+    },
+    ("sim-beta", "sim-con-02", 1): {
+        "adoption": "selected_provisional",
+        "note": "simulated: certificate awaiting a manual check",
+    },
+    ("sim-gamma", "sim-tsp", 1): {
+        "status": "judge_failed",
+        "note": "simulated: judge failed, no records; to be rerun",
+    },
+    ("sim-gamma", "sim-thm-04", 1): None,
+    ("sim-gamma", "sim-maxcut", 3): None,
+}
+
+
+def _row(
+    model: str,
+    track: str,
+    item: str,
+    attempt: int,
+    score: Any,
+    protocol: str,
+    adoption: str = "selected",
+    status: str = "valid",
+    note: str = "simulated",
+) -> dict[str, str]:
     solver = track == "solver"
     return {
         "model": model,
@@ -185,11 +216,11 @@ def _row(model: str, track: str, item: str, attempt: int, score: Any, **extra: s
         "item": item,
         "attempt": str(attempt),
         "score": "" if score is None else repr(score),
-        "adoption_status": extra.get("adoption", "selected"),
-        "score_status": extra.get("status", "valid"),
+        "adoption_status": adoption,
+        "score_status": status,
         "score_type": SCORE_TYPE_SOLVER if solver else SCORE_TYPE_OTHER,
-        "solver_protocol": extra["protocol"] if solver else "",
-        "note": extra.get("note", "simulated"),
+        "solver_protocol": protocol if solver else "",
+        "note": note,
     }
 
 
@@ -202,66 +233,26 @@ def _model_rows(
     rows, records = [], {}
     for track, items in suite_tasks(suite).items():
         for item in items:
-            repeats = 3 if item in _REPEATED else 1
-            for attempt in range(1, repeats + 1):
-                if model == "sim-gamma" and (item, attempt) in (
-                    ("sim-maxcut", 3),
-                    ("sim-thm-04", 1),
-                ):
-                    continue  # never run: a missing repeat and a missing task
+            for attempt in range(1, 4 if item in _REPEATED else 2):
+                story = dict(_STORIES.get((model, item, attempt), {}) or {})
+                if (model, item, attempt) in _STORIES and not story:
+                    continue  # never run: a missing task or repeat
+                replaced_by = story.pop("replaced_by", None)
+                if replaced_by is not None:  # the failed attempt stays, as excluded
+                    rows.append(_row(model, track, item, attempt, None, protocol, **story))
+                    attempt, story = replaced_by, {}
+                if story.get("status") == "judge_failed":
+                    rows.append(_row(model, track, item, attempt, None, protocol, **story))
+                    continue
                 if track == "solver":
-                    if model == "sim-gamma" and item == "sim-tsp":
-                        rows.append(
-                            _row(
-                                model,
-                                track,
-                                item,
-                                attempt,
-                                None,
-                                protocol=protocol,
-                                status="judge_failed",
-                                note="simulated: judge failed, no records; to be rerun",
-                            )
-                        )
-                        continue
                     data = _records(reference, item, model, protocol, str(attempt))
                     records[f"{model}/{item}/{attempt}.json"] = data
                     score = score_solver_task(reference, item, data)["relative_score"]
-                    rows.append(_row(model, track, item, attempt, score, protocol=protocol))
                 elif track == "construction":
                     score = round(max(0.0, rng.gauss(construction_mean, 0.25)), 3)
-                    if model == "sim-beta" and item == "sim-con-02":
-                        rows.append(
-                            _row(
-                                model,
-                                track,
-                                item,
-                                attempt,
-                                score,
-                                adoption="selected_provisional",
-                                note="simulated: certificate awaiting a manual check",
-                            )
-                        )
-                    else:
-                        rows.append(_row(model, track, item, attempt, score))
                 else:
-                    solved = 1 if rng.random() < p_solved else 0
-                    if model == "sim-alpha" and item == "sim-thm-01":
-                        rows.append(
-                            _row(
-                                model,
-                                track,
-                                item,
-                                1,
-                                None,
-                                adoption="excluded",
-                                status="judge_failed",
-                                note="simulated: judge crashed; replaced by attempt 2",
-                            )
-                        )
-                        rows.append(_row(model, track, item, 2, solved))
-                    else:
-                        rows.append(_row(model, track, item, attempt, solved))
+                    score = 1 if rng.random() < p_solved else 0
+                rows.append(_row(model, track, item, attempt, score, protocol, **story))
     return rows, records
 
 

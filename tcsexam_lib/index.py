@@ -21,6 +21,7 @@ import pandas as pd
 from .plan import Cohort, Suite
 from .vocab import (
     ADOPTED_STATUSES,
+    ATTEMPT_COLUMNS,
     METRIC_ID,
     TRACK_LETTERS,
     TRACK_WEIGHTS,
@@ -203,7 +204,7 @@ def compute_index(
         letter, weight and contribution of each track), ``tasks`` (per-task mean,
         adopted attempt ids and every input row), ``coverage`` and ``issues``.
     """
-    extra_columns = [c for c in attempts.columns if c not in (*_ATTEMPT_KEYS, "line")]
+    extra_columns = [c for c in attempts.columns if c not in (*ATTEMPT_COLUMNS, "line")]
     groups: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
     for row in attempts.to_dict("records"):
         groups[(row["model"], row["track"], row["item"])].append(row)
@@ -231,19 +232,6 @@ def compute_index(
         "status": overall,
         "models": models,
     }
-
-
-_ATTEMPT_KEYS = (
-    "model",
-    "track",
-    "item",
-    "attempt",
-    "score",
-    "adoption_status",
-    "score_status",
-    "score_type",
-    "solver_protocol",
-)
 
 
 def _summarise_model(tasks: list[dict[str, Any]], issues: list[dict[str, Any]]) -> dict[str, Any]:

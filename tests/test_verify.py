@@ -16,19 +16,10 @@ from tcsexam_lib.cli import main
 from tcsexam_lib.errors import InputRefused
 from tcsexam_lib.runs import run_score, run_solver_score
 from tcsexam_lib.verify import verify_output
+from tcsexam_lib.vocab import ATTEMPT_COLUMNS
 
 REF_ID = "test-ref-v1"
-HEADER = [
-    "model",
-    "track",
-    "item",
-    "attempt",
-    "score",
-    "adoption_status",
-    "score_status",
-    "score_type",
-    "solver_protocol",
-]
+HEADER = list(ATTEMPT_COLUMNS)
 
 #: Candidate records per solver task of refdata.small_reference (generated, not real).
 CANDIDATE = {
