@@ -285,27 +285,38 @@ def _new_axes(ax: Any = None, size: tuple[float, float] = (6.0, 3.5)):
     return fig, ax
 
 
+#: Half-width of the z axis: beyond it Phi(z) is 0 or 1 to 6 digits, and one huge z (an
+#: instance whose scale is the absolute floor) would squash every other bar.
+Z_DISPLAY_LIMIT = 5.0
+
+
 def plot_z_histogram(outputs: list[dict[str, Any]], ax: Any = None):
     """Histogram of ``z`` over the valid candidate values (failures have no ``z``).
 
-    ``z > 0``: better than the reference mean (in the task's direction).
+    ``z > 0``: better than the reference mean (in the task's direction). Values beyond
+    +-5 are drawn in the edge bins and counted in the title.
 
     Examples
     --------
-    >>> out = {"task": "t", "instances": [{"z": 0.0}, {"z": 1.5}, {"z": None}]}
+    >>> out = {"task": "t", "instances": [{"z": 0.0}, {"z": 1.5}, {"z": None}, {"z": 1e9}]}
     >>> plot_z_histogram([out]).axes[0].get_title()
-    'z of 2 valid values (1 completed failure without z)'
+    'z of 3 valid values (1 beyond ±5 drawn at the edge; 1 completed failure without z)'
     """
     fig, ax = _new_axes(ax)
     values = [row["z"] for out in outputs for row in out["instances"] if row.get("z") is not None]
     failures = sum(1 for out in outputs for row in out["instances"] if row.get("z") is None)
+    limit = Z_DISPLAY_LIMIT
+    beyond = sum(1 for z in values if abs(z) > limit)
     if values:
-        ax.hist(values, bins=min(30, max(5, len(values) // 3)), color="#1565c0")
+        shown = [min(max(z, -limit), limit) for z in values]
+        ax.hist(shown, bins=[limit * (k / 20 - 1) for k in range(41)], color="#1565c0")
     ax.axvline(0.0, color="black", linewidth=1)
+    ax.set_xlim(-limit, limit)
     ax.set_xlabel("z (positive: better than the reference mean)")
     ax.set_ylabel("instances")
+    edge = f"{beyond} beyond ±{limit:g} drawn at the edge; " if beyond else ""
     ax.set_title(
-        f"z of {len(values)} valid values ({failures} completed failure"
+        f"z of {len(values)} valid values ({edge}{failures} completed failure"
         f"{'' if failures == 1 else 's'} without z)"
     )
     return fig
