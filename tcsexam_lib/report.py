@@ -23,10 +23,11 @@ from __future__ import annotations
 import html
 import os
 import shutil
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
@@ -143,6 +144,8 @@ def run_report(
     all_params = _load_all_params(params_files, output)
     source_dir = Path(notebooks_dir) if notebooks_dir is not None else NOTEBOOKS_DIR
     run_sets = []
+    for params in all_params:  # refuse any input before anything is written
+        _check_run_set(params)
     for params in all_params:
         say(f"[{params.name}] scoring ({params.source.name})")
         run_sets.append(_prepare_run_set(params, say))
@@ -174,9 +177,11 @@ def _load_all_params(
             summaries.append(exc.summary)
             problems.extend(exc.problems or [Problem(str(path), detail=exc.summary)])
     seen: dict[tuple[Path, str], Path] = {}
+    duplicate = False
     for params in loaded:
         key = (params.output, params.name)
         if key in seen:
+            duplicate = True
             problems.append(
                 Problem(
                     str(params.source),
@@ -187,9 +192,10 @@ def _load_all_params(
                 )
             )
         seen[key] = params.source
+    if len(summaries) == 1 and len(loaded) + 1 == len(params_files) and not duplicate:
+        raise InputRefused(summaries[0], problems)  # one file refused: its own message
     if problems:
-        summary = summaries[0] if len(summaries) == 1 else "Parameter file(s) refused"
-        raise InputRefused.from_problems(summary, problems)
+        raise InputRefused.from_problems("Parameter files refused", problems)
     return loaded
 
 
@@ -219,6 +225,40 @@ def _check_records(params: ReportParams, records: list[Any], solver_tasks: set[s
         raise InputRefused.from_problems(
             f"Records folder {params.records} ({params.source}) refused", problems
         )
+
+
+def _check_run_set(params: ReportParams) -> None:
+    """Score the run set in memory (a temporary filled table): raise what would be refused."""
+    suite = load_suite(params.suite, references_dir=params.references_dir)
+    cohort = load_cohort(params.cohort, suite=suite)
+    reference = load_cohort_reference(cohort, suite, references_dir=params.references_dir)
+    records = find_records(params.records)
+    _check_records(params, records, set(suite.tracks["solver"]))
+    outputs = run_solver_scores(
+        records,
+        reference=params.suite,
+        reference_id=reference.reference_id,
+        references_dir=params.references_dir,
+    )
+    with tempfile.TemporaryDirectory(prefix="tcsexam-report-") as folder:
+        filled = Path(folder) / params.attempts.name
+        fill_solver_rows(params.attempts, outputs, filled)
+        try:
+            run_score(
+                suite=params.suite,
+                attempts=filled,
+                cohort=params.cohort,
+                references_dir=params.references_dir,
+            )
+        except InputRefused as exc:
+            # Name the researcher's table, not the temporary copy.
+            shown = f"{params.attempts} (blank solver scores filled)"
+            problems = [
+                replace(problem, where=problem.where.replace(str(filled), shown))
+                for problem in exc.problems
+            ]
+            summary = exc.summary.replace(str(filled), shown)
+            raise InputRefused(f"Run set {params.source}: {summary}", problems) from exc
 
 
 def _prepare_run_set(params: ReportParams, say: Progress) -> RunSetResult:

@@ -164,6 +164,21 @@ def test_runner_refuses_records_of_a_model_outside_the_cohort_before_running(ws)
     assert not (ws.root / "out" / "index.html").exists()
 
 
+def test_runner_refuses_a_bad_attempts_table_before_writing_anything(ws, tmp_path):
+    path = write_run_set(ws)
+    for row in ws.rows:
+        if row["item"] == "test-thm-1":
+            row["score"] = "0.5"  # a theorem score must be exactly 0 or 1
+    ws.write()
+    with pytest.raises(
+        InputRefused,
+        match=r"(?s)params\.yaml: .*attempts\.csv \(blank solver scores filled\) line 2.*"
+        r"field 'score' = \"0\.5\"",
+    ):
+        run_report([path], output=tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
 def test_runner_refuses_two_files_for_the_same_run_set(ws):
     path = write_run_set(ws)
     twin = ws.root / "twin.yaml"
