@@ -525,7 +525,13 @@ def _run_set_section(rs: RunSetResult, base: Path) -> str:
         f"status <b>{html.escape(rs.score['status'])}</b>; " + ", ".join(links) + "</p>"
     )
     letters = [TRACK_LETTERS[t] for t in TRACKS]
-    head = ["model", "status", "index (points)", *letters, "reports (code hidden / with code)"]
+    head = [
+        "model",
+        "status",
+        "index (points)",
+        *letters,
+        "reports (code hidden; with code; executed notebook)",
+    ]
     out.append("<table><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>")
     by_model: dict[str, list[NotebookOutcome]] = {}
     for nb in rs.notebooks:
@@ -538,7 +544,8 @@ def _run_set_section(rs: RunSetResult, base: Path) -> str:
             name = html.escape(nb.name.replace("_", " "))
             text = f"<a href='{reader}'>{name}</a>" if reader else name
             if full:
-                text += f" (<a href='{full}'>code</a>)"
+                notebook = _relative(nb.executed, base)
+                text += f" (<a href='{full}'>code</a>, <a href='{notebook}'>ipynb</a>)"
             if not nb.ok:
                 text += " <span class='failed'>FAILED</span>"
             reports.append(text)
