@@ -692,6 +692,9 @@ _CODE_TEXT = {
 def explain_status(result: dict[str, Any], model: str) -> Note:
     """In words: the model's status, and everything that makes it incomplete or provisional.
 
+    Every issue is listed with its severity (blocking, provisional, warning), then every
+    excluded attempt with its note (kept in the table, not aggregated).
+
     Examples
     --------
     >>> entry = {"status": "complete", "index": 55.5, "issues": [],
@@ -729,4 +732,12 @@ def explain_status(result: dict[str, Any], model: str) -> Note:
         label = by_severity.get(issue["severity"], issue["severity"])
         meaning = _CODE_TEXT.get(issue["code"], issue["code"].replace("_", " "))
         lines.append(f"- [{label}] {meaning}: {issue['message']}")
+    for task in entry.get("tasks", []):
+        for row in task["rows"]:
+            if row["adoption_status"] == "excluded":
+                note = str(row.get("note") or "").strip() or "no note"
+                lines.append(
+                    f"- [excluded] {task['track']}/{task['item']} attempt '{row['attempt']}' "
+                    f"(line {row['line']}) is kept but not aggregated: {note}"
+                )
     return Note("\n".join(lines))

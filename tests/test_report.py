@@ -355,3 +355,34 @@ def test_runner_index_equals_run_score_and_real_data_get_no_banner(ws, tiny_note
     assert page == build_landing_page(result.run_sets, ws.root / "out")
     assert "SIMULATED" not in page
     assert "<th>P</th><th>S</th><th>C</th><th>O</th>" in page
+
+
+# --- report_views on the demo (no kernel) ----------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def demo_index() -> dict[str, Any]:
+    demo = report_module.KIT_ROOT / "demo" / "demo-lite-offline"
+    return run_score(suite="demo-lite", attempts=demo / "attempts.csv", cohort=demo / "cohort.json")
+
+
+def test_views_explain_every_blocking_issue_and_excluded_attempt(demo_index):
+    from tcsexam_lib import report_views
+
+    gamma = report_views.explain_status(demo_index, "sim-gamma").text
+    assert gamma.startswith("sim-gamma is incomplete: no index is published")
+    blocking = [i for i in demo_index["models"]["sim-gamma"]["issues"] if i["severity"] == "error"]
+    assert blocking and all(issue["message"] in gamma for issue in blocking)
+    alpha = report_views.explain_status(demo_index, "sim-alpha").text
+    assert "[excluded] theorem/sim-thm-01 attempt '1'" in alpha
+    assert "provisional" in report_views.explain_status(demo_index, "sim-beta").text
+
+
+def test_views_coverage_marks_failed_and_missing_repeats(demo_index):
+    from tcsexam_lib import report_views
+
+    matrix = report_views.coverage_matrix(demo_index, "sim-gamma")
+    cells = {cell.split(":")[0] for row in matrix.values.tolist() for cell in row if cell}
+    assert {"valid", "failed", "missing"} <= cells
+    contributions = report_views.track_table(demo_index, "sim-alpha")["contribution"]
+    assert contributions.sum() == pytest.approx(demo_index["models"]["sim-alpha"]["index"])
