@@ -379,6 +379,7 @@ def _execute_all(
     if not jobs:
         return []
     log_path.parent.mkdir(parents=True, exist_ok=True)
+    log_path.write_text("", encoding="utf-8")  # this run's kernels only
     pool = ProcessPoolExecutor(
         max_workers=max(1, min(workers, total)),
         mp_context=get_context("spawn"),
