@@ -19,6 +19,7 @@ from typing import Any
 import pandas as pd
 
 from .errors import InputRefused, Problem
+from .paths import KIT_ROOT
 from .plan import load_suite
 from .reference import SCALE_TERMS, load_reference
 
@@ -83,6 +84,69 @@ def require_parameters(**parameters: Any) -> dict[str, Any]:
     if problems:
         raise InputRefused.from_problems("Notebook parameters missing", problems)
     return parameters
+
+
+#: Types a papermill parameter takes (what a YAML file or ``-p NAME VALUE`` can give).
+_PARAMETER_TYPES = (str, int, float, bool, list, dict, type(None))
+
+
+def declared_parameters(notebook: str) -> list[str]:
+    """Names in the ``parameters`` cell of the kit's ``notebooks/<notebook>.ipynb``.
+
+    Examples
+    --------
+    >>> declared_parameters("index")[:3]
+    ['model', 'suite', 'protocol']
+    """
+    import papermill
+
+    return list(papermill.inspect_notebook(str(KIT_ROOT / "notebooks" / f"{notebook}.ipynb")))
+
+
+def refuse_unknown_parameters(notebook: str, namespace: dict[str, Any], hidden: Any = None) -> None:
+    """Refuse a parameter papermill injected that the notebook does not declare.
+
+    papermill only warns about an unknown parameter (``-p modle x`` or a typo in a ``-f``
+    file) and runs on with the default; here a typo is an error naming it. Call it in
+    the first cell after the ``parameters`` cell, with ``globals()``: every other
+    variable of plain parameter type (not starting with ``_``, not one of IPython's own
+    names) must be declared in the parameters cell.
+
+    Examples
+    --------
+    >>> refuse_unknown_parameters("index", {"model": "sim-alpha", "In": []}, hidden={"In"})
+    >>> try:
+    ...     refuse_unknown_parameters("index", {"modle": "sim-alpha"}, hidden=set())
+    ... except InputRefused as exc:
+    ...     print(exc.problems[0].field, "|", exc.problems[0].detail)
+    modle | unknown parameter (did you mean 'model'?)
+    """
+    import difflib
+
+    if hidden is None:
+        from IPython import get_ipython
+
+        shell = get_ipython()
+        hidden = set(shell.user_ns_hidden) if shell is not None else set()
+    declared = declared_parameters(notebook)
+    problems = []
+    for name, value in sorted(namespace.items()):
+        if name.startswith("_") or name in hidden or name in declared:
+            continue
+        if not isinstance(value, _PARAMETER_TYPES):
+            continue  # modules, functions and classes imported by the notebook
+        close = difflib.get_close_matches(name, declared, n=1)
+        problems.append(
+            Problem(
+                f"notebooks/{notebook}.ipynb parameters",
+                field=name,
+                value=value,
+                detail="unknown parameter" + (f" (did you mean '{close[0]}'?)" if close else ""),
+                allowed=", ".join(declared),
+            )
+        )
+    if problems:
+        raise InputRefused.from_problems("Unknown notebook parameters", problems)
 
 
 def configure_display(max_rows: int = 500) -> None:

@@ -38,12 +38,13 @@ def find_records(
     records_dir: str | os.PathLike[str],
     *,
     model: str | None = None,
-    tasks: list[str] | tuple[str, ...] | None = None,
+    tasks: list[str] | tuple[str, ...] | str | None = None,
 ) -> list[RecordsFile]:
     """Every ``<model>/<task>/<attempt>.json`` under ``records_dir``, sorted.
 
-    ``model`` and ``tasks`` restrict the list. With ``tasks`` given, a task that has
-    no records folder is refused (it is a typo or a missing export).
+    ``model`` and ``tasks`` (a list, or one comma-separated string) restrict the list.
+    With ``tasks`` given, a task that has no records folder is refused (it is a typo or
+    a missing export).
 
     Examples
     --------
@@ -54,6 +55,8 @@ def find_records(
     >>> [(r.model, r.task, r.attempt) for r in find_records(root)]
     [('m', 'sim-tsp', '1')]
     """
+    if isinstance(tasks, str):  # papermill -p tasks sim-sat,sim-tsp gives one string
+        tasks = [task.strip() for task in tasks.split(",") if task.strip()]
     folder = Path(records_dir)
     if not folder.is_dir():
         raise InputRefused(

@@ -9,6 +9,7 @@ kernel per notebook): excluded from ``make test-unit``.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -17,7 +18,7 @@ import papermill
 import pytest
 import yaml
 
-from tcsexam_lib import run_report, run_score
+from tcsexam_lib import run_report, run_score, run_solver_score
 from tcsexam_lib.paths import KIT_ROOT
 from tcsexam_lib.report_params import load_report_params
 
@@ -72,7 +73,46 @@ def test_notebook_runs_directly_with_its_papermill_parameter_file(tmp_path, name
     executed = nbformat.read(out, as_version=4)
     banner = executed.cells[3].outputs[0]["data"]["text/plain"]
     assert banner.startswith("SIMULATED DEMO DATA — not TCSExam results")
+    # the notebooks write the same JSON as the commands (provenance aside: producer, time)
     if name == "index":
-        assert (tmp_path / "output").is_file()
+        written = json.loads((tmp_path / "output").read_text(encoding="utf-8"))
+        expected = run_score(
+            suite=parameters["suite"], attempts=parameters["attempts"], cohort=parameters["cohort"]
+        )
+        assert _without_provenance(written) == _without_provenance(expected)
     if name == "solver_scoring":
-        assert sorted(p.name for p in (tmp_path / "output_dir").iterdir())
+        outputs = sorted((tmp_path / "output_dir").iterdir())
+        assert outputs
+        for path in outputs:
+            task, attempt = path.stem.rsplit("-", 1)
+            expected = run_solver_score(
+                task=task,
+                records=Path(parameters["records_dir"])
+                / parameters["model"]
+                / task
+                / f"{attempt}.json",
+                reference=parameters["suite"],
+                reference_id=parameters["reference_id"],
+                model=parameters["model"],
+                attempt=attempt,
+            )
+            written = json.loads(path.read_text(encoding="utf-8"))
+            assert _without_provenance(written) == _without_provenance(expected)
+
+
+def _without_provenance(output: dict) -> dict:
+    return {key: value for key, value in output.items() if key != "provenance"}
+
+
+def test_a_typo_in_a_notebook_parameter_is_an_error(tmp_path, monkeypatch):
+    """papermill only warns about an unknown parameter; the notebook refuses it."""
+    parameters = yaml.safe_load((PARAMS / "notebooks" / "index.yaml").read_text())
+    parameters["solver_evidenc"] = parameters.pop("solver_evidence")
+    monkeypatch.chdir(KIT_ROOT)
+    with pytest.raises(papermill.PapermillExecutionError, match=r"did you mean 'solver_evidence'"):
+        papermill.execute_notebook(
+            str(KIT_ROOT / "notebooks" / "index.ipynb"),
+            str(tmp_path / "typo.ipynb"),
+            parameters=parameters,
+            progress_bar=False,
+        )
