@@ -26,6 +26,9 @@ def _add_references_dir(parser: argparse.ArgumentParser) -> None:
     )
 
 
+_SIMULATED_NOTE = "SIMULATED demo data: these numbers are not TCSExam results"
+
+
 def _cmd_solver_score(args: argparse.Namespace) -> int:
     result = run_solver_score(
         task=args.task,
@@ -42,6 +45,8 @@ def _cmd_solver_score(args: argparse.Namespace) -> int:
         f"{result['n_scored']} scored instance(s), {len(result['unscored_instances'])} unscored "
         f"(reference {result['reference_id']}) -> {args.output}"
     )
+    if result.get("simulated"):
+        print(_SIMULATED_NOTE)
     return 0
 
 
@@ -65,6 +70,8 @@ def _cmd_score(args: argparse.Namespace) -> int:
         state = "consistent" if result["solver_evidence"]["consistent"] else "INCONSISTENT"
         print(f"solver evidence: {state} (see the solver_evidence_* issues)")
     print(f"overall status {result['status']} -> {args.output}")
+    if result.get("simulated"):
+        print(_SIMULATED_NOTE)
     return 0
 
 

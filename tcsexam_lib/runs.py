@@ -38,7 +38,8 @@ def run_solver_score(
     """Score one task's records file and (optionally) write the result atomically.
 
     Nothing is written when the input is refused. ``model`` and ``attempt``, when
-    given, are recorded so that the output says whose it is.
+    given, are recorded so that the output says whose it is; ``"simulated": true`` is
+    added when the reference is marked simulated (demo data).
     """
     ref = load_reference(reference, reference_id=reference_id, references_dir=references_dir)
     data = read_records(records)
@@ -48,6 +49,8 @@ def run_solver_score(
     if attempt is not None:
         result["attempt"] = str(attempt)
     result.update(score_solver_task(ref, task, data, source=str(records)))
+    if ref.simulated:
+        result["simulated"] = True  # scored against a simulated (demo) reference
     result["provenance"] = build_provenance(
         producer=producer,
         parameters={
@@ -82,6 +85,9 @@ def run_score(
 ) -> dict[str, Any]:
     """Compute the index of a cohort and (optionally) write the result atomically.
 
+    ``"simulated": true`` is added when the suite, the cohort or the reference is marked
+    simulated (demo data).
+
     With ``solver_evidence`` (a folder of solver-score outputs), each adopted solver
     row is cross-checked against its output; disagreements become issues of the model
     (``solver_evidence_*`` codes) and ``solver_evidence`` summarises the check. The
@@ -93,6 +99,8 @@ def run_score(
     ref = load_cohort_reference(cohort_obj, suite_obj, references_dir=references_dir)
     table = read_attempts(attempts, suite=suite_obj, cohort=cohort_obj)
     result = compute_index(table, suite_obj, cohort_obj, reference_id=ref.reference_id)
+    if suite_obj.simulated or ref.simulated or cohort_obj.raw.get("simulated"):
+        result["simulated"] = True  # simulated (demo) inputs: not TCSExam results
     if solver_evidence is not None:
         _attach_evidence(result, table, solver_evidence, ref.reference_id, ref.sha256)
     result["provenance"] = build_provenance(

@@ -103,6 +103,7 @@ def test_demo_suites_nest():
 def test_demo_tells_three_stories(suite, protocol):
     folder = _set_dir(suite, protocol)
     result = run_score(suite=suite, attempts=folder / "attempts.csv", cohort=folder / "cohort.json")
+    assert result["simulated"] is True  # outputs of demo inputs say so too
     models = result["models"]
     assert set(models) == set(DEMO_MODELS)
     assert models["sim-alpha"]["status"] == "complete"
@@ -181,3 +182,21 @@ def test_an_edited_demo_solver_row_is_caught_by_its_evidence(tmp_path):
     assert result["solver_evidence"]["consistent"] is False
     codes = {i["code"] for i in result["models"]["sim-alpha"]["issues"]}
     assert "solver_evidence_score_mismatch" in codes
+
+
+def test_solver_output_says_simulated_only_for_a_simulated_reference(tmp_path):
+    records = _set_dir("demo-lite", "offline") / "records" / "sim-alpha" / "sim-sat" / "1.json"
+    demo = run_solver_score(
+        task="sim-sat", records=records, reference="demo-lite", reference_id=DEMO_REFERENCE_ID
+    )
+    assert demo["simulated"] is True
+    data = json.loads(
+        (KIT_ROOT / "references" / DEMO_REFERENCE_ID / "demo-lite.json").read_text("utf-8")
+    )
+    del data["simulated"]
+    data["reference_id"] = "test-unmarked-copy-v0"
+    unmarked = tmp_path / "unmarked.json"
+    unmarked.write_text(json.dumps(data), encoding="utf-8")
+    plain = run_solver_score(task="sim-sat", records=records, reference=unmarked)
+    assert "simulated" not in plain
+    assert plain["relative_score"] == demo["relative_score"]
