@@ -226,9 +226,10 @@ def fill_solver_rows(
         )
     try:
         text = source.read_text(encoding="utf-8-sig")
-    except OSError as exc:
+    except (OSError, UnicodeDecodeError) as exc:
         raise InputRefused(
-            "Attempts table unreadable", [Problem(str(source), detail=str(exc))]
+            "Attempts table unreadable (it must be a UTF-8 CSV file)",
+            [Problem(str(source), detail=str(exc))],
         ) from exc
     rows = list(csv.reader(io.StringIO(text, newline="")))
     result = FillResult(target)

@@ -249,6 +249,14 @@ def test_fill_within_tolerance_is_no_issue_and_a_blank_without_output_stays_blan
     assert [u["item"] for u in result.unfilled] == [SOLVE_TASK]
 
 
+def test_fill_refuses_a_table_that_is_not_utf8_and_writes_nothing(ws):
+    write_run_set(ws)
+    ws.attempts_path.write_bytes(ws.attempts_path.read_bytes() + "café\n".encode("latin-1"))
+    with pytest.raises(InputRefused, match=r"attempts\.csv: .*can't decode byte 0xe9"):
+        fill_solver_rows(ws.attempts_path, [], ws.root / "filled.csv")
+    assert not (ws.root / "filled.csv").exists()
+
+
 def test_fill_refuses_to_write_over_its_input(ws):
     write_run_set(ws)
     with pytest.raises(InputRefused, match=r"field 'output' .*\(allowed: a path other than"):
