@@ -225,13 +225,18 @@ def fill_solver_rows(
             ],
         )
     try:
-        text = source.read_text(encoding="utf-8-sig")
+        with open(source, encoding="utf-8-sig", newline="") as handle:
+            text = handle.read()  # newline="": a CRLF inside a quoted field is kept
     except (OSError, UnicodeDecodeError) as exc:
         raise InputRefused(
             "Attempts table unreadable (it must be a UTF-8 CSV file)",
             [Problem(str(source), detail=str(exc))],
         ) from exc
-    rows = list(csv.reader(io.StringIO(text, newline="")))
+    reader = csv.reader(io.StringIO(text, newline=""))
+    rows, lines = [], []
+    for row in reader:
+        rows.append(row)
+        lines.append(reader.line_num)  # the row's last physical line, as read_attempts says
     result = FillResult(target)
     if not rows:
         write_text_atomic(target, text)
@@ -244,7 +249,7 @@ def fill_solver_rows(
         return result
     col = {name: header.index(name) for name in needed}
     by_key = {(str(o["model"]), str(o["task"]), str(o["attempt"])): o for o in outputs}
-    for line, row in enumerate(rows[1:], start=2):
+    for line, row in zip(lines[1:], rows[1:], strict=True):
         if len(row) < len(header) or row[col["track"]].strip() != "solver":
             continue
         if row[col["score_status"]].strip() != "valid":

@@ -237,6 +237,25 @@ def test_fill_reports_a_disagreeing_hand_written_score_and_keeps_it(ws):
     assert rows[SOLVER_TASK]["score"] == "0.2500001"
 
 
+def test_fill_keeps_quoting_bom_crlf_and_names_physical_lines(ws):
+    """A note over two lines shifts later rows: lines are counted as the attempts reader does."""
+    write_run_set(ws)
+    ws.rows[0]["note"] = 'judge said "ok,\nfine"'  # CRLF once the file is converted below
+    for row in ws.rows:
+        if row["item"] == SOLVER_TASK:
+            row["score"] = "0.2500001"
+    ws.write()
+    text = ws.attempts_path.read_text(encoding="utf-8").replace("\n", "\r\n")
+    ws.attempts_path.write_bytes(("\ufeff" + text).encode("utf-8"))
+    result = fill_solver_rows(ws.attempts_path, _outputs(ws), ws.root / "filled.csv")
+    (issue,) = result.mismatches
+    assert (issue["item"], issue["line"]) == (SOLVER_TASK, 8)
+    assert "(line 8)" in issue["message"]
+    rows = _read_csv(ws.root / "filled.csv")
+    assert rows[0]["note"] == 'judge said "ok,\r\nfine"'
+    assert [r["model"] for r in rows] == [r["model"] for r in ws.rows]
+
+
 def test_fill_within_tolerance_is_no_issue_and_a_blank_without_output_stays_blank(ws):
     write_run_set(ws)
     for row in ws.rows:
