@@ -199,8 +199,32 @@ def _load_all_params(
     return loaded
 
 
-def _check_records(params: ReportParams, records: list[Any], solver_tasks: set[str]) -> None:
+def _stray_records_files(folder: Path) -> list[Problem]:
+    """Files under the records folder that are not ``<model>/<task>/<attempt>.json``.
+
+    The runner would not score them, so they are refused rather than silently left out
+    (hidden files such as ``.DS_Store`` are not records and are skipped).
+    """
     problems = []
+    for path in sorted(folder.rglob("*")):
+        relative = path.relative_to(folder)
+        if any(part.startswith(".") for part in relative.parts) or path.is_dir():
+            continue
+        if len(relative.parts) != 3 or path.suffix != ".json":
+            problems.append(
+                Problem(
+                    str(path),
+                    field="records",
+                    value=relative.as_posix(),
+                    detail="not a records file laid out as <model>/<task>/<attempt>.json",
+                    allowed="<model>/<task>/<attempt>.json files only (move or remove this one)",
+                )
+            )
+    return problems
+
+
+def _check_records(params: ReportParams, records: list[Any], solver_tasks: set[str]) -> None:
+    problems = _stray_records_files(params.records)
     for item in records:
         if item.model not in params.models:
             problems.append(
@@ -227,6 +251,37 @@ def _check_records(params: ReportParams, records: list[Any], solver_tasks: set[s
         )
 
 
+def _check_fill(params: ReportParams, records: list[Any], fill: FillResult) -> None:
+    """Refuse records files no solver row names, and blank valid scores without records."""
+    paths = {(r.model, r.task, r.attempt): r.path for r in records}
+    problems = [
+        Problem(
+            str(paths[(o["model"], o["task"], o["attempt"])]),
+            field="attempt",
+            value=o["attempt"],
+            detail=f"no solver row {o['model']}/{o['task']} attempt '{o['attempt']}' "
+            f"in {params.attempts}",
+            allowed="a records file whose model, task and attempt have a row in the attempts "
+            "table (add the row: excluded, with a note, if it is not adopted)",
+        )
+        for o in fill.orphans
+    ]
+    problems += [
+        Problem(
+            f"{params.attempts} line {u['line']}",
+            field="score",
+            value="",
+            detail="blank valid solver score and no records file "
+            f"{params.records / u['model'] / u['item'] / (u['attempt'] + '.json')}",
+            allowed="a relative score in [0, 1], or that records file (the runner fills the "
+            "score from it)",
+        )
+        for u in fill.unfilled
+    ]
+    if problems:
+        raise InputRefused.from_problems(f"Run set {params.source} refused", problems)
+
+
 def _check_run_set(params: ReportParams) -> None:
     """Score the run set in memory (a temporary filled table): raise what would be refused."""
     suite = load_suite(params.suite, references_dir=params.references_dir)
@@ -242,7 +297,8 @@ def _check_run_set(params: ReportParams) -> None:
     )
     with tempfile.TemporaryDirectory(prefix="tcsexam-report-") as folder:
         filled = Path(folder) / params.attempts.name
-        fill_solver_rows(params.attempts, outputs, filled)
+        fill = fill_solver_rows(params.attempts, outputs, filled)
+        _check_fill(params, records, fill)
         try:
             run_score(
                 suite=params.suite,

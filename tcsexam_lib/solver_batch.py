@@ -165,13 +165,15 @@ class FillResult:
     ``filled``: rows whose blank score was set (model, item, attempt, line, score);
     ``mismatches``: issues for hand-written scores that differ from their solver-score
     output by more than 1e-9 (kept as written); ``unfilled``: blank valid solver rows
-    without an output (left blank: scoring will refuse them).
+    without an output (left blank: scoring will refuse them); ``orphans``: outputs
+    (model, task, attempt) that no solver row of the table names.
     """
 
     output: Path
     filled: list[dict[str, Any]] = field(default_factory=list)
     mismatches: list[dict[str, Any]] = field(default_factory=list)
     unfilled: list[dict[str, Any]] = field(default_factory=list)
+    orphans: list[dict[str, str]] = field(default_factory=list)
 
 
 def _parse_number(text: str) -> float | None:
@@ -249,9 +251,11 @@ def fill_solver_rows(
         return result
     col = {name: header.index(name) for name in needed}
     by_key = {(str(o["model"]), str(o["task"]), str(o["attempt"])): o for o in outputs}
+    named = set()
     for line, row in zip(lines[1:], rows[1:], strict=True):
         if len(row) < len(header) or row[col["track"]].strip() != "solver":
             continue
+        named.add(tuple(row[col[name]].strip() for name in ("model", "item", "attempt")))
         if row[col["score_status"]].strip() != "valid":
             continue
         key = tuple(row[col[name]].strip() for name in ("model", "item", "attempt"))
@@ -282,6 +286,9 @@ def fill_solver_rows(
                     f"by more than {SCORE_TOLERANCE:g}; kept as written",
                 }
             )
+    result.orphans = [
+        {"model": key[0], "task": key[1], "attempt": key[2]} for key in by_key if key not in named
+    ]
     buffer = io.StringIO()
     csv.writer(buffer, lineterminator="\n").writerows(rows)
     write_text_atomic(target, buffer.getvalue())

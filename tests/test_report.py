@@ -164,6 +164,59 @@ def test_runner_refuses_records_of_a_model_outside_the_cohort_before_running(ws)
     assert not (ws.root / "out" / "index.html").exists()
 
 
+RECORDS_REFUSALS = [
+    pytest.param(
+        f"{MODEL}/{SOLVER_TASK}.json",
+        r"field 'records' = \"test-model-a/maxcut-mqlib\.json\": not a records file laid out "
+        r"as <model>/<task>/<attempt>\.json",
+        id="file-one-level-too-high",
+    ),
+    pytest.param(
+        f"{MODEL}/{SOLVER_TASK}/rerun/2.json",
+        r"field 'records' = \"test-model-a/maxcut-mqlib/rerun/2\.json\": not a records file",
+        id="file-one-level-too-deep",
+    ),
+    pytest.param(
+        f"{MODEL}/{SOLVER_TASK}/2.JSON",
+        r"field 'records' = \"test-model-a/maxcut-mqlib/2\.JSON\": not a records file",
+        id="upper-case-extension",
+    ),
+    pytest.param(
+        f"{MODEL}/{SOLVER_TASK}/2.json",
+        r"2\.json: field 'attempt' = \"2\": no solver row test-model-a/maxcut-mqlib attempt '2' "
+        r"in .*attempts\.csv \(allowed: a records file whose model, task and attempt have a row",
+        id="records-without-an-attempts-row",
+    ),
+]
+
+
+@pytest.mark.parametrize(("relative", "match"), RECORDS_REFUSALS)
+def test_runner_refuses_records_files_it_would_not_use(
+    ws, tmp_path, tiny_notebooks, relative, match
+):
+    path = write_run_set(ws)
+    extra = ws.root / "records" / relative
+    extra.parent.mkdir(parents=True, exist_ok=True)
+    extra.write_text(json.dumps(ws.records))
+    with pytest.raises(InputRefused, match=match):
+        run_report([path], output=tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
+def test_runner_names_the_missing_records_file_of_a_blank_solver_score(
+    ws, tmp_path, tiny_notebooks
+):
+    path = write_run_set(ws)  # the solve task's score is blank: its records give it
+    (ws.root / "records" / MODEL / SOLVE_TASK / "1.json").unlink()
+    with pytest.raises(
+        InputRefused,
+        match=r"attempts\.csv line \d+: field 'score' = \"\": blank valid solver score and no "
+        r"records file .*records/test-model-a/test-sat-solve/1\.json",
+    ):
+        run_report([path], output=tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
 def test_runner_refuses_a_bad_attempts_table_before_writing_anything(ws, tmp_path):
     path = write_run_set(ws)
     for row in ws.rows:
