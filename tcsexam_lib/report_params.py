@@ -218,6 +218,21 @@ def load_report_params(
         out = _resolve(base, data["output"])
     else:
         out = DEFAULT_OUTPUT.resolve()
+    blocking = next((part for part in (out, *out.parents) if part.exists()), None)
+    if blocking is not None and not blocking.is_dir():
+        from_file = output is None and "output" in data
+        raise InputRefused(
+            f"Parameter file {source} refused",
+            [
+                Problem(
+                    str(source) if from_file else "tcsexam report --output",
+                    field="output",
+                    value=data["output"] if from_file else str(output or DEFAULT_OUTPUT),
+                    detail=f"{blocking} is an existing file",
+                    allowed="a folder (existing or not) for the reports",
+                )
+            ],
+        )
     return ReportParams(
         source=source,
         suite=data["suite"],

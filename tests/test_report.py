@@ -104,6 +104,12 @@ PARAMS_REFUSALS = [
         id="unknown-suite",
     ),
     pytest.param(
+        {"output": "attempts.csv"},
+        r"field 'output' = \"attempts\.csv\": .*attempts\.csv is an existing file "
+        r"\(allowed: a folder \(existing or not\)",
+        id="output-is-an-existing-file",
+    ),
+    pytest.param(
         {"notebooks": ["index", "teaching"]},
         r"field 'notebooks\[1\]' = \"teaching\" "
         r"\(allowed: \"solver_scoring\", \"index\", \"diagnostics\"\)",
@@ -117,6 +123,16 @@ def test_params_refusals_name_file_field_value_and_allowed(ws, overrides, match)
     path = write_run_set(ws, **overrides)
     with pytest.raises(InputRefused, match=match):
         load_report_params(path)
+
+
+def test_params_output_override_inside_an_existing_file_is_refused(ws):
+    path = write_run_set(ws)
+    with pytest.raises(
+        InputRefused,
+        match=r"tcsexam report --output: field 'output' = \".*: .*attempts\.csv is an existing "
+        r"file \(allowed: a folder",
+    ):
+        load_report_params(path, output=ws.attempts_path / "reports")
 
 
 def test_params_missing_required_key_is_named(ws):
