@@ -141,6 +141,18 @@ def run_report(
     """
     started = time.monotonic()
     say = progress or _silent
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise InputRefused(
+            "Number of parallel notebooks refused",
+            [
+                Problem(
+                    "tcsexam report -j/--jobs",
+                    field="jobs",
+                    value=jobs,
+                    allowed="a whole number >= 1 (notebooks executed at a time)",
+                )
+            ],
+        )
     all_params = _load_all_params(params_files, output)
     source_dir = Path(notebooks_dir) if notebooks_dir is not None else NOTEBOOKS_DIR
     run_sets = []
@@ -151,7 +163,7 @@ def run_report(
         run_sets.append(_prepare_run_set(params, say))
     jobs_list = [(rs, job) for rs in run_sets for job in _notebook_jobs(rs, source_dir)]
     log_path = all_params[0].output / "report-kernels.log"
-    say(f"executing {len(jobs_list)} notebook(s), {max(jobs, 1)} at a time (kernel log {log_path})")
+    say(f"executing {len(jobs_list)} notebook(s), {jobs} at a time (kernel log {log_path})")
     outcomes = _execute_all([job for _, job in jobs_list], jobs, say, log_path)
     for (rs, job), outcome in zip(jobs_list, outcomes, strict=True):
         assert outcome.label == job.label

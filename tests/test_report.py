@@ -233,6 +233,18 @@ def test_runner_names_the_missing_records_file_of_a_blank_solver_score(
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize("jobs", [0, -2])
+def test_runner_refuses_a_jobs_count_below_one_before_writing_anything(
+    ws, tmp_path, tiny_notebooks, jobs
+):
+    path = write_run_set(ws)
+    with pytest.raises(
+        InputRefused, match=rf"field 'jobs' = {jobs} \(allowed: a whole number >= 1"
+    ):
+        run_report([path], jobs=jobs, output=tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
 def test_runner_refuses_a_bad_attempts_table_before_writing_anything(ws, tmp_path):
     path = write_run_set(ws)
     for row in ws.rows:
