@@ -200,6 +200,23 @@ def load_report_params(
         cohort = load_cohort(paths["cohort"], suite=suite)
     except InputRefused as exc:
         raise InputRefused(f"Parameter file {source}: {exc.summary}", exc.problems) from exc
+    unusable = [m for m in cohort.models if "/" in m or "\\" in m or m.startswith(".")]
+    if unusable:
+        raise InputRefused(
+            f"Parameter file {source} refused",
+            [
+                Problem(
+                    str(paths["cohort"]),
+                    field="models",
+                    value=model,
+                    detail="the report runner keeps each model's records and reports in a "
+                    "folder named after it",
+                    allowed="a model id usable as one folder name (no '/' or '\\', "
+                    "not starting with '.')",
+                )
+                for model in unusable
+            ],
+        )
     if cohort.solver_protocol != data["protocol"]:
         raise InputRefused(
             f"Parameter file {source} refused",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -133,6 +134,19 @@ def test_params_output_override_inside_an_existing_file_is_refused(ws):
         r"file \(allowed: a folder",
     ):
         load_report_params(path, output=ws.attempts_path / "reports")
+
+
+@pytest.mark.parametrize("model", ["org/model-x", "..", ".hidden", "a\\b"])
+def test_params_refuse_a_cohort_model_that_is_not_one_folder_name(ws, model):
+    ws.cohort["models"][model] = {"attempts_per_task": 1}
+    path = write_run_set(ws)
+    with pytest.raises(
+        InputRefused,
+        match=r"cohort\.json: field 'models' = "
+        + re.escape(json.dumps(model))
+        + r": .*folder named after it \(allowed: a model id usable as one folder name",
+    ):
+        load_report_params(path)
 
 
 def test_params_missing_required_key_is_named(ws):
