@@ -253,9 +253,11 @@ def fill_solver_rows(
     by_key = {(str(o["model"]), str(o["task"]), str(o["attempt"])): o for o in outputs}
     named = set()
     for line, row in zip(lines[1:], rows[1:], strict=True):
+        if len(row) > max(col.values()) and row[col["track"]].strip() == "solver":
+            # a short row still names its records (the attempts reader refuses the row)
+            named.add(tuple(row[col[name]].strip() for name in ("model", "item", "attempt")))
         if len(row) < len(header) or row[col["track"]].strip() != "solver":
             continue
-        named.add(tuple(row[col[name]].strip() for name in ("model", "item", "attempt")))
         if row[col["score_status"]].strip() != "valid":
             continue
         key = tuple(row[col[name]].strip() for name in ("model", "item", "attempt"))

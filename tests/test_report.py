@@ -233,6 +233,21 @@ def test_runner_refuses_records_files_it_would_not_use(
     assert not (tmp_path / "out").exists()
 
 
+def test_runner_refuses_a_short_solver_row_for_its_field_count_not_its_records(
+    ws, tmp_path, tiny_notebooks
+):
+    path = write_run_set(ws)
+    text = ws.attempts_path.read_text(encoding="utf-8")
+    row = next(line for line in text.splitlines() if f",{SOLVER_TASK}," in line)
+    ws.attempts_path.write_text(text.replace(row, row.rsplit(",", 1)[0]), encoding="utf-8")
+    with pytest.raises(
+        InputRefused,
+        match=r"attempts\.csv \(blank solver scores filled\) line 7: 9 fields, header has 10",
+    ):
+        run_report([path], output=tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
 def test_runner_names_the_missing_records_file_of_a_blank_solver_score(
     ws, tmp_path, tiny_notebooks
 ):
