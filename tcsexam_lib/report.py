@@ -38,7 +38,13 @@ from .paths import KIT_ROOT
 from .plan import load_cohort, load_cohort_reference, load_suite
 from .report_params import ReportParams, load_report_params
 from .runs import run_score
-from .solver_batch import FillResult, fill_solver_rows, find_records, run_solver_scores
+from .solver_batch import (
+    FillResult,
+    fill_solver_rows,
+    find_records,
+    run_solver_scores,
+    solver_output_path,
+)
 from .vocab import TRACK_LETTERS, TRACKS
 
 #: Folder of the kit's report notebooks.
@@ -257,6 +263,22 @@ def _check_records(params: ReportParams, records: list[Any], solver_tasks: set[s
                     f"({', '.join(sorted(solver_tasks))})",
                 )
             )
+    first: dict[tuple[str, str], Any] = {}
+    for item in records:  # <task>-<attempt>.json must name one records file per model
+        key = (item.model, solver_output_path("", item.task, item.attempt).name)
+        if key in first:
+            problems.append(
+                Problem(
+                    str(item.path),
+                    field="attempt",
+                    value=item.attempt,
+                    detail=f"its solver-score output {key[1]} would overwrite that of "
+                    f"{first[key].path}",
+                    allowed="attempt ids that keep <task>-<attempt> distinct "
+                    "(e.g. no '-' in attempt ids when a task id extends another with '-')",
+                )
+            )
+        first.setdefault(key, item)
     if problems:
         raise InputRefused.from_problems(
             f"Records folder {params.records} ({params.source}) refused", problems

@@ -248,6 +248,22 @@ def test_runner_refuses_a_short_solver_row_for_its_field_count_not_its_records(
     assert not (tmp_path / "out").exists()
 
 
+def test_records_whose_solver_outputs_would_share_a_file_name_are_refused(ws):
+    from tcsexam_lib.solver_batch import RecordsFile
+
+    params = load_report_params(write_run_set(ws))
+    records = [
+        RecordsFile(MODEL, "tsp", "large-1", ws.root / "records" / MODEL / "tsp" / "large-1.json"),
+        RecordsFile(MODEL, "tsp-large", "1", ws.root / "records" / MODEL / "tsp-large" / "1.json"),
+    ]
+    with pytest.raises(
+        InputRefused,
+        match=r"tsp-large/1\.json: field 'attempt' = \"1\": its solver-score output "
+        r"tsp-large-1\.json would overwrite that of .*tsp/large-1\.json",
+    ):
+        report_module._check_records(params, records, {"tsp", "tsp-large"})
+
+
 def test_runner_names_the_missing_records_file_of_a_blank_solver_score(
     ws, tmp_path, tiny_notebooks
 ):
