@@ -111,6 +111,24 @@ PARAMS_REFUSALS = [
         id="output-is-an-existing-file",
     ),
     pytest.param(
+        {"output": "records/out"},
+        r"field 'output' = \".*records/out\": the output folder lies inside the "
+        r"records folder .*records \(allowed: output and records folders that do not contain",
+        id="output-inside-the-records-folder",
+    ),
+    pytest.param(
+        {"output": ".", "records": "lite-offline"},
+        r"field 'records' = \"lite-offline\": the records folder .*lite-offline lies inside "
+        r"the run set's output folder",
+        id="records-inside-the-run-set-output",
+    ),
+    pytest.param(
+        {"output": ".", "attempts": "lite-offline.attempts.csv"},
+        r"field 'attempts' = \"lite-offline\.attempts\.csv\": the report would write "
+        r".*lite-offline\.attempts\.csv",
+        id="attempts-where-the-filled-copy-goes",
+    ),
+    pytest.param(
         {"notebooks": ["index", "teaching"]},
         r"field 'notebooks\[1\]' = \"teaching\" "
         r"\(allowed: \"solver_scoring\", \"index\", \"diagnostics\"\)",
@@ -121,6 +139,8 @@ PARAMS_REFUSALS = [
 
 @pytest.mark.parametrize(("overrides", "match"), PARAMS_REFUSALS)
 def test_params_refusals_name_file_field_value_and_allowed(ws, overrides, match):
+    (ws.root / "lite-offline").mkdir()  # a records folder for the cases that point at it
+    (ws.root / "lite-offline.attempts.csv").write_text("")
     path = write_run_set(ws, **overrides)
     with pytest.raises(InputRefused, match=match):
         load_report_params(path)
