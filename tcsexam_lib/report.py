@@ -25,6 +25,7 @@ import os
 import shutil
 import tempfile
 import time
+import urllib.parse
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
@@ -594,9 +595,10 @@ def _fmt(value: Any) -> str:
 
 
 def _relative(path: Path | None, base: Path) -> str | None:
+    """A relative link to ``path``, URL-quoted and safe inside an HTML attribute."""
     if path is None:
         return None
-    return Path(os.path.relpath(path, base)).as_posix()
+    return html.escape(urllib.parse.quote(Path(os.path.relpath(path, base)).as_posix()))
 
 
 def _run_set_section(rs: RunSetResult, base: Path) -> str:

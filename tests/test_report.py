@@ -530,6 +530,34 @@ def test_runner_index_equals_run_score_and_real_data_get_no_banner(ws, tiny_note
     assert "<th>P</th><th>S</th><th>C</th><th>O</th>" in page
 
 
+def test_landing_page_escapes_model_names_in_text_and_links(tmp_path):
+    from tcsexam_lib.report import NotebookOutcome, RunSetResult
+    from tcsexam_lib.report_params import ReportParams
+    from tcsexam_lib.solver_batch import FillResult
+
+    model = "o'brien<b>"
+    params = ReportParams(
+        tmp_path / "p.yaml", "lite", "offline", tmp_path, tmp_path, tmp_path, None,
+        tmp_path, ("index",), models=(model,),
+    )  # fmt: skip
+    folder = tmp_path / "lite-offline"
+    reader = folder / model / "index.reader.html"
+    entry = {"status": "complete", "index": 55.5,
+             "track_means": {"P": 0.4, "S": 0.25, "C": 1.2, "O": 0.0}}  # fmt: skip
+    notebook = NotebookOutcome(
+        f"lite-offline/{model}/index", "index", reader.with_name("index.ipynb"),
+        reader.with_name("index.html"), reader, 1.0,
+    )  # fmt: skip
+    rs = RunSetResult(
+        params, folder, tmp_path / "i.json", tmp_path / "a.csv",
+        {"reference_id": "r", "status": "complete", "models": {model: entry}},
+        FillResult(tmp_path / "a.csv"), {}, False, [notebook],
+    )  # fmt: skip
+    page = build_landing_page([rs], tmp_path)
+    assert "o&#x27;brien&lt;b&gt;" in page and model not in page
+    assert "href='lite-offline/o%27brien%3Cb%3E/index.reader.html'" in page
+
+
 # --- report_views on the demo (no kernel) ----------------------------------------------
 
 
