@@ -25,6 +25,7 @@ import os
 import shutil
 import tempfile
 import time
+import urllib.parse
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
@@ -38,7 +39,13 @@ from .paths import KIT_ROOT
 from .plan import load_cohort, load_cohort_reference, load_suite
 from .report_params import ReportParams, load_report_params
 from .runs import run_score
-from .solver_batch import FillResult, fill_solver_rows, find_records, run_solver_scores
+from .solver_batch import (
+    FillResult,
+    fill_solver_rows,
+    find_records,
+    run_solver_scores,
+    solver_output_path,
+)
 from .vocab import TRACK_LETTERS, TRACKS
 
 #: Folder of the kit's report notebooks.
@@ -141,6 +148,18 @@ def run_report(
     """
     started = time.monotonic()
     say = progress or _silent
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise InputRefused(
+            "Number of parallel notebooks refused",
+            [
+                Problem(
+                    "tcsexam report -j/--jobs",
+                    field="jobs",
+                    value=jobs,
+                    allowed="a whole number >= 1 (notebooks executed at a time)",
+                )
+            ],
+        )
     all_params = _load_all_params(params_files, output)
     source_dir = Path(notebooks_dir) if notebooks_dir is not None else NOTEBOOKS_DIR
     run_sets = []
@@ -151,7 +170,7 @@ def run_report(
         run_sets.append(_prepare_run_set(params, say))
     jobs_list = [(rs, job) for rs in run_sets for job in _notebook_jobs(rs, source_dir)]
     log_path = all_params[0].output / "report-kernels.log"
-    say(f"executing {len(jobs_list)} notebook(s), {max(jobs, 1)} at a time (kernel log {log_path})")
+    say(f"executing {len(jobs_list)} notebook(s), {jobs} at a time (kernel log {log_path})")
     outcomes = _execute_all([job for _, job in jobs_list], jobs, say, log_path)
     for (rs, job), outcome in zip(jobs_list, outcomes, strict=True):
         assert outcome.label == job.label
@@ -199,8 +218,32 @@ def _load_all_params(
     return loaded
 
 
-def _check_records(params: ReportParams, records: list[Any], solver_tasks: set[str]) -> None:
+def _stray_records_files(folder: Path) -> list[Problem]:
+    """Files under the records folder that are not ``<model>/<task>/<attempt>.json``.
+
+    The runner would not score them, so they are refused rather than silently left out
+    (hidden files such as ``.DS_Store`` are not records and are skipped).
+    """
     problems = []
+    for path in sorted(folder.rglob("*")):
+        relative = path.relative_to(folder)
+        if any(part.startswith(".") for part in relative.parts) or path.is_dir():
+            continue
+        if len(relative.parts) != 3 or path.suffix != ".json":
+            problems.append(
+                Problem(
+                    str(path),
+                    field="records",
+                    value=relative.as_posix(),
+                    detail="not a records file laid out as <model>/<task>/<attempt>.json",
+                    allowed="<model>/<task>/<attempt>.json files only (move or remove this one)",
+                )
+            )
+    return problems
+
+
+def _check_records(params: ReportParams, records: list[Any], solver_tasks: set[str]) -> None:
+    problems = _stray_records_files(params.records)
     for item in records:
         if item.model not in params.models:
             problems.append(
@@ -221,10 +264,57 @@ def _check_records(params: ReportParams, records: list[Any], solver_tasks: set[s
                     f"({', '.join(sorted(solver_tasks))})",
                 )
             )
+    first: dict[tuple[str, str], Any] = {}
+    for item in records:  # <task>-<attempt>.json must name one records file per model
+        key = (item.model, solver_output_path("", item.task, item.attempt).name)
+        if key in first:
+            problems.append(
+                Problem(
+                    str(item.path),
+                    field="attempt",
+                    value=item.attempt,
+                    detail=f"its solver-score output {key[1]} would overwrite that of "
+                    f"{first[key].path}",
+                    allowed="attempt ids that keep <task>-<attempt> distinct "
+                    "(e.g. no '-' in attempt ids when a task id extends another with '-')",
+                )
+            )
+        first.setdefault(key, item)
     if problems:
         raise InputRefused.from_problems(
             f"Records folder {params.records} ({params.source}) refused", problems
         )
+
+
+def _check_fill(params: ReportParams, records: list[Any], fill: FillResult) -> None:
+    """Refuse records files no solver row names, and blank valid scores without records."""
+    paths = {(r.model, r.task, r.attempt): r.path for r in records}
+    problems = [
+        Problem(
+            str(paths[(o["model"], o["task"], o["attempt"])]),
+            field="attempt",
+            value=o["attempt"],
+            detail=f"no solver row {o['model']}/{o['task']} attempt '{o['attempt']}' "
+            f"in {params.attempts}",
+            allowed="a records file whose model, task and attempt have a row in the attempts "
+            "table (add the row: excluded, with a note, if it is not adopted)",
+        )
+        for o in fill.orphans
+    ]
+    problems += [
+        Problem(
+            f"{params.attempts} line {u['line']}",
+            field="score",
+            value="",
+            detail="blank valid solver score and no records file "
+            f"{params.records / u['model'] / u['item'] / (u['attempt'] + '.json')}",
+            allowed="a relative score in [0, 1], or that records file (the runner fills the "
+            "score from it)",
+        )
+        for u in fill.unfilled
+    ]
+    if problems:
+        raise InputRefused.from_problems(f"Run set {params.source} refused", problems)
 
 
 def _check_run_set(params: ReportParams) -> None:
@@ -242,7 +332,8 @@ def _check_run_set(params: ReportParams) -> None:
     )
     with tempfile.TemporaryDirectory(prefix="tcsexam-report-") as folder:
         filled = Path(folder) / params.attempts.name
-        fill_solver_rows(params.attempts, outputs, filled)
+        fill = fill_solver_rows(params.attempts, outputs, filled)
+        _check_fill(params, records, fill)
         try:
             run_score(
                 suite=params.suite,
@@ -504,9 +595,10 @@ def _fmt(value: Any) -> str:
 
 
 def _relative(path: Path | None, base: Path) -> str | None:
+    """A relative link to ``path``, URL-quoted and safe inside an HTML attribute."""
     if path is None:
         return None
-    return Path(os.path.relpath(path, base)).as_posix()
+    return html.escape(urllib.parse.quote(Path(os.path.relpath(path, base)).as_posix()))
 
 
 def _run_set_section(rs: RunSetResult, base: Path) -> str:

@@ -148,6 +148,51 @@ def _resolve(base: Path, value: str) -> Path:
     return path if path.is_absolute() else (base / path).resolve()
 
 
+def _refuse_output_over_inputs(
+    source: Path, data: dict[str, Any], out: Path, paths: dict[str, Path]
+) -> None:
+    """Refuse an output folder whose files would land on (or among) the run set's inputs."""
+    name = f"{data['suite']}-{data['protocol']}"
+    written = {out / f"{name}.attempts.csv", out / f"{name}.index.json", out / "index.html"}
+    problems = [
+        Problem(
+            str(source),
+            field=key,
+            value=data[key],
+            detail=f"the report would write {paths[key]}",
+            allowed=f"an input outside the files the runner writes in {out}",
+        )
+        for key in ("cohort", "attempts")
+        if paths[key] in written
+    ]
+    records = paths["records"]
+    run_set_folder = out / name
+    allowed = "output and records folders that do not contain each other"
+    if out == records or records in out.parents:
+        problems.append(
+            Problem(
+                str(source),
+                field="output",
+                value=str(out),
+                detail=f"the output folder lies inside the records folder {records}",
+                allowed=allowed,
+            )
+        )
+    elif records == run_set_folder or run_set_folder in records.parents:
+        problems.append(
+            Problem(
+                str(source),
+                field="records",
+                value=data["records"],
+                detail=f"the records folder {records} lies inside the run set's output "
+                f"folder {run_set_folder}",
+                allowed=allowed,
+            )
+        )
+    if problems:
+        raise InputRefused.from_problems(f"Parameter file {source} refused", problems)
+
+
 def load_report_params(
     path: str | os.PathLike[str], *, output: str | os.PathLike[str] | None = None
 ) -> ReportParams:
@@ -200,6 +245,23 @@ def load_report_params(
         cohort = load_cohort(paths["cohort"], suite=suite)
     except InputRefused as exc:
         raise InputRefused(f"Parameter file {source}: {exc.summary}", exc.problems) from exc
+    unusable = [m for m in cohort.models if "/" in m or "\\" in m or m.startswith(".")]
+    if unusable:
+        raise InputRefused(
+            f"Parameter file {source} refused",
+            [
+                Problem(
+                    str(paths["cohort"]),
+                    field="models",
+                    value=model,
+                    detail="the report runner keeps each model's records and reports in a "
+                    "folder named after it",
+                    allowed="a model id usable as one folder name (no '/' or '\\', "
+                    "not starting with '.')",
+                )
+                for model in unusable
+            ],
+        )
     if cohort.solver_protocol != data["protocol"]:
         raise InputRefused(
             f"Parameter file {source} refused",
@@ -218,6 +280,22 @@ def load_report_params(
         out = _resolve(base, data["output"])
     else:
         out = DEFAULT_OUTPUT.resolve()
+    blocking = next((part for part in (out, *out.parents) if part.exists()), None)
+    if blocking is not None and not blocking.is_dir():
+        from_file = output is None and "output" in data
+        raise InputRefused(
+            f"Parameter file {source} refused",
+            [
+                Problem(
+                    str(source) if from_file else "tcsexam report --output",
+                    field="output",
+                    value=data["output"] if from_file else str(output or DEFAULT_OUTPUT),
+                    detail=f"{blocking} is an existing file",
+                    allowed="a folder (existing or not) for the reports",
+                )
+            ],
+        )
+    _refuse_output_over_inputs(source, data, out, paths)
     return ReportParams(
         source=source,
         suite=data["suite"],

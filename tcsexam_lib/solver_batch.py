@@ -165,13 +165,15 @@ class FillResult:
     ``filled``: rows whose blank score was set (model, item, attempt, line, score);
     ``mismatches``: issues for hand-written scores that differ from their solver-score
     output by more than 1e-9 (kept as written); ``unfilled``: blank valid solver rows
-    without an output (left blank: scoring will refuse them).
+    without an output (left blank: scoring will refuse them); ``orphans``: outputs
+    (model, task, attempt) that no solver row of the table names.
     """
 
     output: Path
     filled: list[dict[str, Any]] = field(default_factory=list)
     mismatches: list[dict[str, Any]] = field(default_factory=list)
     unfilled: list[dict[str, Any]] = field(default_factory=list)
+    orphans: list[dict[str, str]] = field(default_factory=list)
 
 
 def _parse_number(text: str) -> float | None:
@@ -225,12 +227,18 @@ def fill_solver_rows(
             ],
         )
     try:
-        text = source.read_text(encoding="utf-8-sig")
-    except OSError as exc:
+        with open(source, encoding="utf-8-sig", newline="") as handle:
+            text = handle.read()  # newline="": a CRLF inside a quoted field is kept
+    except (OSError, UnicodeDecodeError) as exc:
         raise InputRefused(
-            "Attempts table unreadable", [Problem(str(source), detail=str(exc))]
+            "Attempts table unreadable (it must be a UTF-8 CSV file)",
+            [Problem(str(source), detail=str(exc))],
         ) from exc
-    rows = list(csv.reader(io.StringIO(text, newline="")))
+    reader = csv.reader(io.StringIO(text, newline=""))
+    rows, lines = [], []
+    for row in reader:
+        rows.append(row)
+        lines.append(reader.line_num)  # the row's last physical line, as read_attempts says
     result = FillResult(target)
     if not rows:
         write_text_atomic(target, text)
@@ -243,7 +251,11 @@ def fill_solver_rows(
         return result
     col = {name: header.index(name) for name in needed}
     by_key = {(str(o["model"]), str(o["task"]), str(o["attempt"])): o for o in outputs}
-    for line, row in enumerate(rows[1:], start=2):
+    named = set()
+    for line, row in zip(lines[1:], rows[1:], strict=True):
+        if len(row) > max(col.values()) and row[col["track"]].strip() == "solver":
+            # a short row still names its records (the attempts reader refuses the row)
+            named.add(tuple(row[col[name]].strip() for name in ("model", "item", "attempt")))
         if len(row) < len(header) or row[col["track"]].strip() != "solver":
             continue
         if row[col["score_status"]].strip() != "valid":
@@ -276,6 +288,9 @@ def fill_solver_rows(
                     f"by more than {SCORE_TOLERANCE:g}; kept as written",
                 }
             )
+    result.orphans = [
+        {"model": key[0], "task": key[1], "attempt": key[2]} for key in by_key if key not in named
+    ]
     buffer = io.StringIO()
     csv.writer(buffer, lineterminator="\n").writerows(rows)
     write_text_atomic(target, buffer.getvalue())

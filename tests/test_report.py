@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -104,6 +105,30 @@ PARAMS_REFUSALS = [
         id="unknown-suite",
     ),
     pytest.param(
+        {"output": "attempts.csv"},
+        r"field 'output' = \"attempts\.csv\": .*attempts\.csv is an existing file "
+        r"\(allowed: a folder \(existing or not\)",
+        id="output-is-an-existing-file",
+    ),
+    pytest.param(
+        {"output": "records/out"},
+        r"field 'output' = \".*records/out\": the output folder lies inside the "
+        r"records folder .*records \(allowed: output and records folders that do not contain",
+        id="output-inside-the-records-folder",
+    ),
+    pytest.param(
+        {"output": ".", "records": "lite-offline"},
+        r"field 'records' = \"lite-offline\": the records folder .*lite-offline lies inside "
+        r"the run set's output folder",
+        id="records-inside-the-run-set-output",
+    ),
+    pytest.param(
+        {"output": ".", "attempts": "lite-offline.attempts.csv"},
+        r"field 'attempts' = \"lite-offline\.attempts\.csv\": the report would write "
+        r".*lite-offline\.attempts\.csv",
+        id="attempts-where-the-filled-copy-goes",
+    ),
+    pytest.param(
         {"notebooks": ["index", "teaching"]},
         r"field 'notebooks\[1\]' = \"teaching\" "
         r"\(allowed: \"solver_scoring\", \"index\", \"diagnostics\"\)",
@@ -114,8 +139,33 @@ PARAMS_REFUSALS = [
 
 @pytest.mark.parametrize(("overrides", "match"), PARAMS_REFUSALS)
 def test_params_refusals_name_file_field_value_and_allowed(ws, overrides, match):
+    (ws.root / "lite-offline").mkdir()  # a records folder for the cases that point at it
+    (ws.root / "lite-offline.attempts.csv").write_text("")
     path = write_run_set(ws, **overrides)
     with pytest.raises(InputRefused, match=match):
+        load_report_params(path)
+
+
+def test_params_output_override_inside_an_existing_file_is_refused(ws):
+    path = write_run_set(ws)
+    with pytest.raises(
+        InputRefused,
+        match=r"tcsexam report --output: field 'output' = \".*: .*attempts\.csv is an existing "
+        r"file \(allowed: a folder",
+    ):
+        load_report_params(path, output=ws.attempts_path / "reports")
+
+
+@pytest.mark.parametrize("model", ["org/model-x", "..", ".hidden", "a\\b"])
+def test_params_refuse_a_cohort_model_that_is_not_one_folder_name(ws, model):
+    ws.cohort["models"][model] = {"attempts_per_task": 1}
+    path = write_run_set(ws)
+    with pytest.raises(
+        InputRefused,
+        match=r"cohort\.json: field 'models' = "
+        + re.escape(json.dumps(model))
+        + r": .*folder named after it \(allowed: a model id usable as one folder name",
+    ):
         load_report_params(path)
 
 
@@ -162,6 +212,102 @@ def test_runner_refuses_records_of_a_model_outside_the_cohort_before_running(ws)
     with pytest.raises(InputRefused, match=r"field 'model' = \"ghost-model\" \(allowed: a model"):
         run_report([path])
     assert not (ws.root / "out" / "index.html").exists()
+
+
+RECORDS_REFUSALS = [
+    pytest.param(
+        f"{MODEL}/{SOLVER_TASK}.json",
+        r"field 'records' = \"test-model-a/maxcut-mqlib\.json\": not a records file laid out "
+        r"as <model>/<task>/<attempt>\.json",
+        id="file-one-level-too-high",
+    ),
+    pytest.param(
+        f"{MODEL}/{SOLVER_TASK}/rerun/2.json",
+        r"field 'records' = \"test-model-a/maxcut-mqlib/rerun/2\.json\": not a records file",
+        id="file-one-level-too-deep",
+    ),
+    pytest.param(
+        f"{MODEL}/{SOLVER_TASK}/2.JSON",
+        r"field 'records' = \"test-model-a/maxcut-mqlib/2\.JSON\": not a records file",
+        id="upper-case-extension",
+    ),
+    pytest.param(
+        f"{MODEL}/{SOLVER_TASK}/2.json",
+        r"2\.json: field 'attempt' = \"2\": no solver row test-model-a/maxcut-mqlib attempt '2' "
+        r"in .*attempts\.csv \(allowed: a records file whose model, task and attempt have a row",
+        id="records-without-an-attempts-row",
+    ),
+]
+
+
+@pytest.mark.parametrize(("relative", "match"), RECORDS_REFUSALS)
+def test_runner_refuses_records_files_it_would_not_use(
+    ws, tmp_path, tiny_notebooks, relative, match
+):
+    path = write_run_set(ws)
+    extra = ws.root / "records" / relative
+    extra.parent.mkdir(parents=True, exist_ok=True)
+    extra.write_text(json.dumps(ws.records))
+    with pytest.raises(InputRefused, match=match):
+        run_report([path], output=tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
+def test_runner_refuses_a_short_solver_row_for_its_field_count_not_its_records(
+    ws, tmp_path, tiny_notebooks
+):
+    path = write_run_set(ws)
+    text = ws.attempts_path.read_text(encoding="utf-8")
+    row = next(line for line in text.splitlines() if f",{SOLVER_TASK}," in line)
+    ws.attempts_path.write_text(text.replace(row, row.rsplit(",", 1)[0]), encoding="utf-8")
+    with pytest.raises(
+        InputRefused,
+        match=r"attempts\.csv \(blank solver scores filled\) line 7: 9 fields, header has 10",
+    ):
+        run_report([path], output=tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
+def test_records_whose_solver_outputs_would_share_a_file_name_are_refused(ws):
+    from tcsexam_lib.solver_batch import RecordsFile
+
+    params = load_report_params(write_run_set(ws))
+    records = [
+        RecordsFile(MODEL, "tsp", "large-1", ws.root / "records" / MODEL / "tsp" / "large-1.json"),
+        RecordsFile(MODEL, "tsp-large", "1", ws.root / "records" / MODEL / "tsp-large" / "1.json"),
+    ]
+    with pytest.raises(
+        InputRefused,
+        match=r"tsp-large/1\.json: field 'attempt' = \"1\": its solver-score output "
+        r"tsp-large-1\.json would overwrite that of .*tsp/large-1\.json",
+    ):
+        report_module._check_records(params, records, {"tsp", "tsp-large"})
+
+
+def test_runner_names_the_missing_records_file_of_a_blank_solver_score(
+    ws, tmp_path, tiny_notebooks
+):
+    path = write_run_set(ws)  # the solve task's score is blank: its records give it
+    (ws.root / "records" / MODEL / SOLVE_TASK / "1.json").unlink()
+    with pytest.raises(
+        InputRefused,
+        match=r"attempts\.csv line \d+: field 'score' = \"\": blank valid solver score and no "
+        r"records file .*records/test-model-a/test-sat-solve/1\.json",
+    ):
+        run_report([path], output=tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("jobs", [0, -2])
+def test_runner_refuses_a_jobs_count_below_one_before_writing_anything(
+    ws, tmp_path, tiny_notebooks, jobs
+):
+    path = write_run_set(ws)
+    with pytest.raises(
+        InputRefused, match=rf"field 'jobs' = {jobs} \(allowed: a whole number >= 1"
+    ):
+        run_report([path], jobs=jobs, output=tmp_path / "out")
+    assert not (tmp_path / "out").exists()
 
 
 def test_runner_refuses_a_bad_attempts_table_before_writing_anything(ws, tmp_path):
@@ -237,6 +383,25 @@ def test_fill_reports_a_disagreeing_hand_written_score_and_keeps_it(ws):
     assert rows[SOLVER_TASK]["score"] == "0.2500001"
 
 
+def test_fill_keeps_quoting_bom_crlf_and_names_physical_lines(ws):
+    """A note over two lines shifts later rows: lines are counted as the attempts reader does."""
+    write_run_set(ws)
+    ws.rows[0]["note"] = 'judge said "ok,\nfine"'  # CRLF once the file is converted below
+    for row in ws.rows:
+        if row["item"] == SOLVER_TASK:
+            row["score"] = "0.2500001"
+    ws.write()
+    text = ws.attempts_path.read_text(encoding="utf-8").replace("\n", "\r\n")
+    ws.attempts_path.write_bytes(("\ufeff" + text).encode("utf-8"))
+    result = fill_solver_rows(ws.attempts_path, _outputs(ws), ws.root / "filled.csv")
+    (issue,) = result.mismatches
+    assert (issue["item"], issue["line"]) == (SOLVER_TASK, 8)
+    assert "(line 8)" in issue["message"]
+    rows = _read_csv(ws.root / "filled.csv")
+    assert rows[0]["note"] == 'judge said "ok,\r\nfine"'
+    assert [r["model"] for r in rows] == [r["model"] for r in ws.rows]
+
+
 def test_fill_within_tolerance_is_no_issue_and_a_blank_without_output_stays_blank(ws):
     write_run_set(ws)
     for row in ws.rows:
@@ -247,6 +412,14 @@ def test_fill_within_tolerance_is_no_issue_and_a_blank_without_output_stays_blan
     result = fill_solver_rows(ws.attempts_path, outputs, ws.root / "filled.csv")
     assert result.mismatches == [] and result.filled == []
     assert [u["item"] for u in result.unfilled] == [SOLVE_TASK]
+
+
+def test_fill_refuses_a_table_that_is_not_utf8_and_writes_nothing(ws):
+    write_run_set(ws)
+    ws.attempts_path.write_bytes(ws.attempts_path.read_bytes() + "café\n".encode("latin-1"))
+    with pytest.raises(InputRefused, match=r"attempts\.csv: .*can't decode byte 0xe9"):
+        fill_solver_rows(ws.attempts_path, [], ws.root / "filled.csv")
+    assert not (ws.root / "filled.csv").exists()
 
 
 def test_fill_refuses_to_write_over_its_input(ws):
@@ -355,6 +528,34 @@ def test_runner_index_equals_run_score_and_real_data_get_no_banner(ws, tiny_note
     assert page == build_landing_page(result.run_sets, ws.root / "out")
     assert "SIMULATED" not in page
     assert "<th>P</th><th>S</th><th>C</th><th>O</th>" in page
+
+
+def test_landing_page_escapes_model_names_in_text_and_links(tmp_path):
+    from tcsexam_lib.report import NotebookOutcome, RunSetResult
+    from tcsexam_lib.report_params import ReportParams
+    from tcsexam_lib.solver_batch import FillResult
+
+    model = "o'brien<b>"
+    params = ReportParams(
+        tmp_path / "p.yaml", "lite", "offline", tmp_path, tmp_path, tmp_path, None,
+        tmp_path, ("index",), models=(model,),
+    )  # fmt: skip
+    folder = tmp_path / "lite-offline"
+    reader = folder / model / "index.reader.html"
+    entry = {"status": "complete", "index": 55.5,
+             "track_means": {"P": 0.4, "S": 0.25, "C": 1.2, "O": 0.0}}  # fmt: skip
+    notebook = NotebookOutcome(
+        f"lite-offline/{model}/index", "index", reader.with_name("index.ipynb"),
+        reader.with_name("index.html"), reader, 1.0,
+    )  # fmt: skip
+    rs = RunSetResult(
+        params, folder, tmp_path / "i.json", tmp_path / "a.csv",
+        {"reference_id": "r", "status": "complete", "models": {model: entry}},
+        FillResult(tmp_path / "a.csv"), {}, False, [notebook],
+    )  # fmt: skip
+    page = build_landing_page([rs], tmp_path)
+    assert "o&#x27;brien&lt;b&gt;" in page and model not in page
+    assert "href='lite-offline/o%27brien%3Cb%3E/index.reader.html'" in page
 
 
 # --- report_views on the demo (no kernel) ----------------------------------------------
