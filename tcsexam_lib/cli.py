@@ -314,10 +314,13 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         print(f"{len(written)} demo file(s) written ({SIMULATED_LABEL})")
         return 0
     differing = compare_demo(args.root)
-    for relative in differing:
-        print(f"  differs from the generator: {relative}")
+    for relative, what in differing:
+        print(f"  {relative}: {what}")
     if differing:
-        print(f"demo check: {len(differing)} file(s) differ; `tcsexam demo generate` rewrites them")
+        print(
+            f"demo check: {len(differing)} file(s) are not the generator's output; "
+            "`tcsexam demo generate` rewrites the generator's files (it removes nothing)"
+        )
         return 2
     print("demo check: every demo file equals the generator's output")
     return 0

@@ -343,14 +343,32 @@ def write_demo(root: str | os.PathLike[str] | None = None) -> list[Path]:
     return written
 
 
-def compare_demo(root: str | os.PathLike[str] | None = None) -> list[str]:
-    """Demo files under ``root`` that differ from (or lack) the generator's output."""
+def compare_demo(root: str | os.PathLike[str] | None = None) -> list[tuple[str, str]]:
+    """Demo files under ``root`` that are not exactly the generator's output.
+
+    Returns ``(path relative to root, what is wrong)`` pairs: a file that differs, one
+    that is missing, or one under the demo's folders that the generator does not write
+    (it would pass for simulated demo data without coming from the generator).
+    """
     base = Path(root) if root is not None else KIT_ROOT
-    return [
-        relative
-        for relative, text in build_demo_files().items()
-        if not (base / relative).is_file() or (base / relative).read_text(encoding="utf-8") != text
+    expected = build_demo_files()
+    found: list[tuple[str, str]] = []
+    for relative, text in expected.items():
+        path = base / relative
+        if not path.is_file():
+            found.append((relative, "missing"))
+        elif path.read_text(encoding="utf-8") != text:
+            found.append((relative, "differs from the generator's output"))
+    present = [
+        *(base / "demo").rglob("*"),
+        *(base / "references" / DEMO_REFERENCE_ID).rglob("*"),
+        *(base / "references" / "suites").glob("demo-*"),
     ]
+    for path in sorted(present):
+        relative = path.relative_to(base).as_posix()
+        if path.is_file() and relative not in expected:
+            found.append((relative, "not written by the generator"))
+    return found
 
 
 _README = f"""# SIMULATED demo data — not TCSExam results

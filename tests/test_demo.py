@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -53,14 +54,31 @@ def test_generator_is_deterministic():
     assert build_demo_files() == build_demo_files()
 
 
-def test_demo_check_reports_an_edited_file(tmp_path, run_cli):
+DEMO_CHECK_CASES = [
+    ("demo/demo-lite-offline/attempts.csv", "edit", "differs from the generator's output"),
+    ("references/demo-k3-sim-v1/demo-full.json", "delete", "missing"),
+    ("demo/demo-full-online/records/sim-alpha/sim-tsp/9.json", "add", "not written by"),
+    ("references/suites/demo-extra.json", "add", "not written by the generator"),
+]
+
+
+@pytest.mark.parametrize(("relative", "change", "reported"), DEMO_CHECK_CASES)
+def test_demo_check_names_every_file_that_is_not_the_generators(
+    tmp_path, run_cli, relative, change, reported
+):
     assert run_cli(["demo", "generate", "--root", tmp_path]).code == 0
     assert run_cli(["demo", "check", "--root", tmp_path]).code == 0
-    edited = tmp_path / "demo" / "demo-lite-offline" / "attempts.csv"
-    edited.write_text(edited.read_text(encoding="utf-8").replace("0.", "0.9", 1))
+    path = tmp_path / relative
+    if change == "edit":
+        path.write_text(path.read_text(encoding="utf-8").replace("0.", "0.9", 1))
+    elif change == "delete":
+        path.unlink()
+    else:
+        path.write_text("[]", encoding="utf-8")
     done = run_cli(["demo", "check", "--root", tmp_path])
     assert done.code == 2
-    assert "demo/demo-lite-offline/attempts.csv" in done.out
+    assert re.search(rf"{re.escape(relative)}: {reported}", done.out), done.out
+    assert "1 file(s) are not the generator's output" in done.out
 
 
 def test_every_demo_file_is_labelled_simulated():
