@@ -149,8 +149,37 @@ def refuse_unknown_parameters(notebook: str, namespace: dict[str, Any], hidden: 
         raise InputRefused.from_problems("Unknown notebook parameters", problems)
 
 
+#: How a missing value (``null`` in the JSON outputs) is shown in report tables.
+MISSING_TEXT = "—"
+
+
+def table_html(table: pd.DataFrame, max_rows: int | None = None) -> str:
+    """HTML of a report table, a missing value shown as ``—`` (pandas would show NaN).
+
+    The outputs hold ``null`` where there is no value (an incomplete track, a timeout's
+    ``z``); a reader should not see NaN, which the kit never writes.
+
+    Examples
+    --------
+    >>> table = pd.DataFrame({"track": ["P", "S"], "mean": [0.4, None], "z": [None, None]})
+    >>> html_text = table_html(table)
+    >>> html_text.count("<td>—</td>"), "NaN" in html_text, "None" in html_text
+    (3, False, False)
+    """
+    empty = [column for column in table.columns if table[column].isna().all()]
+    if empty:  # pandas shows None, not na_rep, in a column without any value
+        table = table.copy()
+        for column in empty:
+            table[column] = MISSING_TEXT
+    return table.to_html(
+        na_rep=MISSING_TEXT, max_rows=max_rows or pd.get_option("display.max_rows"), border=1
+    )
+
+
 def configure_display(max_rows: int = 500) -> None:
-    """Let pandas show whole tables (up to ``max_rows``) in the reports.
+    """Let pandas show whole tables (up to ``max_rows``) in the reports, ``—`` for missing.
+
+    In a notebook, every DataFrame is then rendered by :func:`table_html`.
 
     Examples
     --------
@@ -160,6 +189,12 @@ def configure_display(max_rows: int = 500) -> None:
     pd.set_option("display.max_rows", max_rows)
     pd.set_option("display.min_rows", max_rows)
     pd.set_option("display.max_colwidth", 200)
+    from IPython import get_ipython
+
+    shell = get_ipython()
+    if shell is not None:
+        html_formatter = shell.display_formatter.formatters["text/html"]
+        html_formatter.for_type(pd.DataFrame, table_html)
 
 
 def is_simulated(

@@ -50,8 +50,20 @@ def test_runner_on_a_demo_run_set_lists_every_model_as_run_score_does(tmp_path):
             executed = tmp_path / params.name / model / f"{name}.ipynb"
             assert executed.with_suffix(".html").is_file()
             assert Path(f"{executed.with_suffix('')}.reader.html").is_file()
-            meta = nbformat.read(executed, as_version=4).metadata.papermill
+            notebook = nbformat.read(executed, as_version=4)
+            meta = notebook.metadata.papermill
             assert meta["parameters"]["model"] == model and meta["exception"] is None
+            tables = [
+                output["data"]["text/html"]
+                for cell in notebook.cells
+                for output in cell.get("outputs", [])
+                if "<table" in output.get("data", {}).get("text/html", "")
+            ]
+            assert tables, (model, name)
+            for table in tables:  # a missing value reads as —, never NaN or None
+                assert not re.search(r"<td>(NaN|None|nan)</td>", table), (model, name)
+    gamma = (tmp_path / params.name / "sim-gamma" / "index.ipynb").read_text(encoding="utf-8")
+    assert "<td>—</td>" in gamma  # sim-gamma's incomplete tracks have no mean
     statuses = sorted(entry["status"] for entry in expected["models"].values())
     assert statuses == ["complete", "incomplete", "provisional"]  # the demo's three stories
 
