@@ -135,15 +135,23 @@ def read_json(
 ) -> Any:
     """Read a strict JSON file; a missing or unreadable file is refused by name."""
     path = Path(path)
+    return parse_json_text(read_input_text(path), str(path), describe_for)
+
+
+def read_input_text(path: str | os.PathLike[str], kind: str = "Input file") -> str:
+    """The UTF-8 text of an input file; a missing or unreadable one is refused by name.
+
+    ``kind`` starts the refusal's summary (``"<kind> not found"``, ``"<kind> unreadable"``).
+    """
+    path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except FileNotFoundError as exc:
         raise InputRefused(
-            "Input file not found", [Problem(str(path), detail="no such file")]
+            f"{kind} not found", [Problem(str(path), detail="no such file")]
         ) from exc
     except (OSError, UnicodeDecodeError) as exc:
-        raise InputRefused("Input file unreadable", [Problem(str(path), detail=str(exc))]) from exc
-    return parse_json_text(text, str(path), describe_for)
+        raise InputRefused(f"{kind} unreadable", [Problem(str(path), detail=str(exc))]) from exc
 
 
 @cache

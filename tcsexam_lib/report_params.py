@@ -20,7 +20,7 @@ from typing import Any
 import yaml
 
 from .errors import InputRefused, Problem
-from .jsonio import load_schema, validate_with_schema
+from .jsonio import load_schema, read_input_text, validate_with_schema
 from .plan import load_cohort, load_suite
 
 #: Schema name of a run-set parameter file.
@@ -90,16 +90,7 @@ def read_params_file(path: str | os.PathLike[str]) -> dict[str, Any]:
     {'suite': 'demo-lite', 'protocol': 'offline'}
     """
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError as exc:
-        raise InputRefused(
-            "Parameter file not found", [Problem(str(path), detail="no such file")]
-        ) from exc
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputRefused(
-            "Parameter file unreadable", [Problem(str(path), detail=str(exc))]
-        ) from exc
+    text = read_input_text(path, "Parameter file")
     try:
         data = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError as exc:
