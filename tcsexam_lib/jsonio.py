@@ -241,6 +241,28 @@ def dumps_json(data: Any) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
+def refuse_output_over_inputs(
+    output: str | os.PathLike[str], inputs: list[Any], *, field: str, allowed: str
+) -> None:
+    """Refuse an output path that is one of the inputs (``None`` inputs are skipped).
+
+    Examples
+    --------
+    >>> refuse_output_over_inputs("out.json", ["in.json", None], field="--output", allowed="x")
+    >>> try:
+    ...     refuse_output_over_inputs("in.json", ["in.json"], field="--output", allowed="x")
+    ... except InputRefused as exc:
+    ...     print(exc.summary)
+    Output would overwrite an input
+    """
+    target = Path(output).resolve()
+    if any(path is not None and Path(path).resolve() == target for path in inputs):
+        raise InputRefused(
+            "Output would overwrite an input",
+            [Problem(str(output), field=field, value=str(output), allowed=allowed)],
+        )
+
+
 def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
     """Write ``text`` to ``path`` atomically (temporary file, then rename)."""
     path = Path(path)

@@ -12,10 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from .attempts import read_attempts
-from .errors import InputRefused, Problem
 from .evidence import check_solver_evidence
 from .index import compute_index
-from .jsonio import write_json_atomic
+from .jsonio import refuse_output_over_inputs, write_json_atomic
 from .paths import resolve_references_dir
 from .plan import load_cohort, load_cohort_reference, load_suite
 from .provenance import build_provenance
@@ -132,20 +131,9 @@ def _write_output(output: Any, result: dict[str, Any], inputs: list[Any]) -> Non
     """Write ``result`` atomically, refusing to replace one of its own inputs."""
     if output is None:
         return
-    target = Path(output).resolve()
-    for path in inputs:
-        if path is not None and Path(path).resolve() == target:
-            raise InputRefused(
-                "Output would overwrite an input",
-                [
-                    Problem(
-                        str(output),
-                        field="--output",
-                        value=str(output),
-                        allowed="a path that is not one of the inputs",
-                    )
-                ],
-            )
+    refuse_output_over_inputs(
+        output, inputs, field="--output", allowed="a path that is not one of the inputs"
+    )
     write_json_atomic(output, result)
 
 

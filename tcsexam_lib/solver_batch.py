@@ -20,7 +20,7 @@ from typing import Any
 
 from .errors import InputRefused, Problem
 from .evidence import SCORE_TOLERANCE
-from .jsonio import write_text_atomic
+from .jsonio import refuse_output_over_inputs, write_text_atomic
 from .runs import run_solver_score
 
 
@@ -214,18 +214,12 @@ def fill_solver_rows(
     """
     source = Path(attempts)
     target = Path(output)
-    if source.resolve() == target.resolve():
-        raise InputRefused(
-            "Output would overwrite an input",
-            [
-                Problem(
-                    str(target),
-                    field="output",
-                    value=str(target),
-                    allowed="a path other than the attempts table (the input is never changed)",
-                )
-            ],
-        )
+    refuse_output_over_inputs(
+        target,
+        [source],
+        field="output",
+        allowed="a path other than the attempts table (the input is never changed)",
+    )
     try:
         with open(source, encoding="utf-8-sig", newline="") as handle:
             text = handle.read()  # newline="": a CRLF inside a quoted field is kept
