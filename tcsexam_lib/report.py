@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import InputRefused, Problem
-from .jsonio import write_text_atomic
+from .jsonio import write_json_atomic, write_text_atomic
 from .paths import KIT_ROOT
 from .plan import load_cohort, load_cohort_reference, load_suite
 from .report_params import ReportParams, load_report_params
@@ -163,11 +163,10 @@ def run_report(
     all_params = _load_all_params(params_files, output)
     source_dir = Path(notebooks_dir) if notebooks_dir is not None else NOTEBOOKS_DIR
     run_sets = []
-    for params in all_params:  # refuse any input before anything is written
-        _check_run_set(params)
-    for params in all_params:
+    checked = [_check_run_set(params) for params in all_params]  # refuse before writing
+    for params, scored in zip(all_params, checked, strict=True):
         say(f"[{params.name}] scoring ({params.source.name})")
-        run_sets.append(_prepare_run_set(params, say))
+        run_sets.append(_prepare_run_set(params, scored, say))
     jobs_list = [(rs, job) for rs in run_sets for job in _notebook_jobs(rs, source_dir)]
     log_path = all_params[0].output / "report-kernels.log"
     say(f"executing {len(jobs_list)} notebook(s), {jobs} at a time (kernel log {log_path})")
@@ -317,8 +316,22 @@ def _check_fill(params: ReportParams, records: list[Any], fill: FillResult) -> N
         raise InputRefused.from_problems(f"Run set {params.source} refused", problems)
 
 
-def _check_run_set(params: ReportParams) -> None:
-    """Score the run set in memory (a temporary filled table): raise what would be refused."""
+@dataclass(frozen=True)
+class _CheckedRunSet:
+    """What :func:`_check_run_set` loaded and scored in memory, for the writing step."""
+
+    reference: Any
+    records: list[Any]
+    outputs: list[dict[str, Any]]
+
+
+def _check_run_set(params: ReportParams) -> _CheckedRunSet:
+    """Score the run set in memory (a temporary filled table): raise what would be refused.
+
+    The solver-score outputs are kept for :func:`_prepare_run_set`, which writes them;
+    the index is computed again there, from the filled table at its final place (its
+    provenance names that file).
+    """
     suite = load_suite(params.suite, references_dir=params.references_dir)
     cohort = load_cohort(params.cohort, suite=suite)
     reference = load_cohort_reference(cohort, suite, references_dir=params.references_dir)
@@ -329,6 +342,7 @@ def _check_run_set(params: ReportParams) -> None:
         reference=params.suite,
         reference_id=reference.reference_id,
         references_dir=params.references_dir,
+        producer=PRODUCER,
     )
     with tempfile.TemporaryDirectory(prefix="tcsexam-report-") as folder:
         filled = Path(folder) / params.attempts.name
@@ -350,30 +364,26 @@ def _check_run_set(params: ReportParams) -> None:
             ]
             summary = exc.summary.replace(str(filled), shown)
             raise InputRefused(f"Run set {params.source}: {summary}", problems) from exc
+    return _CheckedRunSet(reference, records, outputs)
 
 
-def _prepare_run_set(params: ReportParams, say: Progress) -> RunSetResult:
-    """Solver-score every records file, fill the attempts copy, compute the index."""
-    suite = load_suite(params.suite, references_dir=params.references_dir)
-    cohort = load_cohort(params.cohort, suite=suite)
-    reference = load_cohort_reference(cohort, suite, references_dir=params.references_dir)
-    records = find_records(params.records)
-    _check_records(params, records, set(suite.tracks["solver"]))
+def _prepare_run_set(params: ReportParams, checked: _CheckedRunSet, say: Progress) -> RunSetResult:
+    """Write the checked solver-score outputs, fill the attempts copy, compute the index."""
+    reference = checked.reference
     folder = params.output / params.name
     solver_outputs: dict[str, list[dict[str, Any]]] = {}
     for model in params.models:
         solver_dir = folder / model / "solver"
         if solver_dir.is_dir():
             shutil.rmtree(solver_dir)  # a stale output must never count as evidence
-        mine = [r for r in records if r.model == model]
-        solver_outputs[model] = run_solver_scores(
-            mine,
-            reference=params.suite,
-            reference_id=reference.reference_id,
-            references_dir=params.references_dir,
-            output_dir=solver_dir,
-            producer=PRODUCER,
-        )
+        mine = [
+            (item, output)
+            for item, output in zip(checked.records, checked.outputs, strict=True)
+            if item.model == model
+        ]
+        for item, output in mine:
+            write_json_atomic(solver_output_path(solver_dir, item.task, item.attempt), output)
+        solver_outputs[model] = [output for _, output in mine]
         say(f"[{params.name}] {model}: {len(mine)} solver-score output(s) -> {solver_dir}")
     filled_path = params.output / f"{params.name}.attempts.csv"
     flat = [out for outs in solver_outputs.values() for out in outs]
