@@ -26,19 +26,33 @@ except PackageNotFoundError:  # pragma: no cover - running from a plain checkout
 
 from .attempts import read_attempts
 from .errors import InputRefused, OutputRefused, Problem, ReferenceProblem, TcsexamError
-from .index import combine_track_means, compute_index
+from .index import compute_index
 from .jsonio import write_json_atomic
 from .plan import Cohort, Suite, load_cohort, load_cohort_reference, load_suite
-from .reference import Reference, compute_instance_stats, load_reference
+from .reference import Reference, load_reference
+from .reference import build_reference as reference_from_data
 from .report import run_report
 from .report_params import load_report_params
 from .runs import run_score, run_solver_score
-from .solver import instance_score, read_records, score_solver_task
+from .scoring.formulas import (
+    SCALE_TERMS,
+    InstanceStats,
+    combine_track_means,
+    compute_instance_stats,
+    instance_score,
+    mean_score,
+    phi,
+    scale_terms,
+    z_score,
+)
+from .solver import read_records, score_solver_task
 from .solver_batch import fill_solver_rows
 from .vocab import FIXED_REFERENCE_ID, METRIC_ID, TRACK_LETTERS, TRACK_WEIGHTS, TRACKS
 
 __all__ = [
     "FIXED_REFERENCE_ID",
+    "SCALE_TERMS",
+    "InstanceStats",
     "METRIC_ID",
     "TRACKS",
     "TRACK_LETTERS",
@@ -62,6 +76,11 @@ __all__ = [
     "load_reference",
     "load_report_params",
     "load_suite",
+    "mean_score",
+    "phi",
+    "reference_from_data",
+    "scale_terms",
+    "z_score",
     "read_attempts",
     "read_records",
     "run_report",

@@ -19,6 +19,7 @@ from typing import Any
 import pandas as pd
 
 from .plan import Cohort, Suite
+from .scoring.formulas import combine_track_means, mean_score, track_contribution
 from .vocab import (
     ADOPTED_STATUSES,
     ATTEMPT_COLUMNS,
@@ -32,27 +33,6 @@ STATUS_COMPLETE = "complete"
 STATUS_PROVISIONAL = "provisional"
 STATUS_INCOMPLETE = "incomplete"
 _STATUS_ORDER = (STATUS_COMPLETE, STATUS_PROVISIONAL, STATUS_INCOMPLETE)
-
-
-def combine_track_means(means: dict[str, float]) -> float:
-    """Weighted index in points from the four track means.
-
-    Examples
-    --------
-    The worked example of the scoring rules:
-
-    >>> combine_track_means({"theorem": 0.4, "solver": 0.25, "construction": 1.2,
-    ...                      "conjecture": 0.0})
-    55.5
-    """
-    missing = [t for t in TRACKS if t not in means]
-    if missing:
-        raise ValueError(f"track means missing for: {', '.join(missing)}")
-    return math.fsum(TRACK_WEIGHTS[t] * float(means[t]) for t in TRACKS)
-
-
-def _mean(values: list[float]) -> float:
-    return math.fsum(values) / len(values)
 
 
 def _issue(
@@ -177,7 +157,7 @@ def _score_task(
         "adopted_attempts": [str(r["attempt"]) for r in adopted],
         "adopted_valid_attempts": [str(r["attempt"]) for r in valid],
         "scores": scores,
-        "mean": _mean(scores) if complete else None,
+        "mean": mean_score(scores) if complete else None,
         "rows": [_row_record(r, extra_columns) for r in rows],
     }
     return task, issues
@@ -239,12 +219,12 @@ def _summarise_model(tasks: list[dict[str, Any]], issues: list[dict[str, Any]]) 
     for track in TRACKS:
         in_track = [t for t in tasks if t["track"] == track]
         means = [t["mean"] for t in in_track if t["mean"] is not None]
-        mean = _mean(means) if len(means) == len(in_track) else None
+        mean = mean_score(means) if len(means) == len(in_track) else None
         tracks[track] = {
             "letter": TRACK_LETTERS[track],
             "weight": TRACK_WEIGHTS[track],
             "mean": mean,
-            "contribution": None if mean is None else TRACK_WEIGHTS[track] * mean,
+            "contribution": None if mean is None else track_contribution(track, mean),
             "tasks_planned": len(in_track),
             "tasks_complete": len(means),
         }

@@ -13,9 +13,7 @@ the kit: when its file is absent, the error says where the release file goes.
 
 from __future__ import annotations
 
-import math
 import os
-import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,32 +21,17 @@ from typing import Any
 from .errors import InputRefused, Problem, ReferenceProblem
 from .jsonio import parse_json_text, sha256_file, validate_with_schema
 from .paths import resolve_references_dir
+from .scoring.formulas import (  # noqa: F401 - re-exported
+    SCALE_TERMS,
+    InstanceStats,
+    compute_instance_stats,
+    scale_terms,
+)
 from .vocab import (
     FIXED_REFERENCE_ID,
     FIXED_SCALE_FLOOR_ABSOLUTE,
     FIXED_SCALE_FLOOR_RELATIVE,
 )
-
-#: Names of the terms of ``scale = max(s, rel_floor*|mu|, abs_floor)``, in tie order.
-SCALE_TERMS = ("sample_std", "relative_floor", "absolute_floor")
-
-
-@dataclass(frozen=True)
-class InstanceStats:
-    """Reference statistics of one scored instance.
-
-    ``mu`` is the mean and ``s`` the sample standard deviation (ddof=1) of the usable
-    values; ``scale = max(s, rel_floor*|mu|, abs_floor)`` and ``scale_term`` names the
-    term that set it (``sample_std``, ``relative_floor`` or ``absolute_floor``; ties go
-    to the earlier term).
-    """
-
-    values: tuple[float | None, ...]
-    n_usable: int
-    mu: float
-    s: float
-    scale: float
-    scale_term: str
 
 
 @dataclass(frozen=True)
@@ -86,52 +69,6 @@ class Reference:
     def n_unscored(self) -> int:
         """Number of instances listed in ``unscored_reference_instances``."""
         return sum(len(task.unscored) for task in self.tasks.values())
-
-
-def compute_instance_stats(
-    values: list[float | None], rel_floor: float, abs_floor: float
-) -> InstanceStats | None:
-    """Reference statistics of one instance, or ``None`` with fewer than two usable values.
-
-    Examples
-    --------
-    >>> stats = compute_instance_stats([10, 12, 14], 0.02, 1e-9)
-    >>> stats.mu, stats.s, stats.scale, stats.scale_term
-    (12.0, 2.0, 2.0, 'sample_std')
-    >>> compute_instance_stats([5, None], 0.02, 1e-9) is None
-    True
-    """
-    usable = [float(v) for v in values if v is not None and math.isfinite(v)]
-    n = len(usable)
-    if n < 2:
-        return None
-    # statistics.mean/stdev compute exactly (fractions) and round once, so identical
-    # values give mu equal to them and s exactly 0 (a plain float sum can be 1 ulp off).
-    mu = float(statistics.mean(usable))
-    s = float(statistics.stdev(usable))
-    terms = scale_terms(mu, s, rel_floor, abs_floor)
-    scale = max(terms.values())
-    term = next(name for name, value in terms.items() if value == scale)
-    return InstanceStats(tuple(values), n, mu, s, scale, term)
-
-
-def scale_terms(mu: float, s: float, rel_floor: float, abs_floor: float) -> dict[str, float]:
-    """The three candidates of ``scale = max(s, rel_floor*|mu|, abs_floor)``, by name.
-
-    The keys are :data:`SCALE_TERMS`, in tie order; the scale is the largest value
-    and ``InstanceStats.scale_term`` the first key that reaches it. The sample std
-    sets the scale when the reference runs spread; the relative floor when they
-    agree closely around a non-zero mean (a 2 % band for the fixed reference); the
-    absolute floor only when both are (nearly) zero, e.g. a constant reference at 0.
-
-    Examples
-    --------
-    >>> scale_terms(12.0, 2.0, 0.02, 1e-9)
-    {'sample_std': 2.0, 'relative_floor': 0.24, 'absolute_floor': 1e-09}
-    >>> scale_terms(0.0, 0.0, 0.02, 1e-9)
-    {'sample_std': 0.0, 'relative_floor': 0.0, 'absolute_floor': 1e-09}
-    """
-    return dict(zip(SCALE_TERMS, (s, rel_floor * abs(mu), abs_floor), strict=True))
 
 
 def _reference_path(

@@ -15,11 +15,10 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from scipy.special import ndtr
-
 from .errors import NOT_GIVEN, InputRefused, Problem
 from .jsonio import read_json, validate_with_schema
-from .reference import InstanceStats, Reference, TaskReference
+from .reference import Reference, TaskReference
+from .scoring.formulas import instance_score, mean_score
 from .vocab import (
     COMPLETED_FAILURE_STATUSES,
     INFRASTRUCTURE_STATUSES,
@@ -30,24 +29,6 @@ from .vocab import (
 
 #: How many missing instance names a refusal spells out before counting the rest.
 _MAX_NAMED_MISSING = 50
-
-
-def instance_score(a: float, stats: InstanceStats, direction: str) -> tuple[float, float]:
-    """Return ``(z, Phi(z))`` for a valid candidate value ``a``.
-
-    Examples
-    --------
-    >>> from tcsexam_lib.reference import compute_instance_stats
-    >>> stats = compute_instance_stats([10, 12, 14], 0.02, 1e-9)
-    >>> instance_score(12, stats, "maximize")
-    (0.0, 0.5)
-    >>> z, score = instance_score(10, stats, "minimize")
-    >>> z, round(score, 4)
-    (1.0, 0.8413)
-    """
-    diff = a - stats.mu if direction == "maximize" else stats.mu - a
-    z = diff / stats.scale
-    return z, float(ndtr(z))
 
 
 def read_records(path: str | os.PathLike[str]) -> Any:
@@ -312,7 +293,7 @@ def score_solver_task(
         )
     if problems:
         raise InputRefused.from_problems(f"Cannot score task '{task}' from {source}", problems)
-    relative = math.fsum(row["score"] for row in rows) / len(rows)
+    relative = mean_score([row["score"] for row in rows])
     return {
         "task": task,
         "reference_id": reference.reference_id,

@@ -1,0 +1,264 @@
+"""Every formula of the TCSExam scoring rules, and nothing else.
+
+This is the only module that evaluates a formula of the rules; everything else calls it.
+
+Solver relative score (higher is better, in [0, 1]; 0.5 is as good as the reference mean):
+
+- per scored reference instance, over its usable values ``v`` (finite numbers, at least
+  two): ``mu = mean(v)``, ``s = sample std (ddof 1)`` and
+  ``scale = max(s, rel_floor*|mu|, abs_floor)``;
+- for a valid candidate value ``A``: ``z = (A - mu)/scale`` (maximise) or
+  ``z = (mu - A)/scale`` (minimise), instance score ``Phi(z)``; a completed failure
+  scores 0;
+- the task's ``relative_score`` is the mean of its scored instances' scores.
+
+Index (points, higher is better, may exceed 100): per model, (1) the mean over the adopted
+valid attempts of each task, (2) the equal-weight mean over the tasks of each track, (3)
+``index = 30*P + 30*S + 30*C + 10*O`` with the track means P, S, C, O.
+
+Means and standard deviations of reference values are computed exactly (rational
+arithmetic) and rounded once, as :mod:`statistics` does: identical values give ``mu``
+equal to them and ``s`` exactly 0, so a candidate equal to them scores exactly 0.5.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from ..vocab import TRACK_WEIGHTS, TRACKS
+
+#: Names of the terms of ``scale = max(s, rel_floor*|mu|, abs_floor)``, in tie order.
+SCALE_TERMS = ("sample_std", "relative_floor", "absolute_floor")
+
+#: The index weights in the order of :data:`~tcsexam_lib.vocab.TRACKS` (points per unit
+#: of track mean): ``index = WEIGHT_VECTOR . (P, S, C, O)``.
+WEIGHT_VECTOR = tuple(TRACK_WEIGHTS[track] for track in TRACKS)
+
+
+@dataclass(frozen=True)
+class InstanceStats:
+    """Reference statistics of one scored instance.
+
+    ``mu`` is the mean and ``s`` the sample standard deviation (ddof=1) of the usable
+    values; ``scale = max(s, rel_floor*|mu|, abs_floor)`` and ``scale_term`` names the
+    term that set it (``sample_std``, ``relative_floor`` or ``absolute_floor``; ties go
+    to the earlier term).
+    """
+
+    values: tuple[float | None, ...]
+    n_usable: int
+    mu: float
+    s: float
+    scale: float
+    scale_term: str
+
+
+def usable_values(values: Iterable[float | None]) -> list[float]:
+    """The usable reference values: finite numbers (``null`` is an unusable run).
+
+    Examples
+    --------
+    >>> usable_values([10, None, 12.5])
+    [10.0, 12.5]
+    """
+    return [float(v) for v in values if v is not None and math.isfinite(v)]
+
+
+def _exact_sums(values: Sequence[float]) -> tuple[int, int, int]:
+    """``(sum of N_i, sum of N_i**2, D)`` with every value equal to ``N_i / D`` exactly."""
+    ratios = [value.as_integer_ratio() for value in values]
+    denominator = max(den for _, den in ratios)  # powers of two: the largest is a multiple
+    scaled = [num * (denominator // den) for num, den in ratios]
+    return sum(scaled), sum(n * n for n in scaled), denominator
+
+
+def exact_mean(values: Sequence[float]) -> float:
+    """The mean of floats, computed exactly and rounded once (as ``statistics.mean``).
+
+    Examples
+    --------
+    >>> exact_mean([10.0, 12.0, 14.0])
+    12.0
+    >>> exact_mean([0.1, 0.1, 0.1])  # a float sum would give 0.10000000000000002
+    0.1
+    """
+    total, _, denominator = _exact_sums(values)
+    return total / (denominator * len(values))  # int / int is correctly rounded
+
+
+def exact_sample_std(values: Sequence[float]) -> float:
+    """The sample standard deviation (ddof 1), exact and rounded once (as ``statistics.stdev``).
+
+    Examples
+    --------
+    >>> exact_sample_std([10.0, 12.0, 14.0])
+    2.0
+    >>> exact_sample_std([0.1, 0.1, 0.1])
+    0.0
+    """
+    n = len(values)
+    total, squares, denominator = _exact_sums(values)
+    numerator = n * squares - total * total  # = n (n-1) D^2 * variance, exactly
+    divisor = n * (n - 1) * denominator * denominator
+    common = math.gcd(numerator, divisor)
+    return _sqrt_of_fraction(numerator // common, divisor // common)
+
+
+def _sqrt_of_fraction(n: int, m: int) -> float:
+    """Square root of ``n/m``, correctly rounded (the method of ``statistics``)."""
+    q = (n.bit_length() - m.bit_length() - 109) // 2  # 109: 2 * 53 + 3 guard bits
+    if q >= 0:
+        root = math.isqrt(n // (m << 2 * q))
+        exact = root * root * (m << 2 * q) == n
+        return ((root | (not exact)) << q) / 1
+    root = math.isqrt((n << -2 * q) // m)
+    exact = root * root * m == n << -2 * q
+    return (root | (not exact)) / (1 << -q)
+
+
+def scale_terms(mu: float, s: float, rel_floor: float, abs_floor: float) -> dict[str, float]:
+    """The three candidates of ``scale = max(s, rel_floor*|mu|, abs_floor)``, by name.
+
+    The keys are :data:`SCALE_TERMS`, in tie order; the scale is the largest value and
+    ``InstanceStats.scale_term`` the first key that reaches it. The sample std sets the
+    scale when the reference runs spread; the relative floor when they agree closely
+    around a non-zero mean (a 2 % band for the fixed reference); the absolute floor only
+    when both are (nearly) zero, e.g. a constant reference at 0.
+
+    Examples
+    --------
+    >>> scale_terms(12.0, 2.0, 0.02, 1e-9)
+    {'sample_std': 2.0, 'relative_floor': 0.24, 'absolute_floor': 1e-09}
+    >>> scale_terms(0.0, 0.0, 0.02, 1e-9)
+    {'sample_std': 0.0, 'relative_floor': 0.0, 'absolute_floor': 1e-09}
+    """
+    return dict(zip(SCALE_TERMS, (s, rel_floor * abs(mu), abs_floor), strict=True))
+
+
+def compute_instance_stats(
+    values: Sequence[float | None], rel_floor: float, abs_floor: float
+) -> InstanceStats | None:
+    """Reference statistics of one instance, or ``None`` with fewer than two usable values.
+
+    Examples
+    --------
+    >>> stats = compute_instance_stats([10, 12, 14], 0.02, 1e-9)
+    >>> stats.mu, stats.s, stats.scale, stats.scale_term
+    (12.0, 2.0, 2.0, 'sample_std')
+    >>> compute_instance_stats([5, None], 0.02, 1e-9) is None
+    True
+    """
+    usable = usable_values(values)
+    if len(usable) < 2:
+        return None
+    mu = exact_mean(usable)
+    s = exact_sample_std(usable)
+    terms = scale_terms(mu, s, rel_floor, abs_floor)
+    scale = max(terms.values())
+    term = next(name for name, value in terms.items() if value == scale)
+    return InstanceStats(tuple(values), len(usable), mu, s, scale, term)
+
+
+def z_score(a: float, mu: float, scale: float, direction: str) -> float:
+    """``(A - mu)/scale`` when maximising, ``(mu - A)/scale`` when minimising.
+
+    Positive ``z``: the candidate beats the reference mean in the task's direction.
+
+    Examples
+    --------
+    >>> z_score(14.0, 12.0, 2.0, "maximize"), z_score(14.0, 12.0, 2.0, "minimize")
+    (1.0, -1.0)
+    """
+    diff = a - mu if direction == "maximize" else mu - a
+    return diff / scale
+
+
+def phi(z: float) -> float:
+    """The standard normal CDF ``Phi(z)``: the instance score of a candidate with this ``z``.
+
+    Examples
+    --------
+    >>> phi(0.0)
+    0.5
+    >>> round(phi(1.0), 6)
+    0.841345
+    """
+    from scipy.special import ndtr
+
+    return float(ndtr(z))
+
+
+def instance_score(a: float, stats: InstanceStats, direction: str) -> tuple[float, float]:
+    """Return ``(z, Phi(z))`` for a valid candidate value ``a``.
+
+    Examples
+    --------
+    >>> stats = compute_instance_stats([10, 12, 14], 0.02, 1e-9)
+    >>> instance_score(12, stats, "maximize")
+    (0.0, 0.5)
+    >>> z, score = instance_score(10, stats, "minimize")
+    >>> z, round(score, 4)
+    (1.0, 0.8413)
+    """
+    z = z_score(a, stats.mu, stats.scale, direction)
+    return z, phi(z)
+
+
+def mean_score(scores: Sequence[float]) -> float:
+    """An equal-weight mean (``math.fsum`` then one division).
+
+    It is the ``relative_score`` of a task (over its scored instances' scores), the
+    mean of a task (over its adopted valid attempts) and a track mean (over its tasks'
+    means): three repeats of a task weigh the same as one in its track.
+
+    Examples
+    --------
+    >>> mean_score([0.5, 0.0])
+    0.25
+    """
+    return math.fsum(scores) / len(scores)
+
+
+def track_contribution(track: str, mean: float) -> float:
+    """Points a track mean adds to the index: ``weight * mean``.
+
+    Examples
+    --------
+    >>> track_contribution("conjecture", 0.5)
+    5.0
+    """
+    return TRACK_WEIGHTS[track] * mean
+
+
+def combine_track_means(means: Mapping[str, float]) -> float:
+    """Weighted index in points from the four track means.
+
+    Examples
+    --------
+    The worked example of the scoring rules:
+
+    >>> combine_track_means({"theorem": 0.4, "solver": 0.25, "construction": 1.2,
+    ...                      "conjecture": 0.0})
+    55.5
+    """
+    missing = [t for t in TRACKS if t not in means]
+    if missing:
+        raise ValueError(f"track means missing for: {', '.join(missing)}")
+    return math.fsum(track_contribution(t, float(means[t])) for t in TRACKS)
+
+
+def combine_track_mean_arrays(means):
+    """The index of many sets of track means at once (a numpy array, last axis P, S, C, O).
+
+    For resampling (bootstrap replicates); it agrees with :func:`combine_track_means` to
+    rounding.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> combine_track_mean_arrays(np.array([[0.4, 0.25, 1.2, 0.0], [1, 1, 1, 1]])).tolist()
+    [55.5, 100.0]
+    """
+    return means @ WEIGHT_VECTOR
