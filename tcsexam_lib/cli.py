@@ -11,9 +11,7 @@ import sys
 import traceback
 from collections.abc import Sequence
 
-from . import __version__
 from .errors import TcsexamError
-from .runs import run_score, run_solver_score
 
 
 def _add_references_dir(parser: argparse.ArgumentParser) -> None:
@@ -30,6 +28,8 @@ _SIMULATED_NOTE = "SIMULATED demo data: these numbers are not TCSExam results"
 
 
 def _cmd_solver_score(args: argparse.Namespace) -> int:
+    from .scoring.commands import run_solver_score
+
     result = run_solver_score(
         task=args.task,
         records=args.records,
@@ -51,6 +51,8 @@ def _cmd_solver_score(args: argparse.Namespace) -> int:
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
+    from .scoring.commands import run_score
+
     result = run_score(
         suite=args.suite,
         attempts=args.attempts,
@@ -75,6 +77,18 @@ def _cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
+class _VersionAction(argparse.Action):
+    """``--version``: the installed version, looked up only when asked for."""
+
+    def __init__(self, option_strings, dest, help=None):  # noqa: A002 - argparse's name
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from .provenance import kit_version
+
+        parser.exit(message=f"tcsexam {kit_version()}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``tcsexam`` command."""
     parser = argparse.ArgumentParser(
@@ -82,9 +96,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Score AI models on TCSExam (solver relative scores and the "
         "weighted TCSExam index).",
     )
-    parser.add_argument("--version", action="version", version=f"tcsexam {__version__}")
+    parser.add_argument("--version", action=_VersionAction, help="show the kit's version and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    _add_report_command(sub)  # report (issue 3)
+    _add_report_command(sub)
     _add_reference_commands(sub)  # reference check / reference build
     _add_verify_command(sub)
     _add_demo_commands(sub)  # demo generate / demo check
@@ -129,7 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-# --- reference check / reference build / verify (issue 4) -----------------------------
+# --- reference check / reference build / verify --------------------------------------
 
 #: How many floor-set instances `reference check` prints per task (--json lists them all).
 _SHOWN_FLOOR_INSTANCES = 10
@@ -189,7 +203,7 @@ def _print_reference_check(result) -> None:
 def _cmd_reference_check(args: argparse.Namespace) -> int:
     import json
 
-    from .reference_check import check_reference
+    from .references.check import check_reference
 
     result = check_reference(args.target, references_dir=args.references_dir)
     if args.json:
@@ -200,7 +214,7 @@ def _cmd_reference_check(args: argparse.Namespace) -> int:
 
 
 def _cmd_reference_build(args: argparse.Namespace) -> int:
-    from .reference_build import run_reference_build
+    from .references.build import run_reference_build
 
     path, data = run_reference_build(
         reference_id=args.id,
@@ -346,7 +360,7 @@ def _add_demo_commands(sub) -> None:
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
-    from .report import run_report
+    from .reports.runner import run_report
 
     result = run_report(args.params, jobs=args.jobs, output=args.output, progress=print)
     for failure in result.failures:

@@ -16,7 +16,7 @@ every attempts row), and the files are a pure function of :data:`DEMO_SEED`:
 :func:`build_demo_files` returns their exact bytes, :func:`write_demo` writes them and
 ``tests/test_demo.py`` proves that the committed copies equal the generator's output.
 Solver rows of the attempts tables are not typed in: the generator scores the
-simulated instance records with :func:`~tcsexam_lib.solver.score_solver_task`.
+simulated instance records with :func:`~tcsexam_lib.scoring.solver.score_solver_task`.
 """
 
 from __future__ import annotations
@@ -31,8 +31,9 @@ from typing import Any
 
 from .jsonio import write_text_atomic
 from .paths import KIT_ROOT
-from .reference import Reference, build_reference
-from .solver import score_solver_task
+from .references.model import Reference
+from .references.rules import reference_from_data
+from .scoring.solver import score_solver_task
 from .vocab import ATTEMPT_COLUMNS, SCORE_TYPE_OTHER, SCORE_TYPE_SOLVER, TRACKS
 
 #: Seed of the generator; a change gives other files (and needs a new reference id).
@@ -311,7 +312,7 @@ def build_demo_files() -> dict[str, str]:
         files[f"references/suites/{suite}.json"] = _json_text(suite_data)
         reference_data = _reference(suite)
         files[f"references/{DEMO_REFERENCE_ID}/{suite}.json"] = _json_text(reference_data)
-        reference = build_reference(reference_data, source=f"{DEMO_REFERENCE_ID}/{suite}")
+        reference = reference_from_data(reference_data, source=f"{DEMO_REFERENCE_ID}/{suite}")
         for protocol in DEMO_PROTOCOLS:
             folder = f"demo/{suite}-{protocol}"
             files[f"{folder}/cohort.json"] = _json_text(_cohort(suite, protocol))

@@ -134,23 +134,43 @@ def read_json(
     path: str | os.PathLike[str], describe_for: Callable[[Any], Describe] | None = None
 ) -> Any:
     """Read a strict JSON file; a missing or unreadable file is refused by name."""
+    return read_json_with_digest(path, describe_for)[0]
+
+
+def read_json_with_digest(
+    path: str | os.PathLike[str], describe_for: Callable[[Any], Describe] | None = None
+) -> tuple[Any, str]:
+    """:func:`read_json` and the sha256 of the bytes parsed (the file is read once)."""
     path = Path(path)
-    return parse_json_text(read_input_text(path), str(path), describe_for)
+    data = read_input_bytes(path)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputRefused("Input file unreadable", [Problem(str(path), detail=str(exc))]) from exc
+    return parse_json_text(text, str(path), describe_for), hashlib.sha256(data).hexdigest()
 
 
-def read_input_text(path: str | os.PathLike[str], kind: str = "Input file") -> str:
-    """The UTF-8 text of an input file; a missing or unreadable one is refused by name.
+def read_input_bytes(path: str | os.PathLike[str], kind: str = "Input file") -> bytes:
+    """The bytes of an input file; a missing or unreadable one is refused by name.
 
     ``kind`` starts the refusal's summary (``"<kind> not found"``, ``"<kind> unreadable"``).
     """
     path = Path(path)
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_bytes()
     except FileNotFoundError as exc:
         raise InputRefused(
             f"{kind} not found", [Problem(str(path), detail="no such file")]
         ) from exc
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
+        raise InputRefused(f"{kind} unreadable", [Problem(str(path), detail=str(exc))]) from exc
+
+
+def read_input_text(path: str | os.PathLike[str], kind: str = "Input file") -> str:
+    """The UTF-8 text of an input file; a missing or unreadable one is refused by name."""
+    try:
+        return read_input_bytes(path, kind).decode("utf-8")
+    except UnicodeDecodeError as exc:
         raise InputRefused(f"{kind} unreadable", [Problem(str(path), detail=str(exc))]) from exc
 
 
@@ -177,6 +197,40 @@ def _allowed_from_schema(error: jsonschema.ValidationError) -> str | None:
     return None
 
 
+def schema_errors(data: Any, schema_name: str) -> list[jsonschema.ValidationError]:
+    """Every violation of a published schema by ``data``, in document order."""
+    validator = jsonschema.Draft202012Validator(load_schema(schema_name))
+    return sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+
+
+def schema_problem(
+    error: jsonschema.ValidationError,
+    source: str,
+    describe: Callable[[list[Any]], str] | None = None,
+) -> Problem:
+    """One schema violation in the kit's message template.
+
+    ``describe`` turns a JSON path into a readable location (for example the instance
+    name of a record) so that messages name what the researcher knows.
+    """
+    path = list(error.absolute_path)
+    where = f"{source} {describe(path) if describe else _pointer(path)}"
+    field = str(path[-1]) if path and isinstance(path[-1], str) else None
+    if error.validator == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else error.message
+        return Problem(where, field=missing, detail="required field is missing")
+    if error.validator == "additionalProperties":
+        return Problem(where, detail=error.message)
+    allowed = _allowed_from_schema(error)
+    return Problem(
+        where,
+        field=field if field is not None else _pointer(path),
+        value=error.instance,
+        allowed=allowed,
+        detail=None if allowed else error.message,
+    )
+
+
 def validate_with_schema(
     data: Any,
     schema_name: str,
@@ -185,30 +239,11 @@ def validate_with_schema(
 ) -> None:
     """Validate ``data`` against a published schema; refuse with every violation.
 
-    ``describe`` turns a JSON path into a readable location (for example the
-    instance name of a record) so that messages name what the researcher knows.
+    ``describe``: see :func:`schema_problem`.
     """
-    validator = jsonschema.Draft202012Validator(load_schema(schema_name))
-    problems = []
-    for error in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
-        path = list(error.absolute_path)
-        where = f"{source} {describe(path) if describe else _pointer(path)}"
-        field = str(path[-1]) if path and isinstance(path[-1], str) else None
-        if error.validator == "required":
-            missing = error.message.split("'")[1] if "'" in error.message else error.message
-            problems.append(Problem(where, field=missing, detail="required field is missing"))
-        elif error.validator == "additionalProperties":
-            problems.append(Problem(where, detail=error.message))
-        else:
-            problems.append(
-                Problem(
-                    where,
-                    field=field if field is not None else _pointer(path),
-                    value=error.instance,
-                    allowed=_allowed_from_schema(error),
-                    detail=None if _allowed_from_schema(error) else error.message,
-                )
-            )
+    problems = [
+        schema_problem(error, source, describe) for error in schema_errors(data, schema_name)
+    ]
     if problems:
         raise InputRefused.from_problems(
             f"{source} does not match the published schema '{schema_name}'", problems

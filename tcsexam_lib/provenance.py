@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -16,18 +17,28 @@ from .jsonio import sha256_file
 from .vocab import METRIC_ID
 
 
-def _kit_version() -> str:
-    from . import __version__
+@cache
+def kit_version() -> str:
+    """The installed kit's version (``0.0.0+unknown`` when run from a plain checkout)."""
+    from importlib.metadata import PackageNotFoundError, version
 
-    return __version__
+    try:
+        return version("tcsexam-kit")
+    except PackageNotFoundError:  # pragma: no cover - running from a plain checkout
+        return "0.0.0+unknown"
 
 
-def describe_inputs(inputs: dict[str, str | os.PathLike[str] | None]) -> dict[str, Any]:
+def describe_inputs(
+    inputs: dict[str, str | os.PathLike[str] | None], digests: dict[str, str] | None = None
+) -> dict[str, Any]:
     """Path (as given, and resolved) and sha256 of each named input file.
 
     ``None`` entries are skipped. ``path`` is the path as the caller gave it (relative
     paths are relative to the provenance's ``cwd``); ``resolved`` is its absolute form.
+    ``digests`` gives the sha256 of inputs already read (by role), so that a file is
+    read once; the others are hashed here.
     """
+    known = digests or {}
     described = {}
     for role, path in inputs.items():
         if path is None:
@@ -35,7 +46,7 @@ def describe_inputs(inputs: dict[str, str | os.PathLike[str] | None]) -> dict[st
         described[role] = {
             "path": str(path),
             "resolved": str(Path(path).resolve()),
-            "sha256": sha256_file(path),
+            "sha256": known.get(role) or sha256_file(path),
         }
     return described
 
@@ -50,6 +61,7 @@ def build_provenance(
     reference_sha256: str | None,
     entry_point: str | None = None,
     references_dir: str | os.PathLike[str] | None = None,
+    digests: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """The provenance block of an output.
 
@@ -57,11 +69,12 @@ def build_provenance(
     ``parameters`` are its arguments, enough to run it again: relative paths in them
     are relative to ``cwd``, the working folder of the run. ``entry_point`` names the
     library function that computed the output (``tcsexam verify`` calls it again) and
-    ``references_dir`` the references folder actually used (absolute).
+    ``references_dir`` the references folder actually used (absolute). ``digests``:
+    see :func:`describe_inputs`.
     """
     return {
         "kit": "tcsexam-kit",
-        "kit_version": _kit_version(),
+        "kit_version": kit_version(),
         "metric_id": METRIC_ID,
         "producer": producer,
         "entry_point": entry_point,
@@ -76,6 +89,6 @@ def build_provenance(
             "resolved": None if reference_path is None else str(Path(reference_path).resolve()),
             "sha256": reference_sha256,
         },
-        "inputs": describe_inputs(inputs),
+        "inputs": describe_inputs(inputs, digests),
         "created_utc": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }

@@ -27,7 +27,7 @@ from typing import Any
 
 from .errors import InputRefused, Problem, TcsexamError
 from .jsonio import dumps_json, read_json, sha256_file
-from .runs import _evidence_inputs, run_score, run_solver_score
+from .scoring.commands import run_score, run_solver_score
 from .vocab import METRIC_ID
 
 #: How many differing values a verification lists before it stops looking.
@@ -239,7 +239,8 @@ def verify_output(
     evidence_dir = provenance["parameters"].get("solver_evidence")
     if entry == "run_score" and evidence_dir is not None:
         folder = Path(evidence_dir) if Path(evidence_dir).is_absolute() else base / evidence_dir
-        for role, path in _evidence_inputs(folder).items():
+        for path in sorted(folder.rglob("*.json")) if folder.is_dir() else []:
+            role = f"solver_evidence/{path.relative_to(folder).as_posix()}"
             if role not in recorded_inputs:
                 result.inputs.append(InputCheck(role, str(path), None, sha256_file(path), "added"))
     if provenance.get("metric_id") != METRIC_ID:

@@ -28,7 +28,7 @@ from tcsexam_lib.demo import (
     suite_tasks,
 )
 from tcsexam_lib.paths import KIT_ROOT
-from tcsexam_lib.reference_check import check_reference
+from tcsexam_lib.references.check import check_reference
 
 DEMO_SETS = [(suite, protocol) for suite in DEMO_SUITES for protocol in DEMO_PROTOCOLS]
 

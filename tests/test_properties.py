@@ -29,8 +29,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from tcsexam_lib import compute_index, read_attempts, score_solver_task
-from tcsexam_lib.plan import Cohort, ModelPlan, Suite
-from tcsexam_lib.reference import build_reference
+from tcsexam_lib import reference_from_data as build_reference
+from tcsexam_lib.references.suites import Suite
+from tcsexam_lib.scoring.cohort import Cohort, ModelPlan
 from tcsexam_lib.vocab import COMPLETED_FAILURE_STATUSES
 
 APPROX = {"rel": 1e-9, "abs": 1e-12}

@@ -12,13 +12,12 @@ from pathlib import Path
 import pytest
 from refdata import FIXED_ID, seeded_run_values, small_reference, write_json, write_runs
 
+from tcsexam_lib import load_reference, run_solver_score, score_solver_task
+from tcsexam_lib import reference_from_data as build_reference
 from tcsexam_lib.cli import main
 from tcsexam_lib.errors import InputRefused
-from tcsexam_lib.reference import build_reference, load_reference
-from tcsexam_lib.reference_build import UNSCORED_REASON, run_reference_build
-from tcsexam_lib.reference_check import check_reference
-from tcsexam_lib.runs import run_solver_score
-from tcsexam_lib.solver import score_solver_task
+from tcsexam_lib.references.build import UNSCORED_REASON, run_reference_build
+from tcsexam_lib.references.check import check_reference
 
 NEW_ID = "custom-k3-sim-v1"
 

@@ -23,11 +23,11 @@ from refdata import (
     write_json,
 )
 
+from tcsexam_lib import compute_instance_stats, load_reference
 from tcsexam_lib.cli import main
 from tcsexam_lib.errors import ReferenceProblem
 from tcsexam_lib.paths import kit_references_dir
-from tcsexam_lib.reference import compute_instance_stats, load_reference
-from tcsexam_lib.reference_check import FINDING_CODES, check_reference
+from tcsexam_lib.references.check import FINDING_CODES, check_reference
 
 REF_ID = "test-ref-v1"
 

@@ -20,10 +20,16 @@ import yaml
 from conftest import MODEL, SOLVE_TASK, SOLVER_TASK, Workspace, read_output
 from nbformat.v4 import new_code_cell, new_notebook
 
-from tcsexam_lib import InputRefused, fill_solver_rows, load_report_params, run_report, run_score
-from tcsexam_lib import report as report_module
-from tcsexam_lib.report import build_landing_page
-from tcsexam_lib.runs import run_solver_score
+from tcsexam_lib import (
+    InputRefused,
+    fill_solver_rows,
+    load_report_params,
+    run_report,
+    run_score,
+    run_solver_score,
+)
+from tcsexam_lib.reports import runner as report_module
+from tcsexam_lib.reports.landing import build_landing_page
 
 #: Records of the solve task: both instances solved (a relative score computed by the kit).
 SAT_RECORDS = [
@@ -269,7 +275,7 @@ def test_runner_refuses_a_short_solver_row_for_its_field_count_not_its_records(
 
 
 def test_records_whose_solver_outputs_would_share_a_file_name_are_refused(ws):
-    from tcsexam_lib.solver_batch import RecordsFile
+    from tcsexam_lib.reports.records import RecordsFile, check_records_folder
 
     params = load_report_params(write_run_set(ws))
     records = [
@@ -281,7 +287,14 @@ def test_records_whose_solver_outputs_would_share_a_file_name_are_refused(ws):
         match=r"tsp-large/1\.json: field 'attempt' = \"1\": its solver-score output "
         r"tsp-large-1\.json would overwrite that of .*tsp/large-1\.json",
     ):
-        report_module._check_records(params, records, {"tsp", "tsp-large"})
+        check_records_folder(
+            params.records,
+            records,
+            models=params.models,
+            solver_tasks={"tsp", "tsp-large"},
+            suite=params.suite,
+            source=str(params.source),
+        )
 
 
 def test_runner_names_the_missing_records_file_of_a_blank_solver_score(
@@ -531,9 +544,10 @@ def test_runner_index_equals_run_score_and_real_data_get_no_banner(ws, tiny_note
 
 
 def test_landing_page_escapes_model_names_in_text_and_links(tmp_path):
-    from tcsexam_lib.report import NotebookOutcome, RunSetResult
-    from tcsexam_lib.report_params import ReportParams
-    from tcsexam_lib.solver_batch import FillResult
+    from tcsexam_lib.reports.execute import NotebookOutcome
+    from tcsexam_lib.reports.fill import FillResult
+    from tcsexam_lib.reports.params import ReportParams
+    from tcsexam_lib.reports.runner import RunSetResult
 
     model = "o'brien<b>"
     params = ReportParams(
@@ -568,7 +582,7 @@ def demo_index() -> dict[str, Any]:
 
 
 def test_views_explain_every_blocking_issue_and_excluded_attempt(demo_index):
-    from tcsexam_lib import report_views
+    from tcsexam_lib import views as report_views
 
     gamma = report_views.explain_status(demo_index, "sim-gamma").text
     assert gamma.startswith("sim-gamma is incomplete: no index is published")
@@ -580,7 +594,7 @@ def test_views_explain_every_blocking_issue_and_excluded_attempt(demo_index):
 
 
 def test_views_coverage_marks_failed_and_missing_repeats(demo_index):
-    from tcsexam_lib import report_views
+    from tcsexam_lib import views as report_views
 
     matrix = report_views.coverage_matrix(demo_index, "sim-gamma")
     cells = {cell.split(":")[0] for row in matrix.values.tolist() for cell in row if cell}

@@ -18,9 +18,8 @@ import papermill
 import pytest
 import yaml
 
-from tcsexam_lib import run_report, run_score, run_solver_score
+from tcsexam_lib import load_report_params, run_report, run_score, run_solver_score
 from tcsexam_lib.paths import KIT_ROOT
-from tcsexam_lib.report_params import load_report_params
 
 pytestmark = pytest.mark.smoke
 

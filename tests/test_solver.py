@@ -9,8 +9,8 @@ import statistics
 import pytest
 from conftest import SOLVE_TASK, TEST_REF_ID, base_reference, phi, read_output
 
-from tcsexam_lib import InputRefused, score_solver_task
-from tcsexam_lib.reference import build_reference, compute_instance_stats
+from tcsexam_lib import InputRefused, compute_instance_stats, score_solver_task
+from tcsexam_lib import reference_from_data as build_reference
 from tcsexam_lib.vocab import COMPLETED_FAILURE_STATUSES
 
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from refdata import small_reference, suite_for, write_json
 
+from tcsexam_lib import run_score, run_solver_score
 from tcsexam_lib.cli import main
 from tcsexam_lib.errors import InputRefused
-from tcsexam_lib.runs import run_score, run_solver_score
 from tcsexam_lib.verify import verify_output
 from tcsexam_lib.vocab import ATTEMPT_COLUMNS
 

@@ -1,0 +1,1 @@
+"""Scoring: every formula, the solver relative score, the attempts table and the index."""

@@ -24,30 +24,28 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .errors import InputRefused, OutputRefused, Problem, ReferenceProblem
-from .jsonio import dumps_json, parse_json_text, read_json, sha256_file, validate_with_schema
-from .reference import TaskReference, build_reference, compute_instance_stats
-from .reference_check import _compare_suites, check_reference_data
-from .solver import _candidate_value
-from .vocab import (
+from ..errors import InputRefused, OutputRefused, Problem, ReferenceProblem
+from ..jsonio import dumps_json, read_json_with_digest, validate_with_schema
+from ..provenance import kit_version
+from ..scoring.formulas import compute_instance_stats
+from ..scoring.solver import candidate_value
+from ..vocab import (
     COMPLETED_FAILURE_STATUSES,
     FIXED_REFERENCE_ID,
     INFRASTRUCTURE_STATUSES,
     KNOWN_RECORD_STATUSES,
     sorted_statuses,
 )
+from .check import check_reference_data, compare_suite_files
+from .model import TaskReference
+from .rules import reference_from_data
 
 #: Reason written for an instance with fewer than two usable values.
 UNSCORED_REASON = "fewer than two usable reference values"
-
-
-def _kit_version() -> str:
-    from . import __version__
-
-    return __version__
 
 
 def _run_value(
@@ -69,7 +67,7 @@ def _run_value(
         return None, None
     if status in COMPLETED_FAILURE_STATUSES:
         return (0 if task.kind == "solve" else None), None
-    value, problem = _candidate_value(record, task, where)
+    value, problem = candidate_value(record, task, where)
     if problem is not None:
         return None, problem
     if task.kind == "solve":
@@ -80,7 +78,8 @@ def _run_value(
 
 def _read_run_file(
     run: Path, task_name: str, task: TaskReference, problems: list[Problem]
-) -> dict[str, Any] | None:
+) -> tuple[dict[str, Any], str] | None:
+    """The value of each instance in one run's records of a task, and the file's sha256."""
     path = run / f"{task_name}.json"
     if not path.is_file():
         problems.append(
@@ -92,7 +91,7 @@ def _read_run_file(
         )
         return None
     try:
-        records = read_json(path)
+        records, digest = read_json_with_digest(path)
         validate_with_schema(records, "records", str(path))
     except InputRefused as exc:
         problems.extend(exc.problems or [Problem(str(path), detail=exc.summary)])
@@ -110,7 +109,7 @@ def _read_run_file(
         if problem is not None:
             problems.append(problem)
         values[name] = value
-    return values
+    return values, digest
 
 
 def build_reference_from_runs(
@@ -194,7 +193,7 @@ def build_reference_from_runs(
             ],
         )
     tasks_path = Path(tasks)
-    declared = read_json(tasks_path)
+    declared, tasks_digest = read_json_with_digest(tasks_path)
     validate_with_schema(declared, "reference-tasks", str(tasks_path))
     run_paths = [Path(r) for r in runs]
     for run in run_paths:
@@ -223,14 +222,12 @@ def build_reference_from_runs(
     ]
     for task_name, spec in declared["tasks"].items():
         task = TaskReference(task_name, spec["kind"], spec["direction"], {}, {}, raw=spec)
-        per_run = []
-        for k, run in enumerate(run_paths):
-            per_run.append(_read_run_file(run, task_name, task, problems))
-            path = run / f"{task_name}.json"
-            if path.is_file():
-                run_files[k]["files"][task_name] = sha256_file(path)
-        if any(values is None for values in per_run):
+        read = [_read_run_file(run, task_name, task, problems) for run in run_paths]
+        if any(found is None for found in read):
             continue
+        per_run = [values for values, _ in read]
+        for k, (_, digest) in enumerate(read):
+            run_files[k]["files"][task_name] = digest
         instances = list(dict.fromkeys(name for values in per_run for name in values))
         for k, values in enumerate(per_run):
             absent = [name for name in instances if name not in values]
@@ -280,12 +277,12 @@ def build_reference_from_runs(
         provenance={
             "producer": "tcsexam reference build",
             "kit": "tcsexam-kit",
-            "kit_version": _kit_version(),
+            "kit_version": kit_version(),
             "created_utc": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "value_rule": "objective: A when status ok, else null; solve: 1 solved / 0 not "
             "solved or completed failure; infrastructure statuses: null. One value per run, "
             "in run order.",
-            "tasks_file": {"path": str(tasks_path), "sha256": sha256_file(tasks_path)},
+            "tasks_file": {"path": str(tasks_path), "sha256": tasks_digest},
             "runs": run_files,
         },
     )
@@ -293,7 +290,7 @@ def build_reference_from_runs(
     if report.findings:  # pragma: no cover - the composition above should make this impossible
         raise ReferenceProblem(
             "The composed reference does not pass its own check",
-            [Problem(f.file, detail=str(f)) for f in report.findings],
+            [f.problem for f in report.findings],
         )
     return data
 
@@ -341,21 +338,21 @@ def write_new_reference(data: dict[str, Any], output_dir: str | os.PathLike[str]
     path = folder / f"{suite}.json"
     if path.exists():
         raise _exists_refusal(path)
-    build_reference(data, source=str(path))
+    reference_from_data(data, source=str(path))
     siblings: dict[str, tuple[Any, Any]] = {}
     for sibling in sorted(folder.glob("*.json")) if folder.is_dir() else []:
         try:
-            sibling_data = parse_json_text(sibling.read_text(encoding="utf-8"), str(sibling))
-        except (OSError, UnicodeDecodeError, InputRefused):
+            sibling_data = read_json_with_digest(sibling)[0]
+        except InputRefused:
             continue  # its own check reports it
         siblings[sibling.stem] = (check_reference_data(sibling_data, str(sibling)), sibling_data)
     if siblings:
         siblings[suite] = (check_reference_data(data, str(path)), data)
-        conflicts = _compare_suites(siblings)
+        conflicts = compare_suite_files(siblings)
         if conflicts:
             raise InputRefused.from_problems(
                 f"The new suite file disagrees with the other suite files of '{reference_id}'",
-                [Problem(f.file, detail=str(f)) for f in conflicts],
+                [replace(f.problem, detail=f"[{f.code}] {f.problem.detail}") for f in conflicts],
             )
     try:
         folder.mkdir(parents=True, exist_ok=True)

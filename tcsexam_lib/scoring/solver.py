@@ -15,17 +15,17 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from .errors import NOT_GIVEN, InputRefused, Problem
-from .jsonio import read_json, validate_with_schema
-from .reference import Reference, TaskReference
-from .scoring.formulas import instance_score, mean_score
-from .vocab import (
+from ..errors import NOT_GIVEN, InputRefused, Problem
+from ..jsonio import read_json_with_digest, validate_with_schema
+from ..references.model import Reference, TaskReference
+from ..vocab import (
     COMPLETED_FAILURE_STATUSES,
     INFRASTRUCTURE_STATUSES,
     KNOWN_RECORD_STATUSES,
     STATUS_OK,
     sorted_statuses,
 )
+from .formulas import instance_score, mean_score
 
 #: How many missing instance names a refusal spells out before counting the rest.
 _MAX_NAMED_MISSING = 50
@@ -33,7 +33,12 @@ _MAX_NAMED_MISSING = 50
 
 def read_records(path: str | os.PathLike[str]) -> Any:
     """Read a strict JSON instance records file (checked when it is scored)."""
-    return read_json(path, _describe_record_path)
+    return read_records_with_digest(path)[0]
+
+
+def read_records_with_digest(path: str | os.PathLike[str]) -> tuple[Any, str]:
+    """:func:`read_records` and the sha256 of the file's bytes (read once)."""
+    return read_json_with_digest(path, _describe_record_path)
 
 
 def _describe_record_path(records: Any):
@@ -60,10 +65,14 @@ def _keep_extra_fields(row: dict[str, Any], extra: dict[str, Any]) -> None:
         row[f"record_{key}" if key in row else key] = value
 
 
-def _candidate_value(
+def candidate_value(
     record: dict[str, Any], task: TaskReference, where: str
 ) -> tuple[float | None, Problem | None]:
-    """The usable value of an ``ok`` record, or a problem saying why there is none."""
+    """The usable value of an ``ok`` record, or a problem saying why there is none.
+
+    Objective tasks need a finite number ``A`` (not a boolean); ``solve`` tasks take
+    ``A`` 1 or 0 or ``solved`` true or false (both must agree when both are given).
+    """
     has_a = "A" in record and record["A"] is not None
     has_solved = "solved" in record and record["solved"] is not None
     a = record.get("A")
@@ -153,8 +162,8 @@ def score_solver_task(
     --------
     The worked example of the scoring rules:
 
-    >>> from tcsexam_lib.reference import build_reference
-    >>> ref = build_reference({
+    >>> from tcsexam_lib import reference_from_data
+    >>> ref = reference_from_data({
     ...     "reference_id": "example", "suite": "lite",
     ...     "scale_floor_relative": 0.02, "scale_floor_absolute": 1e-9,
     ...     "tasks": {"maxcut-mqlib": {"kind": "objective", "direction": "maximize",
@@ -261,7 +270,7 @@ def score_solver_task(
             "score": 0.0,
         }
         if status == STATUS_OK:
-            value, problem = _candidate_value(record, task_ref, where)
+            value, problem = candidate_value(record, task_ref, where)
             if problem is not None:
                 problems.append(problem)
                 continue

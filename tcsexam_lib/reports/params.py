@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import difflib
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from .errors import InputRefused, Problem
-from .jsonio import load_schema, read_input_text, validate_with_schema
-from .plan import load_cohort, load_suite
+from ..errors import InputRefused, Problem
+from ..jsonio import load_schema, validate_with_schema
+from ..references.suites import Suite, load_suite
+from ..scoring.cohort import Cohort, load_cohort
+from ..yamlio import read_yaml_mapping
 
 #: Schema name of a run-set parameter file.
 PARAMS_SCHEMA = "report-params"
@@ -49,70 +49,14 @@ class ReportParams:
     description: str | None = None
     simulated: bool = False
     models: tuple[str, ...] = ()
+    #: The suite and cohort as loaded while checking the file (loaded once per run).
+    loaded_suite: Suite | None = field(default=None, repr=False, compare=False)
+    loaded_cohort: Cohort | None = field(default=None, repr=False, compare=False)
 
     @property
     def name(self) -> str:
         """The run set's folder name, ``<suite>-<protocol>``."""
         return f"{self.suite}-{self.protocol}"
-
-
-class _StrictLoader(yaml.SafeLoader):
-    """A YAML loader that refuses a key repeated in one mapping."""
-
-
-def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode) -> dict[Any, Any]:
-    seen: dict[Any, Any] = {}
-    for key_node, value_node in node.value:
-        key = loader.construct_object(key_node)
-        if key in seen:
-            raise yaml.constructor.ConstructorError(
-                None,
-                None,
-                f"key {key!r} appears twice in one mapping",
-                key_node.start_mark,
-            )
-        seen[key] = loader.construct_object(value_node, deep=True)
-    return seen
-
-
-_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-
-
-def read_params_file(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """Read a YAML parameter file strictly (no repeated keys) into a mapping.
-
-    Examples
-    --------
-    >>> import pathlib, tempfile
-    >>> p = pathlib.Path(tempfile.mkdtemp()) / "set.yaml"
-    >>> _ = p.write_text("suite: demo-lite\\nprotocol: offline\\n")
-    >>> read_params_file(p)
-    {'suite': 'demo-lite', 'protocol': 'offline'}
-    """
-    path = Path(path)
-    text = read_input_text(path, "Parameter file")
-    try:
-        data = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"{path} line {mark.line + 1} column {mark.column + 1}" if mark else str(path)
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise InputRefused(
-            "Parameter file is not valid YAML", [Problem(where, detail=problem)]
-        ) from exc
-    if not isinstance(data, dict):
-        raise InputRefused(
-            "Parameter file refused",
-            [
-                Problem(
-                    str(path),
-                    field="(top level)",
-                    value=data,
-                    allowed="a mapping of keys such as suite, protocol, cohort, attempts, records",
-                )
-            ],
-        )
-    return data
 
 
 def _unknown_key_problems(data: dict[str, Any], source: Path) -> list[Problem]:
@@ -205,7 +149,7 @@ def load_report_params(
     protocl -> unknown key (did you mean 'protocol'?)
     """
     source = Path(path).resolve()
-    data = read_params_file(source)
+    data = read_yaml_mapping(source)
     problems = _unknown_key_problems(data, source)
     if problems:
         raise InputRefused.from_problems(f"Parameter file {source} refused", problems)
@@ -300,4 +244,6 @@ def load_report_params(
         description=data.get("description"),
         simulated=suite.simulated,
         models=tuple(cohort.models),
+        loaded_suite=suite,
+        loaded_cohort=cohort,
     )

@@ -1,8 +1,8 @@
-"""Suites and cohorts: what is planned before anything is aggregated.
+"""Cohorts: what is planned before anything is aggregated.
 
-A suite (``references/suites/<suite>.json``) lists the task ids of each track. A
-cohort (``cohort.json``) declares the suite, the solver protocol, the fixed
-reference and how many attempts of each task are adopted for each model.
+A cohort (``cohort.json``) declares the suite, the solver protocol, the solver
+reference and how many attempts of each task are adopted for each model; it is checked
+against the suite (``references/suites/<suite>.json``) it is scored with.
 """
 
 from __future__ import annotations
@@ -12,97 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import InputRefused, Problem
-from .jsonio import read_json, sha256_file, validate_with_schema
-from .paths import resolve_references_dir
-from .reference import Reference, list_reference_ids, load_reference
-from .vocab import FIXED_REFERENCE_ID, TRACKS
-
-
-@dataclass(frozen=True)
-class Suite:
-    """The task ids of each track of one suite."""
-
-    name: str
-    tracks: dict[str, tuple[str, ...]]
-    path: Path | None = None
-    sha256: str | None = None
-    simulated: bool = False
-
-    def track_of(self, item: str) -> str | None:
-        """The track that holds ``item``, or ``None``."""
-        for track, items in self.tracks.items():
-            if item in items:
-                return track
-        return None
-
-    @property
-    def tasks(self) -> list[tuple[str, str]]:
-        """Every ``(track, task)`` pair, in track order then file order."""
-        return [(track, item) for track in TRACKS for item in self.tracks[track]]
-
-
-def available_suites(references_dir: str | os.PathLike[str] | None = None) -> list[str]:
-    """Suite names that have a file under ``<references_dir>/suites/``."""
-    folder = resolve_references_dir(references_dir) / "suites"
-    return sorted(p.stem for p in folder.glob("*.json")) if folder.is_dir() else []
-
-
-def load_suite(name: str, *, references_dir: str | os.PathLike[str] | None = None) -> Suite:
-    """Load ``<references_dir>/suites/<name>.json`` and check it.
-
-    Examples
-    --------
-    >>> suite = load_suite("demo-lite")
-    >>> {track: len(items) for track, items in suite.tracks.items()}
-    {'theorem': 5, 'solver': 5, 'construction': 5, 'conjecture': 5}
-    """
-    path = resolve_references_dir(references_dir) / "suites" / f"{name}.json"
-    if not path.is_file():
-        known = available_suites(references_dir)
-        raise InputRefused(
-            "Suite not found",
-            [
-                Problem(
-                    str(path),
-                    field="suite",
-                    value=name,
-                    allowed=(", ".join(known) if known else "none present")
-                    + "; the task lists of 'lite' and 'full' come with the TCSExam release",
-                )
-            ],
-        )
-    data = read_json(path)
-    validate_with_schema(data, "suite", str(path))
-    problems = []
-    if data["suite"] != name:
-        problems.append(
-            Problem(
-                str(path), field="suite", value=data["suite"], allowed=f"'{name}' (the file name)"
-            )
-        )
-    owner: dict[str, str] = {}
-    for track in TRACKS:
-        for item in data["tracks"][track]:
-            if item in owner:
-                problems.append(
-                    Problem(
-                        str(path),
-                        field=f"tracks.{track}",
-                        value=item,
-                        detail=f"task also listed under '{owner[item]}'",
-                    )
-                )
-            owner[item] = track
-    if problems:
-        raise InputRefused(f"Suite file {path} is inconsistent", problems)
-    return Suite(
-        name,
-        {t: tuple(data["tracks"][t]) for t in TRACKS},
-        path,
-        sha256_file(path),
-        bool(data.get("simulated", False)),
-    )
+from ..errors import InputRefused, Problem
+from ..jsonio import read_json_with_digest, validate_with_schema
+from ..references.load import list_reference_ids, load_reference
+from ..references.model import Reference
+from ..references.suites import Suite
+from ..vocab import FIXED_REFERENCE_ID
 
 
 @dataclass(frozen=True)
@@ -143,7 +58,7 @@ def load_cohort(path: str | os.PathLike[str], *, suite: Suite) -> Cohort:
     suite must get a planned count (directly or through ``"default"``).
     """
     path = Path(path)
-    data = read_json(path)
+    data, digest = read_json_with_digest(path)
     validate_with_schema(data, "cohort", str(path))
     problems = []
     if data["suite"] != suite.name:
@@ -195,7 +110,7 @@ def load_cohort(path: str | os.PathLike[str], *, suite: Suite) -> Cohort:
         models,
         data.get("adoption_rule"),
         path,
-        sha256_file(path),
+        digest,
         data,
     )
 

@@ -18,9 +18,8 @@ from typing import Any
 
 import pandas as pd
 
-from .plan import Cohort, Suite
-from .scoring.formulas import combine_track_means, mean_score, track_contribution
-from .vocab import (
+from ..references.suites import Suite
+from ..vocab import (
     ADOPTED_STATUSES,
     ATTEMPT_COLUMNS,
     METRIC_ID,
@@ -28,6 +27,9 @@ from .vocab import (
     TRACK_WEIGHTS,
     TRACKS,
 )
+from .cohort import Cohort
+from .formulas import combine_track_means, mean_score, track_contribution
+from .issues import Issue
 
 STATUS_COMPLETE = "complete"
 STATUS_PROVISIONAL = "provisional"
@@ -35,33 +37,42 @@ STATUS_INCOMPLETE = "incomplete"
 _STATUS_ORDER = (STATUS_COMPLETE, STATUS_PROVISIONAL, STATUS_INCOMPLETE)
 
 
-def _issue(
-    code: str, severity: str, key: tuple[str, str, str], message: str, **extra: Any
-) -> dict[str, Any]:
-    model, track, item = key
-    where = f"{model}/{track}/{item}"
-    return {
-        "code": code,
-        "severity": severity,
-        "model": model,
-        "track": track,
-        "item": item,
-        "message": f"{where}: {message}",
-        **extra,
-    }
+def _row_issue(code: str, key: tuple[str, str, str], row: dict[str, Any], text: str) -> Issue:
+    return Issue.about(code, key, text, attempt=str(row["attempt"]), line=int(row["line"]))
 
 
-def _row_issue(
-    code: str, severity: str, key: tuple[str, str, str], row: dict[str, Any], message: str
-) -> dict[str, Any]:
-    return _issue(
-        code,
-        severity,
-        key,
-        f"attempt '{row['attempt']}' (line {row['line']}) {message}",
-        attempt=row["attempt"],
-        line=row["line"],
-    )
+def missing_repeats(planned: int, adopted_valid: int) -> range:
+    """The repeat numbers still missing when ``adopted_valid`` of ``planned`` are there.
+
+    Examples
+    --------
+    >>> list(missing_repeats(3, 1))
+    [2, 3]
+    """
+    return range(adopted_valid + 1, planned + 1)
+
+
+def coverage_category(adoption_status: str, score_status: str) -> str:
+    """What one attempt row is for coverage: valid, provisional, failed, missing or excluded.
+
+    ``excluded`` rows are kept but never aggregated; an adopted row without a valid score
+    is ``missing`` when its score_status says so and ``failed`` otherwise (the judge failed
+    or has not finished); an adopted valid row is ``provisional`` or ``valid``.
+
+    Examples
+    --------
+    >>> coverage_category("selected", "judge_failed"), coverage_category("excluded", "valid")
+    ('failed', 'excluded')
+    """
+    if adoption_status == "excluded":
+        return "excluded"
+    if score_status == "missing":
+        return "missing"
+    if score_status != "valid":
+        return "failed"
+    if adoption_status == "selected_provisional":
+        return "provisional"
+    return "valid"
 
 
 def _row_record(row: dict[str, Any], extra_columns: list[str]) -> dict[str, Any]:
@@ -80,67 +91,35 @@ def _row_record(row: dict[str, Any], extra_columns: list[str]) -> dict[str, Any]
 
 def _score_task(
     key: tuple[str, str, str], planned: int, rows: list[dict[str, Any]], extra_columns: list[str]
-) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+) -> tuple[dict[str, Any], list[Issue]]:
     """Mean of one task's adopted valid attempts, its status and its issues."""
     adopted = [r for r in rows if r["adoption_status"] in ADOPTED_STATUSES]
     valid = [r for r in adopted if r["score_status"] == "valid"]
     provisional = [r for r in adopted if r["adoption_status"] == "selected_provisional"]
-    issues: list[dict[str, Any]] = []
+    issues: list[Issue] = []
     if not rows:
-        issues.append(
-            _issue(
-                "missing_task",
-                "error",
-                key,
-                f"no attempt row; {planned} adopted valid attempt(s) planned",
-            )
-        )
+        text = f"no attempt row; {planned} adopted valid attempt(s) planned"
+        issues.append(Issue.about("missing_task", key, text))
     for row in adopted:
         if row["score_status"] != "valid":
-            issues.append(
-                _row_issue(
-                    "adopted_not_valid",
-                    "error",
-                    key,
-                    row,
-                    f"is adopted but its score_status is '{row['score_status']}'",
-                )
-            )
+            text = f"is adopted but its score_status is '{row['score_status']}'"
+            issues.append(_row_issue("adopted_not_valid", key, row, text))
     if rows and len(valid) < planned:
-        repeats = ", ".join(str(k) for k in range(len(valid) + 1, planned + 1))
+        repeats = ", ".join(str(k) for k in missing_repeats(planned, len(valid)))
+        text = (
+            f"{len(valid)} of {planned} planned attempts have an adopted valid score; "
+            f"{planned - len(valid)} missing (repeat {repeats} of {planned})"
+        )
         issues.append(
-            _issue(
-                "missing_attempt",
-                "error",
-                key,
-                f"{len(valid)} of {planned} planned attempts have an adopted valid "
-                f"score; {planned - len(valid)} missing (repeat {repeats} of "
-                f"{planned})",
-                planned=planned,
-                adopted_valid=len(valid),
-            )
+            Issue.about("missing_attempt", key, text, planned=planned, adopted_valid=len(valid))
         )
     for row in provisional:
-        issues.append(
-            _row_issue(
-                "provisional_attempt",
-                "info",
-                key,
-                row,
-                "is adopted provisionally (selected_provisional)",
-            )
-        )
+        text = "is adopted provisionally (selected_provisional)"
+        issues.append(_row_issue("provisional_attempt", key, row, text))
     for row in rows:
         if row["adoption_status"] == "excluded" and not str(row.get("note") or "").strip():
-            issues.append(
-                _row_issue(
-                    "excluded_without_note",
-                    "warning",
-                    key,
-                    row,
-                    "is excluded without a note saying why it was replaced",
-                )
-            )
+            text = "is excluded without a note saying why it was replaced"
+            issues.append(_row_issue("excluded_without_note", key, row, text))
     complete = len(valid) == planned
     scores = [float(r["score"]) for r in valid]
     if not complete:
@@ -198,7 +177,7 @@ def compute_index(
             )
             tasks.append(task)
             issues.extend(task_issues)
-        models[model] = _summarise_model(tasks, issues)
+        models[model] = _summarise_model(tasks, [issue.to_dict() for issue in issues])
     statuses = [m["status"] for m in models.values()]
     overall = max(statuses, key=_STATUS_ORDER.index)
     return {

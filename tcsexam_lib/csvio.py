@@ -1,0 +1,113 @@
+"""The kit's one CSV reader and writer, and its one number parser.
+
+An input table is read once into a :class:`CsvTable` (UTF-8, a leading BOM accepted,
+strict CSV): its header, and every row with the physical line it ends on, so that a
+message names the line a spreadsheet shows. Rows are kept as text; what they mean is
+checked by the code that reads them (the attempts table: :mod:`tcsexam_lib.scoring.attempts`).
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import InputRefused, Problem
+
+_DECIMAL = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*")
+
+
+def parse_decimal(text: str) -> float | None:
+    """A plain decimal number (``0.25``, ``1``, ``2.5e-1``), or ``None`` for anything else.
+
+    Python's ``float`` would also take ``1_000``, ``nan`` or ``inf``; a score in a table
+    is plain decimal text. A number too large for a float is ``inf`` (refused by callers
+    that need a finite value).
+
+    Examples
+    --------
+    >>> parse_decimal(" 0.25 "), parse_decimal("1_000"), parse_decimal("nan")
+    (0.25, None, None)
+    """
+    if not _DECIMAL.fullmatch(text):
+        return None
+    return float(text)
+
+
+@dataclass
+class CsvTable:
+    """A CSV table as text: ``header`` and ``rows`` as ``(line, values)`` pairs.
+
+    ``line`` is the physical line a row ends on (a quoted field may span lines), the
+    header being line 1. ``source`` names the table in messages; ``sha256`` is the digest
+    of the bytes read (``None`` for a table built in memory).
+    """
+
+    source: str
+    header: list[str]
+    rows: list[tuple[int, list[str]]] = field(default_factory=list)
+    sha256: str | None = None
+
+    def copy(self, source: str | None = None) -> CsvTable:
+        """A copy whose rows can be changed without touching this table."""
+        return CsvTable(
+            source if source is not None else self.source,
+            list(self.header),
+            [(line, list(values)) for line, values in self.rows],
+            None,
+        )
+
+    def to_text(self) -> str:
+        """The table as CSV text (``\\n`` line ends, minimal quoting)."""
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(self.header)
+        writer.writerows(values for _, values in self.rows)
+        return buffer.getvalue()
+
+
+def read_csv_table(path: str | os.PathLike[str], *, kind: str = "CSV file") -> CsvTable:
+    """Read a CSV file strictly into a :class:`CsvTable`; refuse what cannot be read.
+
+    A missing or unreadable file, text that is not UTF-8 and malformed CSV are refused
+    with the file (and line) named; ``kind`` starts the summary ("Attempts file ...").
+    An empty file is refused: a table needs its header.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "t.csv"
+    >>> _ = path.write_text('a,b\\n1,"x\\ny"\\n2,z\\n')
+    >>> table = read_csv_table(path)
+    >>> table.header, [line for line, _ in table.rows]
+    (['a', 'b'], [3, 4])
+    """
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError as exc:
+        raise InputRefused(
+            f"{kind} not found", [Problem(str(path), detail="no such file")]
+        ) from exc
+    except OSError as exc:
+        raise InputRefused(f"{kind} unreadable", [Problem(str(path), detail=str(exc))]) from exc
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputRefused(f"{kind} is not UTF-8", [Problem(str(path), detail=str(exc))]) from exc
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    try:
+        header = next(reader, None)
+        rows = [(reader.line_num, values) for values in reader]
+    except csv.Error as exc:
+        raise InputRefused(
+            f"{kind} is not valid CSV",
+            [Problem(f"{path} line {reader.line_num}", detail=str(exc))],
+        ) from exc
+    if header is None:
+        raise InputRefused(f"{kind} is empty", [Problem(f"{path} line 1", detail="no header")])
+    return CsvTable(str(path), header, rows, hashlib.sha256(data).hexdigest())

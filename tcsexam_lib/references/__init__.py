@@ -1,0 +1,1 @@
+"""Solver references and suites: loading, the rules of a reference file, checking, building."""

@@ -1,0 +1,121 @@
+"""Loading a reference file by suite name or path.
+
+A reference is versioned by id and has one JSON file per suite,
+``references/<reference_id>/<suite>.json``; :func:`load_reference` finds it, reads it
+strictly and applies the rules of :mod:`.rules` (it raises on the first layer that
+fails). The values of the fixed reference ``paper-k3-fixed-260925`` are not shipped
+with the kit: when its file is absent, the error says where the release file goes.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ..errors import InputRefused, Problem, ReferenceProblem
+from ..jsonio import read_json_with_digest
+from ..paths import resolve_references_dir
+from ..vocab import FIXED_REFERENCE_ID
+from .model import Reference
+from .rules import describe_path, placement_findings, reference_from_data
+
+
+def looks_like_path(source: str | os.PathLike[str]) -> bool:
+    """True when ``source`` names a file (a path) rather than a suite or reference id."""
+    text = os.fspath(source)
+    return (
+        isinstance(source, os.PathLike)
+        or os.sep in text
+        or "/" in text
+        or text.endswith(".json")
+        or Path(text).is_file()
+    )
+
+
+def reference_file(
+    source: str | os.PathLike[str], reference_id: str | None, references_dir: Path
+) -> tuple[Path, str | None]:
+    """Resolve ``source`` (a suite name or a path) to a file path and its expected suite."""
+    if looks_like_path(source):
+        return Path(source), None
+    text = os.fspath(source)
+    return references_dir / (reference_id or FIXED_REFERENCE_ID) / f"{text}.json", text
+
+
+def _missing_reference_error(path: Path, reference_id: str, suite: str | None) -> ReferenceProblem:
+    if reference_id == FIXED_REFERENCE_ID:
+        detail = (
+            f"the fixed reference '{FIXED_REFERENCE_ID}' is not bundled with the kit (its values "
+            f"come with the TCSExam release). Put the release's {suite or '<suite>'}.json "
+            f"at {path} "
+            f"(see references/{FIXED_REFERENCE_ID}/README.md), point --references-dir or "
+            "TCSEXAM_REFERENCES at a folder that holds it, or pass a custom reference file with "
+            "--reference PATH"
+        )
+    else:
+        detail = (
+            f"no file for reference '{reference_id}' and suite '{suite}'; expected {path}. Pass "
+            "--reference PATH, or --references-dir DIR for another references folder"
+        )
+    return ReferenceProblem("Reference file not found", [Problem(str(path), detail=detail)])
+
+
+def load_reference(
+    source: str | os.PathLike[str],
+    *,
+    reference_id: str | None = None,
+    references_dir: str | os.PathLike[str] | None = None,
+) -> Reference:
+    """Load and validate a reference file.
+
+    Parameters
+    ----------
+    source : str or path
+        A suite name (``"lite"``, ``"full"``, ``"demo-lite"``...), resolved to
+        ``<references_dir>/<reference_id>/<suite>.json``, or the path of a file.
+    reference_id : str, optional
+        The id the file must declare. For a suite name it defaults to the fixed
+        reference ``paper-k3-fixed-260925``.
+    references_dir : path, optional
+        Folder of references (default: ``$TCSEXAM_REFERENCES`` or the kit's own).
+
+    Raises
+    ------
+    ReferenceProblem
+        The file is absent (the message says where it goes), malformed, or its values
+        are inconsistent.
+
+    Examples
+    --------
+    >>> ref = load_reference("demo-lite", reference_id="demo-k3-sim-v1")
+    >>> ref.reference_id, ref.simulated
+    ('demo-k3-sim-v1', True)
+    """
+    refs_dir = resolve_references_dir(references_dir)
+    path, suite = reference_file(source, reference_id, refs_dir)
+    if not path.is_file():
+        raise _missing_reference_error(path, reference_id or FIXED_REFERENCE_ID, suite)
+    try:
+        data, digest = read_json_with_digest(path, lambda _data: describe_path)
+    except InputRefused as exc:
+        problems = exc.problems or [Problem(str(path), detail=exc.summary)]
+        raise ReferenceProblem(f"Reference file {path} is not valid", problems) from exc
+    reference = reference_from_data(data, source=str(path), path=path, sha256=digest)
+    findings = placement_findings(data, str(path), expected_id=reference_id, expected_suite=suite)
+    if findings:
+        raise ReferenceProblem(
+            f"Reference file {path} is not the one asked for", [f.problem for f in findings]
+        )
+    return reference
+
+
+def list_reference_ids(references_dir: str | os.PathLike[str] | None = None) -> list[str]:
+    """Reference ids that have at least one suite file under the references folder."""
+    refs_dir = resolve_references_dir(references_dir)
+    if not refs_dir.is_dir():
+        return []
+    return sorted(
+        p.name
+        for p in refs_dir.iterdir()
+        if p.is_dir() and p.name not in {"schemas", "suites"} and any(p.glob("*.json"))
+    )

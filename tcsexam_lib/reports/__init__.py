@@ -1,0 +1,1 @@
+"""Reports: run-set parameters, the one-pass runner, notebook execution, pages and views."""

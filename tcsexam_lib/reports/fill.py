@@ -1,0 +1,144 @@
+"""Filling blank solver scores of an attempts table (a copy) from solver-score outputs.
+
+A report run set may leave the ``score`` of a ``valid`` solver row blank: the runner
+takes it from the solver-score output of the same model, task and attempt. The
+researcher's table is never changed; the filled copy is what the index is computed on.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..csvio import CsvTable, parse_decimal, read_csv_table
+from ..jsonio import refuse_output_over_inputs, write_text_atomic
+from ..scoring.evidence import SCORE_TOLERANCE
+from ..scoring.issues import Issue
+
+#: The columns a table needs to be filled (the attempts reader says what else is wrong).
+_NEEDED = ("model", "track", "item", "attempt", "score", "score_status")
+
+
+@dataclass
+class FillResult:
+    """What :func:`fill_table` did.
+
+    ``filled``: rows whose blank score was set (model, item, attempt, line, score);
+    ``mismatches``: issues (code ``solver_score_mismatch``) for hand-written scores that
+    differ from their solver-score output by more than 1e-9 (kept as written);
+    ``unfilled``: blank valid solver rows without an output (left blank: scoring will
+    refuse them); ``orphans``: outputs (model, task, attempt) that no solver row of the
+    table names. ``output`` is the file written, if any.
+    """
+
+    output: Path | None = None
+    filled: list[dict[str, Any]] = field(default_factory=list)
+    mismatches: list[dict[str, Any]] = field(default_factory=list)
+    unfilled: list[dict[str, Any]] = field(default_factory=list)
+    orphans: list[dict[str, str]] = field(default_factory=list)
+
+
+def fill_table(table: CsvTable, outputs: list[dict[str, Any]]) -> tuple[CsvTable, FillResult]:
+    """A copy of ``table`` with blank valid solver scores set from ``outputs``.
+
+    A ``valid`` solver row whose ``score`` is blank gets the ``relative_score`` of the
+    output with the same model, task and attempt (written as the shortest text that reads
+    back to the same float). A score already written that differs from its output by more
+    than 1e-9 is kept and reported. Everything else is copied unchanged. The copy's
+    ``source`` says that its blank solver scores were filled.
+
+    Examples
+    --------
+    >>> table = CsvTable("a.csv", ["model", "track", "item", "attempt", "score", "score_status"],
+    ...                  [(2, ["m", "solver", "t", "1", "", "valid"])])
+    >>> filled, result = fill_table(table, [{"model": "m", "task": "t", "attempt": "1",
+    ...                                      "relative_score": 0.25}])
+    >>> filled.rows[0][1][4], result.filled[0]["line"], filled.source
+    ('0.25', 2, 'a.csv (blank solver scores filled)')
+    """
+    filled = table.copy(source=f"{table.source} (blank solver scores filled)")
+    result = FillResult()
+    header = filled.header
+    if any(column not in header for column in _NEEDED):
+        return filled, result  # not a table that can be filled: the attempts reader says why
+    col = {name: header.index(name) for name in _NEEDED}
+    by_key = {(str(o["model"]), str(o["task"]), str(o["attempt"])): o for o in outputs}
+    named = set()
+    for line, row in filled.rows:
+        if len(row) <= max(col.values()) or row[col["track"]].strip() != "solver":
+            continue
+        key = tuple(row[col[name]].strip() for name in ("model", "item", "attempt"))
+        named.add(key)  # a short row still names its records (the reader refuses the row)
+        if len(row) < len(header) or row[col["score_status"]].strip() != "valid":
+            continue
+        found = by_key.get(key)
+        written = row[col["score"]].strip()
+        where = {"model": key[0], "item": key[1], "attempt": key[2], "line": line}
+        if found is None:
+            if not written:
+                result.unfilled.append(where)
+            continue
+        score = float(found["relative_score"])
+        if not written:
+            row[col["score"]] = repr(score)
+            result.filled.append({**where, "score": score})
+            continue
+        value = parse_decimal(written)
+        if value is None or abs(value - score) > SCORE_TOLERANCE:
+            text = (
+                f"table score {written} differs from the solver-score value {score!r} by more "
+                f"than {SCORE_TOLERANCE:g}; kept as written"
+            )
+            issue = Issue.about(
+                "solver_score_mismatch",
+                (key[0], "solver", key[1]),
+                text,
+                attempt=key[2],
+                line=line,
+                table_score=written,
+                solver_score=score,
+            )
+            result.mismatches.append(issue.to_dict())
+    result.orphans = [
+        {"model": key[0], "task": key[1], "attempt": key[2]} for key in by_key if key not in named
+    ]
+    return filled, result
+
+
+def fill_solver_rows(
+    attempts: str | os.PathLike[str],
+    outputs: list[dict[str, Any]],
+    output: str | os.PathLike[str],
+) -> FillResult:
+    """Write a copy of an attempts table with blank solver scores filled in (:func:`fill_table`).
+
+    The input is never modified; ``output`` (which must not be the input) is written
+    atomically.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> table = folder / "attempts.csv"
+    >>> _ = table.write_text(
+    ...     "model,track,item,attempt,score,adoption_status,score_status,score_type,"
+    ...     "solver_protocol\\n"
+    ...     "m,solver,sim-tsp,1,,selected,valid,fixed_reference_relative,offline\\n")
+    >>> out = [{"model": "m", "task": "sim-tsp", "attempt": "1", "relative_score": 0.25}]
+    >>> result = fill_solver_rows(table, out, folder / "filled.csv")
+    >>> result.filled[0]["score"], (folder / "filled.csv").read_text().splitlines()[1]
+    (0.25, 'm,solver,sim-tsp,1,0.25,selected,valid,fixed_reference_relative,offline')
+    """
+    target = Path(output)
+    refuse_output_over_inputs(
+        target,
+        [attempts],
+        field="output",
+        allowed="a path other than the attempts table (the input is never changed)",
+    )
+    filled, result = fill_table(read_csv_table(attempts, kind="Attempts table"), outputs)
+    write_text_atomic(target, filled.to_text())
+    result.output = target
+    return result

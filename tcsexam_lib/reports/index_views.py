@@ -1,0 +1,375 @@
+"""Tables, plots and plain-language notes of an index output for the report notebooks.
+
+The index is in points (``30*P + 30*S + 30*C + 10*O``), higher is better; a model is
+complete, provisional (complete, but some adopted attempt awaits confirmation) or
+incomplete (no index is published).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from ..errors import InputRefused, Problem
+from ..scoring.index import coverage_category, missing_repeats
+from ..scoring.issues import ISSUE_CODES
+from .notebook import Note, new_axes
+
+#: Categories of the coverage matrix, in legend order, with their colours.
+COVERAGE_COLOURS = {
+    "valid": "#2e7d32",
+    "provisional": "#f9a825",
+    "failed": "#c62828",
+    "missing": "#9e9e9e",
+    "excluded": "#90caf9",
+}
+
+
+def _model_entry(result: dict[str, Any], model: str) -> dict[str, Any]:
+    if model not in result["models"]:
+        raise InputRefused(
+            "Model not in the index output",
+            [
+                Problem(
+                    "index output",
+                    field="model",
+                    value=model,
+                    allowed=", ".join(result["models"]),
+                )
+            ],
+        )
+    return result["models"][model]
+
+
+def check_protocol(result: dict[str, Any], protocol: str) -> str:
+    """Refuse an index output whose solver protocol is not ``protocol``; return it.
+
+    Examples
+    --------
+    >>> check_protocol({"solver_protocol": "offline"}, "offline")
+    'offline'
+    """
+    if result["solver_protocol"] != protocol:
+        raise InputRefused(
+            "Protocol mismatch",
+            [
+                Problem(
+                    "report parameters",
+                    field="protocol",
+                    value=protocol,
+                    allowed=f"'{result['solver_protocol']}' (the cohort's protocol)",
+                )
+            ],
+        )
+    return protocol
+
+
+def status_table(result: dict[str, Any]) -> pd.DataFrame:
+    """Every model's status, index (points; empty when incomplete) and P, S, C, O.
+
+    Examples
+    --------
+    >>> result = {"models": {"m": {"status": "complete", "index": 55.5,
+    ...     "track_means": {"P": 0.4, "S": 0.25, "C": 1.2, "O": 0.0}, "issues": []}}}
+    >>> float(status_table(result).loc["m", "index"])
+    55.5
+    """
+    rows = {
+        model: {
+            "status": entry["status"],
+            "index": entry["index"],
+            **entry["track_means"],
+            "blocking issues": sum(1 for i in entry["issues"] if i["severity"] == "error"),
+        }
+        for model, entry in result["models"].items()
+    }
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    table.index.name = "model"
+    return table
+
+
+def track_table(result: dict[str, Any], model: str) -> pd.DataFrame:
+    """One model's track means, weights and contributions (points) to the index.
+
+    Examples
+    --------
+    >>> entry = {"tracks": {"theorem": {"letter": "P", "weight": 30, "mean": 0.4,
+    ...     "contribution": 12.0, "tasks_planned": 5, "tasks_complete": 5}}}
+    >>> float(track_table({"models": {"m": entry}}, "m").loc["theorem", "contribution"])
+    12.0
+    """
+    tracks = _model_entry(result, model)["tracks"]
+    table = pd.DataFrame.from_dict(tracks, orient="index")
+    table.index.name = "track"
+    return table[["letter", "weight", "mean", "contribution", "tasks_complete", "tasks_planned"]]
+
+
+def plot_track_contributions(result: dict[str, Any], model: str, ax: Any = None):
+    """Bar plot: each track's contribution (weight x mean, points) to the model's index.
+
+    Tracks whose mean is not available (incomplete) are drawn as empty bars marked n/a.
+
+    Examples
+    --------
+    >>> entry = {"index": 12.0, "status": "complete", "tracks": {"theorem": {
+    ...     "letter": "P", "weight": 30, "mean": 0.4, "contribution": 12.0}}}
+    >>> plot_track_contributions({"models": {"m": entry}}, "m").axes[0].get_ylabel()
+    'points'
+    """
+    entry = _model_entry(result, model)
+    fig, ax = new_axes(ax)
+    labels, heights = [], []
+    for track, info in entry["tracks"].items():
+        labels.append(f"{info['letter']} ({track})\n{info['weight']} x mean")
+        heights.append(info["contribution"])
+    drawn = [0.0 if h is None else h for h in heights]
+    bars = ax.bar(labels, drawn, color=["#1565c0", "#2e7d32", "#ef6c00", "#6a1b9a"][: len(drawn)])
+    for bar, height in zip(bars, heights, strict=True):
+        ax.annotate(
+            "n/a" if height is None else f"{height:.2f}",
+            (bar.get_x() + bar.get_width() / 2, bar.get_height()),
+            ha="center",
+            va="bottom",
+        )
+    ax.set_ylabel("points")
+    index = entry["index"]
+    shown = "null (incomplete)" if index is None else f"{index:.2f} points"
+    ax.set_title(f"{model}: index {shown}, status {entry['status']}")
+    return fig
+
+
+def task_table(result: dict[str, Any], model: str) -> pd.DataFrame:
+    """One row per task: status, planned attempts, adopted attempt ids, scores and mean.
+
+    Examples
+    --------
+    >>> task = {"track": "solver", "item": "t", "status": "complete",
+    ...     "planned_attempts": 1, "adopted_attempts": ["1"],
+    ...     "adopted_valid_attempts": ["1"], "scores": [0.25], "mean": 0.25, "rows": []}
+    >>> task_table({"models": {"m": {"tasks": [task]}}}, "m").loc[0, "adopted"]
+    '1'
+    """
+    rows = [
+        {
+            "track": task["track"],
+            "item": task["item"],
+            "status": task["status"],
+            "planned": task["planned_attempts"],
+            "adopted": ", ".join(task["adopted_attempts"]),
+            "adopted valid": ", ".join(task["adopted_valid_attempts"]),
+            "scores": ", ".join(f"{s:.4g}" for s in task["scores"]),
+            "mean": task["mean"],
+            "rows": len(task["rows"]),
+        }
+        for task in _model_entry(result, model)["tasks"]
+    ]
+    columns = ["track", "item", "status", "planned", "adopted", "adopted valid"]
+    return pd.DataFrame(rows, columns=[*columns, "scores", "mean", "rows"])
+
+
+def issues_table(result: dict[str, Any], model: str) -> pd.DataFrame:
+    """Every issue of the model: severity, code, track, item, attempt and message.
+
+    Examples
+    --------
+    >>> issues_table({"models": {"m": {"issues": []}}}, "m").empty
+    True
+    """
+    rows = [
+        {
+            "severity": issue["severity"],
+            "code": issue["code"],
+            "track": issue.get("track"),
+            "item": issue.get("item"),
+            "attempt": issue.get("attempt"),
+            "message": issue["message"],
+        }
+        for issue in _model_entry(result, model)["issues"]
+    ]
+    columns = ["severity", "code", "track", "item", "attempt", "message"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def coverage_matrix(result: dict[str, Any], model: str) -> pd.DataFrame:
+    """Task x attempt slot: ``valid``, ``provisional``, ``failed``, ``missing`` or ``excluded``.
+
+    Slots follow the table's rows of each task, then one ``missing`` slot per planned
+    repeat that has no adopted row yet (an adopted row without a valid score is
+    ``failed``, or ``missing`` when its score_status is ``missing``).
+    Cells are ``"<category>: <attempt id>"``.
+
+    Examples
+    --------
+    >>> task = {"track": "theorem", "item": "t", "planned_attempts": 2,
+    ...     "adopted_attempts": ["1"], "rows": [{"attempt": "1",
+    ...     "adoption_status": "selected", "score_status": "valid"}]}
+    >>> coverage_matrix({"models": {"m": {"tasks": [task]}}}, "m").iloc[0].tolist()
+    ['valid: 1', 'missing: repeat 2']
+    """
+    cells: dict[str, list[str]] = {}
+    for task in _model_entry(result, model)["tasks"]:
+        row_cells = [
+            f"{coverage_category(row['adoption_status'], row['score_status'])}: {row['attempt']}"
+            for row in task["rows"]
+        ]
+        adopted = len(task["adopted_attempts"])
+        for repeat in missing_repeats(task["planned_attempts"], adopted):
+            row_cells.append(f"missing: repeat {repeat}")
+        cells[f"{task['track']}/{task['item']}"] = row_cells
+    width = max((len(c) for c in cells.values()), default=0)
+    table = pd.DataFrame(
+        [c + [""] * (width - len(c)) for c in cells.values()],
+        index=pd.Index(list(cells), name="task"),
+        columns=[f"slot {k}" for k in range(1, width + 1)],
+    )
+    return table
+
+
+def plot_coverage(result: dict[str, Any], model: str, ax: Any = None):
+    """The coverage matrix as coloured cells labelled with their attempt ids.
+
+    Examples
+    --------
+    >>> task = {"track": "theorem", "item": "t", "planned_attempts": 1,
+    ...     "adopted_attempts": [], "rows": []}
+    >>> plot_coverage({"models": {"m": {"tasks": [task]}}}, "m").axes[0].get_title()
+    'm: coverage (task x attempt slot)'
+    """
+    from matplotlib.colors import ListedColormap
+    from matplotlib.patches import Patch
+
+    matrix = coverage_matrix(result, model)
+    order = list(COVERAGE_COLOURS)
+    codes = [
+        [order.index(cell.split(":")[0]) if cell else len(order) for cell in row]
+        for row in matrix.values.tolist()
+    ]
+    colours = ListedColormap([*COVERAGE_COLOURS.values(), "#ffffff"])
+    n_rows, n_cols = len(matrix.index), max(len(matrix.columns), 1)
+    fig, ax = new_axes(ax, size=(2.0 + 1.4 * n_cols, 1.0 + 0.28 * n_rows))
+    if n_rows:
+        ax.imshow(codes, cmap=colours, vmin=-0.5, vmax=len(order) + 0.5, aspect="auto")
+        for i, row in enumerate(matrix.values.tolist()):
+            for j, cell in enumerate(row):
+                if cell:
+                    ax.text(j, i, cell.split(": ", 1)[1], ha="center", va="center", fontsize=7)
+    ax.set_yticks(range(n_rows), matrix.index, fontsize=7)
+    ax.set_xticks(range(len(matrix.columns)), matrix.columns, fontsize=8)
+    ax.set_title(f"{model}: coverage (task x attempt slot)")
+    ax.legend(
+        handles=[Patch(color=c, label=k) for k, c in COVERAGE_COLOURS.items()],
+        loc="upper left",
+        bbox_to_anchor=(1.01, 1.0),
+        fontsize=8,
+    )
+    return fig
+
+
+def repeat_spread_table(result: dict[str, Any], model: str) -> pd.DataFrame:
+    """Tasks with more than one adopted valid attempt: their scores, range and std.
+
+    The std is the sample standard deviation (ddof 1) of the repeats' scores.
+
+    Examples
+    --------
+    >>> task = {"track": "solver", "item": "t", "scores": [0.2, 0.4], "mean": 0.3}
+    >>> float(repeat_spread_table({"models": {"m": {"tasks": [task]}}}, "m").loc[0, "range"])
+    0.2
+    """
+    rows = []
+    for task in _model_entry(result, model)["tasks"]:
+        scores = pd.Series(task["scores"], dtype=float)
+        if len(scores) < 2:
+            continue
+        rows.append(
+            {
+                "track": task["track"],
+                "item": task["item"],
+                "n": len(scores),
+                "scores": ", ".join(f"{s:.4g}" for s in scores),
+                "min": scores.min(),
+                "max": scores.max(),
+                "range": round(scores.max() - scores.min(), 12),
+                "std": scores.std(ddof=1),
+                "mean": task["mean"],
+            }
+        )
+    columns = ["track", "item", "n", "scores", "min", "max", "range", "std", "mean"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def plot_repeat_spread(result: dict[str, Any], model: str, ax: Any = None):
+    """Each repeated task's adopted valid scores as dots, with their mean as a bar.
+
+    Examples
+    --------
+    >>> task = {"track": "solver", "item": "t", "scores": [0.2, 0.4], "mean": 0.3}
+    >>> plot_repeat_spread({"models": {"m": {"tasks": [task]}}}, "m").axes[0].get_xlabel()
+    'score of each adopted valid repeat'
+    """
+    tasks = [t for t in _model_entry(result, model)["tasks"] if len(t["scores"]) >= 2]
+    fig, ax = new_axes(ax, size=(6.0, 1.0 + 0.35 * max(len(tasks), 1)))
+    for position, task in enumerate(tasks):
+        ax.scatter(task["scores"], [position] * len(task["scores"]), color="#1565c0", zorder=3)
+        if task["mean"] is not None:
+            ax.plot([task["mean"]] * 2, [position - 0.3, position + 0.3], color="black")
+    ax.set_yticks(range(len(tasks)), [f"{t['track']}/{t['item']}" for t in tasks], fontsize=8)
+    ax.set_xlabel("score of each adopted valid repeat")
+    ax.set_title(f"{model}: spread of repeats ({len(tasks)} task{'s' if len(tasks) != 1 else ''})")
+    return fig
+
+
+def explain_status(result: dict[str, Any], model: str) -> Note:
+    """In words: the model's status, and everything that makes it incomplete or provisional.
+
+    Every issue is listed with its severity (blocking, provisional, warning), then every
+    excluded attempt with its note (kept in the table, not aggregated).
+
+    Examples
+    --------
+    >>> entry = {"status": "complete", "index": 55.5, "issues": [],
+    ...          "coverage": {"tasks_planned": 10, "tasks_complete": 10,
+    ...                       "attempts_planned": 10, "attempts_adopted_valid": 10}}
+    >>> print(explain_status({"models": {"m": entry}}, "m").text.split(". ")[0])
+    m is complete: index 55.5 points
+    """
+    entry = _model_entry(result, model)
+    cov = entry["coverage"]
+    counts = (
+        f"{cov['tasks_complete']} of {cov['tasks_planned']} tasks, "
+        f"{cov['attempts_adopted_valid']} of {cov['attempts_planned']} attempts"
+    )
+    status = entry["status"]
+    if status == "incomplete":
+        lines = [
+            f"{model} is incomplete: no index is published ({counts} have an adopted valid "
+            "score). Each item below must be resolved (a result added, or a judge re-run) "
+            "before the index exists:"
+        ]
+    elif status == "provisional":
+        lines = [
+            f"{model} is provisional: index {entry['index']:.4g} points, but some adopted "
+            f"attempts are only selected_provisional ({counts}). The index may still change "
+            "when they are confirmed:"
+        ]
+    else:
+        lines = [
+            f"{model} is complete: index {entry['index']:.4g} points. Every planned task and "
+            f"repeat has an adopted valid score ({counts})."
+        ]
+    by_severity = {"error": "blocking", "info": "provisional", "warning": "warning"}
+    for issue in entry["issues"]:
+        label = by_severity.get(issue["severity"], issue["severity"])
+        code = ISSUE_CODES.get(issue["code"])
+        meaning = code.meaning if code else issue["code"].replace("_", " ")
+        lines.append(f"- [{label}] {meaning}: {issue['message']}")
+    for task in entry.get("tasks", []):
+        for row in task["rows"]:
+            if row["adoption_status"] == "excluded":
+                note = str(row.get("note") or "").strip() or "no note"
+                lines.append(
+                    f"- [excluded] {task['track']}/{task['item']} attempt '{row['attempt']}' "
+                    f"(line {row['line']}) is kept but not aggregated: {note}"
+                )
+    return Note("\n".join(lines))

@@ -1,0 +1,220 @@
+"""The solver records folder of a run set: find its files, check them, score them.
+
+A records folder is laid out as ``<model>/<task>/<attempt>.json`` (one instance
+records file per solver attempt). :func:`find_records` lists it,
+:func:`check_records_folder` refuses any file the runner would not use, and
+:func:`score_records_files` scores every file against one loaded reference (the same
+JSON as ``tcsexam solver-score --model M --attempt A``). A relative score is in
+[0, 1]; higher is better and 0.5 is as good as the reference mean.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputRefused, Problem
+from ..references.model import Reference
+from ..scoring.commands import solver_score_document
+from ..scoring.solver import read_records_with_digest
+
+
+@dataclass(frozen=True)
+class RecordsFile:
+    """One solver attempt's records file: whose, which task, which attempt."""
+
+    model: str
+    task: str
+    attempt: str
+    path: Path
+
+
+def find_records(
+    records_dir: str | os.PathLike[str],
+    *,
+    model: str | None = None,
+    tasks: list[str] | tuple[str, ...] | str | None = None,
+) -> list[RecordsFile]:
+    """Every ``<model>/<task>/<attempt>.json`` under ``records_dir``, sorted.
+
+    ``model`` and ``tasks`` (a list, or one comma-separated string) restrict the list.
+    With ``tasks`` given, a task that has no records folder is refused (it is a typo or
+    a missing export).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> root = pathlib.Path(tempfile.mkdtemp())
+    >>> (root / "m" / "sim-tsp").mkdir(parents=True)
+    >>> _ = (root / "m" / "sim-tsp" / "1.json").write_text("[]")
+    >>> [(r.model, r.task, r.attempt) for r in find_records(root)]
+    [('m', 'sim-tsp', '1')]
+    """
+    if isinstance(tasks, str):  # papermill -p tasks sim-sat,sim-tsp gives one string
+        tasks = [task.strip() for task in tasks.split(",") if task.strip()]
+    folder = Path(records_dir)
+    if not folder.is_dir():
+        raise InputRefused(
+            "Records folder not found",
+            [
+                Problem(
+                    str(folder),
+                    field="records",
+                    value=str(records_dir),
+                    detail="no such folder",
+                    allowed="a folder laid out as <model>/<task>/<attempt>.json",
+                )
+            ],
+        )
+    found = [
+        RecordsFile(path.parent.parent.name, path.parent.name, path.stem, path)
+        for path in sorted(folder.glob("*/*/*.json"))
+        if (model is None or path.parent.parent.name == model)
+        and (not tasks or path.parent.name in tasks)
+    ]
+    if tasks:
+        seen = {r.task for r in found}
+        missing = [t for t in tasks if t not in seen]
+        if missing:
+            raise InputRefused(
+                "No records for a requested task",
+                [
+                    Problem(
+                        str(folder / (model or "<model>")),
+                        field="tasks",
+                        value=task,
+                        detail="no <task>/<attempt>.json records file",
+                        allowed=", ".join(sorted({r.task for r in find_records(folder)}))
+                        or "none found",
+                    )
+                    for task in missing
+                ],
+            )
+    return found
+
+
+def solver_output_path(solver_dir: str | os.PathLike[str], task: str, attempt: str) -> Path:
+    """Where the runner writes the solver-score output of one attempt: ``<task>-<attempt>.json``.
+
+    Examples
+    --------
+    >>> solver_output_path("out", "sim-tsp", "2").as_posix()
+    'out/sim-tsp-2.json'
+    """
+    return Path(solver_dir) / f"{task}-{attempt}.json"
+
+
+def score_records_files(
+    records: list[RecordsFile],
+    reference: Reference,
+    *,
+    reference_arg: str,
+    references_dir: str | os.PathLike[str] | None = None,
+    producer: str = "tcsexam report",
+) -> list[dict[str, Any]]:
+    """Score each records file against one loaded reference; the outputs, in order.
+
+    Each output is exactly what ``tcsexam solver-score --reference REFERENCE_ARG
+    --reference-id ID --model M --attempt A`` writes. A refused records file stops the run.
+    """
+    outputs = []
+    for item in records:
+        data, digest = read_records_with_digest(item.path)
+        outputs.append(
+            solver_score_document(
+                reference,
+                task=item.task,
+                records=data,
+                records_path=item.path,
+                records_sha256=digest,
+                reference_arg=reference_arg,
+                reference_id=reference.reference_id,
+                references_dir=references_dir,
+                model=item.model,
+                attempt=item.attempt,
+                producer=producer,
+            )
+        )
+    return outputs
+
+
+def _stray_records_files(folder: Path) -> list[Problem]:
+    """Files under the records folder that are not ``<model>/<task>/<attempt>.json``.
+
+    The runner would not score them, so they are refused rather than silently left out
+    (hidden files such as ``.DS_Store`` are not records and are skipped).
+    """
+    problems = []
+    for path in sorted(folder.rglob("*")):
+        relative = path.relative_to(folder)
+        if any(part.startswith(".") for part in relative.parts) or path.is_dir():
+            continue
+        if len(relative.parts) != 3 or path.suffix != ".json":
+            problems.append(
+                Problem(
+                    str(path),
+                    field="records",
+                    value=relative.as_posix(),
+                    detail="not a records file laid out as <model>/<task>/<attempt>.json",
+                    allowed="<model>/<task>/<attempt>.json files only (move or remove this one)",
+                )
+            )
+    return problems
+
+
+def check_records_folder(
+    folder: Path,
+    records: list[RecordsFile],
+    *,
+    models: tuple[str, ...],
+    solver_tasks: set[str],
+    suite: str,
+    source: str,
+) -> None:
+    """Refuse every records file the runner would not use, or whose output would clash.
+
+    A file not laid out as ``<model>/<task>/<attempt>.json``, a model outside the cohort,
+    a task that is not a solver task of the suite, and two files whose outputs
+    ``<task>-<attempt>.json`` would share one name are refused (``source`` names the
+    parameter file in the summary).
+    """
+    problems = _stray_records_files(folder)
+    for item in records:
+        if item.model not in models:
+            problems.append(
+                Problem(
+                    str(item.path),
+                    field="model",
+                    value=item.model,
+                    allowed=f"a model of the cohort ({', '.join(models)})",
+                )
+            )
+        elif item.task not in solver_tasks:
+            problems.append(
+                Problem(
+                    str(item.path),
+                    field="task",
+                    value=item.task,
+                    allowed=f"a solver task of suite '{suite}' ({', '.join(sorted(solver_tasks))})",
+                )
+            )
+    first: dict[tuple[str, str], RecordsFile] = {}
+    for item in records:  # <task>-<attempt>.json must name one records file per model
+        key = (item.model, solver_output_path("", item.task, item.attempt).name)
+        if key in first:
+            problems.append(
+                Problem(
+                    str(item.path),
+                    field="attempt",
+                    value=item.attempt,
+                    detail=f"its solver-score output {key[1]} would overwrite that of "
+                    f"{first[key].path}",
+                    allowed="attempt ids that keep <task>-<attempt> distinct "
+                    "(e.g. no '-' in attempt ids when a task id extends another with '-')",
+                )
+            )
+        first.setdefault(key, item)
+    if problems:
+        raise InputRefused.from_problems(f"Records folder {folder} ({source}) refused", problems)

@@ -1,0 +1,219 @@
+"""Tables and plots of solver-score outputs for the report notebooks.
+
+A solver instance score and a task's ``relative_score`` are in [0, 1], higher is
+better, 0.5 is as good as the reference mean; ``z`` is positive when the candidate beats
+the reference mean (whatever the task's direction).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pandas as pd
+
+from ..scoring.formulas import SCALE_TERMS
+from .notebook import new_axes
+
+
+def relative_score_table(outputs: list[dict[str, Any]]) -> pd.DataFrame:
+    """One row per solver-score output: task, attempt, relative_score and counts.
+
+    Examples
+    --------
+    >>> relative_score_table([{"model": "m", "task": "t", "attempt": "1",
+    ...     "relative_score": 0.25, "n_scored": 2, "unscored_instances": []}])
+      model task attempt  relative_score  n_scored  n_unscored
+    0     m    t       1            0.25         2           0
+    """
+    rows = [
+        {
+            "model": out.get("model"),
+            "task": out["task"],
+            "attempt": out.get("attempt"),
+            "relative_score": out["relative_score"],
+            "n_scored": out["n_scored"],
+            "n_unscored": len(out["unscored_instances"]),
+        }
+        for out in outputs
+    ]
+    columns = ["model", "task", "attempt", "relative_score", "n_scored", "n_unscored"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+_INSTANCE_COLUMNS = [
+    "task",
+    "attempt",
+    "instance",
+    "status",
+    "A",
+    "mu",
+    "s",
+    "scale",
+    "scale_term",
+    "z",
+    "score",
+]
+
+
+def instance_table(outputs: list[dict[str, Any]]) -> pd.DataFrame:
+    """Every scored instance of the outputs, one row each (``z``/``A`` empty on failures).
+
+    Examples
+    --------
+    >>> out = {"task": "t", "attempt": "1", "instances": [{"instance": "g1",
+    ...     "status": "ok", "A": 12, "mu": 12.0, "s": 2.0, "scale": 2.0,
+    ...     "scale_term": "sample_std", "z": 0.0, "score": 0.5}]}
+    >>> instance_table([out])[["instance", "z", "score"]]
+      instance    z  score
+    0       g1  0.0    0.5
+    """
+    rows = [
+        {
+            "task": out["task"],
+            "attempt": out.get("attempt"),
+            **{key: row.get(key) for key in _INSTANCE_COLUMNS[2:]},
+        }
+        for out in outputs
+        for row in out["instances"]
+    ]
+    return pd.DataFrame(rows, columns=_INSTANCE_COLUMNS)
+
+
+def unscored_table(outputs: list[dict[str, Any]]) -> pd.DataFrame:
+    """Records kept out of the mean (``unscored_instances``), with their reason.
+
+    Examples
+    --------
+    >>> unscored_table([{"task": "t", "attempt": "1", "unscored_instances": [
+    ...     {"instance": "g9", "status": "ok", "reason": "listed as unscored"}]}])
+      task attempt instance status              reason
+    0    t       1       g9     ok  listed as unscored
+    """
+    rows = [
+        {
+            "task": out["task"],
+            "attempt": out.get("attempt"),
+            "instance": row["instance"],
+            "status": row["status"],
+            "reason": row["reason"],
+        }
+        for out in outputs
+        for row in out["unscored_instances"]
+    ]
+    return pd.DataFrame(rows, columns=["task", "attempt", "instance", "status", "reason"])
+
+
+def scale_term_table(outputs: list[dict[str, Any]]) -> pd.DataFrame:
+    """How many scored instances of each task had their scale set by each term.
+
+    ``sample_std`` is the reference runs' spread; ``relative_floor`` (2% of ``|mu|``) and
+    ``absolute_floor`` (1e-9) take over when the runs agree too closely.
+
+    Examples
+    --------
+    >>> out = {"task": "t", "instances": [{"scale_term": "sample_std"},
+    ...                                   {"scale_term": "relative_floor"}]}
+    >>> scale_term_table([out]).loc["t"].tolist()
+    [1, 1, 0]
+    """
+    counts: dict[str, Counter[str]] = {}
+    for out in outputs:
+        # The reference sets the scale: every attempt of a task has the same scored
+        # instances, so each task is counted once (from its first output).
+        if out["task"] not in counts:
+            counts[out["task"]] = Counter(row["scale_term"] for row in out["instances"])
+    return pd.DataFrame(
+        [[counts[task].get(term, 0) for term in SCALE_TERMS] for task in counts],
+        index=pd.Index(list(counts), name="task"),
+        columns=list(SCALE_TERMS),
+    )
+
+
+#: Half-width of the z axis: beyond it Phi(z) is 0 or 1 to 6 digits, and one huge z (an
+#: instance whose scale is the absolute floor) would squash every other bar.
+Z_DISPLAY_LIMIT = 5.0
+
+
+def plot_z_histogram(outputs: list[dict[str, Any]], ax: Any = None):
+    """Histogram of ``z`` over the valid candidate values (failures have no ``z``).
+
+    ``z > 0``: better than the reference mean (in the task's direction). Values beyond
+    +-5 are drawn in the edge bins and counted in the title.
+
+    Examples
+    --------
+    >>> out = {"task": "t", "instances": [{"z": 0.0}, {"z": 1.5}, {"z": None}, {"z": 1e9}]}
+    >>> plot_z_histogram([out]).axes[0].get_title()
+    'z of 3 valid values (1 beyond ±5 drawn at the edge; 1 completed failure without z)'
+    """
+    fig, ax = new_axes(ax)
+    values = [row["z"] for out in outputs for row in out["instances"] if row.get("z") is not None]
+    failures = sum(1 for out in outputs for row in out["instances"] if row.get("z") is None)
+    limit = Z_DISPLAY_LIMIT
+    beyond = sum(1 for z in values if abs(z) > limit)
+    if values:
+        shown = [min(max(z, -limit), limit) for z in values]
+        ax.hist(shown, bins=[limit * (k / 20 - 1) for k in range(41)], color="#1565c0")
+    ax.axvline(0.0, color="black", linewidth=1)
+    ax.set_xlim(-limit, limit)
+    ax.set_xlabel("z (positive: better than the reference mean)")
+    ax.set_ylabel("instances")
+    edge = f"{beyond} beyond ±{limit:g} drawn at the edge; " if beyond else ""
+    ax.set_title(
+        f"z of {len(values)} valid values ({edge}{failures} completed failure"
+        f"{'' if failures == 1 else 's'} without z)"
+    )
+    return fig
+
+
+def plot_instance_scores(outputs: list[dict[str, Any]], ax: Any = None):
+    """Histogram of instance scores ``Phi(z)`` in [0, 1] (failures score 0).
+
+    Examples
+    --------
+    >>> out = {"task": "t", "instances": [{"score": 0.5}, {"score": 0.0}]}
+    >>> float(plot_instance_scores([out]).axes[0].get_xlim()[0])
+    0.0
+    """
+    fig, ax = new_axes(ax)
+    values = [row["score"] for out in outputs for row in out["instances"]]
+    ax.hist(values, bins=[i / 20 for i in range(21)], color="#6a1b9a")
+    ax.axvline(0.5, color="black", linewidth=1, linestyle="--")
+    ax.set_xlim(0.0, 1.0)
+    ax.set_xlabel("instance score Phi(z) (0.5 = reference mean; failures score 0)")
+    ax.set_ylabel("instances")
+    ax.set_title(f"Solver instance scores ({len(values)} instances)")
+    return fig
+
+
+def floor_instances_table(outputs: list[dict[str, Any]]) -> pd.DataFrame:
+    """Scored reference instances whose scale is set by a floor rather than the runs' spread.
+
+    Taken from the outputs' instance rows (the reference sets the scale, so each task's
+    instances are listed once).
+
+    Examples
+    --------
+    >>> out = {"task": "t", "instances": [
+    ...     {"instance": "a", "mu": 0.0, "s": 0.0, "scale": 1e-9, "scale_term": "absolute_floor"},
+    ...     {"instance": "b", "mu": 12.0, "s": 2.0, "scale": 2.0, "scale_term": "sample_std"}]}
+    >>> floor_instances_table([out, out])["instance"].tolist()
+    ['a']
+    """
+    seen = set()
+    rows = []
+    for out in outputs:
+        for row in out["instances"]:
+            key = (out["task"], row["instance"])
+            if row["scale_term"] == "sample_std" or key in seen:
+                continue
+            seen.add(key)
+            rows.append(
+                {
+                    "task": out["task"],
+                    "instance": row["instance"],
+                    **{name: row[name] for name in ("mu", "s", "scale", "scale_term")},
+                }
+            )
+    return pd.DataFrame(rows, columns=["task", "instance", "mu", "s", "scale", "scale_term"])

@@ -1,0 +1,325 @@
+"""Reading and validating the attempts table (one CSV row per attempt).
+
+Validation has two layers. First every value against the published row schema
+(``references/schemas/attempts-row.schema.json``: the vocabulary of ``track``,
+``adoption_status``, ``score_status``, ``score_type`` and ``solver_protocol``, non-empty
+ids, a decimal ``score`` that a ``valid`` row must have) and its track's range. Then the
+relations: model in the cohort, item in the suite under that track, the solver protocol
+and score type of the cohort, unique (model, track, item, attempt), and no more adopted
+attempts than planned. Every problem names the file, line, field and value; all of them
+are reported at once.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import pandas as pd
+
+from ..csvio import CsvTable, parse_decimal, read_csv_table
+from ..errors import InputRefused, Problem
+from ..jsonio import load_schema
+from ..references.suites import Suite
+from ..vocab import (
+    ADOPTED_STATUSES,
+    ATTEMPT_COLUMNS,
+    BINARY_TRACKS,
+    SCORE_TYPE_OTHER,
+    SCORE_TYPE_SOLVER,
+)
+from .cohort import Cohort
+
+#: The schema every row is checked against (as text, before its meaning).
+ROW_SCHEMA = "attempts-row"
+
+_RANGES = {
+    "theorem": "exactly 0 or 1 (1 only if the judge accepted a complete proof)",
+    "conjecture": "exactly 0 or 1 (1 only if a complete proof or disproof was accepted)",
+    "solver": "a relative score in [0, 1]",
+    "construction": "a finite raw reward >= 0",
+}
+
+
+def _in_range(track: str, score: float) -> bool:
+    if track in BINARY_TRACKS:
+        return score in (0.0, 1.0)
+    if track == "solver":
+        return 0.0 <= score <= 1.0
+    return score >= 0.0
+
+
+@dataclass(frozen=True)
+class _ColumnRule:
+    """One column's rule from the row schema: an ``enum``, or a ``pattern``."""
+
+    allowed: frozenset[str] | None
+    pattern: re.Pattern[str] | None
+    text: str
+
+    def accepts(self, value: str) -> bool:
+        if self.allowed is not None:
+            return value in self.allowed
+        return self.pattern is None or self.pattern.search(value) is not None
+
+
+def _column_rule(spec: dict[str, Any]) -> _ColumnRule:
+    if "enum" in spec:
+        text = ", ".join(v if v else "(blank)" for v in spec["enum"])
+        return _ColumnRule(frozenset(spec["enum"]), None, text)
+    pattern = re.compile(spec["pattern"]) if "pattern" in spec else None
+    return _ColumnRule(None, pattern, spec.get("description", spec.get("pattern", "")))
+
+
+@cache
+def _row_rules() -> tuple[
+    dict[str, _ColumnRule], tuple[tuple[str, str, dict[str, _ColumnRule]], ...]
+]:
+    """The row schema as column rules, and its ``if field == const then rules`` clauses."""
+    schema = load_schema(ROW_SCHEMA)
+    columns = {name: _column_rule(spec) for name, spec in schema["properties"].items()}
+    conditional = []
+    for clause in schema.get("allOf", []):
+        ((field, test),) = clause["if"]["properties"].items()
+        then = {name: _column_rule(spec) for name, spec in clause["then"]["properties"].items()}
+        conditional.append((field, test["const"], then))
+    return columns, tuple(conditional)
+
+
+def _check_values(row: dict[str, str], where: str) -> list[Problem]:
+    """Layer 1: each value against the row schema, and a valid score against its range."""
+    columns, conditional = _row_rules()
+    rules = dict(columns)
+    for field, const, then in conditional:
+        if row[field] == const:
+            rules.update(then)
+    problems = [
+        Problem(where, field=name, value=row[name], allowed=rule.text)
+        for name, rule in rules.items()
+        if not rule.accepts(row[name])
+    ]
+    if row["score_status"] == "valid" and not any(p.field == "score" for p in problems):
+        score = parse_decimal(row["score"])
+        if score is None or not math.isfinite(score):
+            rule = rules["score"]
+            problems.append(Problem(where, field="score", value=row["score"], allowed=rule.text))
+        elif row["track"] in _RANGES and not _in_range(row["track"], score):
+            problems.append(
+                Problem(
+                    where,
+                    field="score",
+                    value=row["score"],
+                    allowed=f"{_RANGES[row['track']]} for track '{row['track']}'",
+                )
+            )
+    problems.sort(key=lambda p: ATTEMPT_COLUMNS.index(p.field))
+    return problems
+
+
+def _check_relations(
+    row: dict[str, str], where: str, suite: Suite, cohort: Cohort
+) -> list[Problem]:
+    """Layer 2: the row against the cohort and the suite."""
+    problems = []
+    if row["model"] not in cohort.models:
+        problems.append(
+            Problem(
+                where,
+                field="model",
+                value=row["model"],
+                allowed="a model of the cohort: " + ", ".join(cohort.models),
+            )
+        )
+    track, item = row["track"], row["item"]
+    owner = suite.track_of(item)
+    if owner is None:
+        allowed = f"a task of suite '{suite.name}' track '{track}'"
+        problems.append(Problem(where, field="item", value=item, allowed=allowed))
+    elif owner != track:
+        problems.append(
+            Problem(
+                where,
+                field="track",
+                value=track,
+                detail=f"item '{item}' belongs to track '{owner}'",
+                allowed=f"'{owner}'",
+            )
+        )
+    solver = track == "solver"
+    expected = {
+        "score_type": (
+            (SCORE_TYPE_SOLVER,) if solver else (SCORE_TYPE_OTHER,),
+            f"'{SCORE_TYPE_SOLVER}' on solver rows"
+            if solver
+            else f"'{SCORE_TYPE_OTHER}' on {track} rows",
+        ),
+        "solver_protocol": (
+            (cohort.solver_protocol,) if solver else ("", cohort.solver_protocol),
+            f"'{cohort.solver_protocol}' (the cohort's protocol)"
+            if solver
+            else f"blank (or the cohort's '{cohort.solver_protocol}') on {track} rows",
+        ),
+    }
+    for name, (values, allowed) in expected.items():
+        if row[name] not in values:
+            problems.append(Problem(where, field=name, value=row[name], allowed=allowed))
+    return problems
+
+
+def _check_header(table: CsvTable) -> None:
+    # Exact names: a padded name (" track") would not be found when the rows are read.
+    header = table.header
+    head = header[: len(ATTEMPT_COLUMNS)]
+    where = f"{table.source} line 1"
+    problems = []
+    if tuple(head) != ATTEMPT_COLUMNS:
+        # Name the first wrong column: the whole header is cut short in the message.
+        position = next(
+            k for k, want in enumerate(ATTEMPT_COLUMNS) if k >= len(head) or head[k] != want
+        )
+        got = repr(head[position]) if position < len(head) else "nothing"
+        problems.append(
+            Problem(
+                where,
+                field="header",
+                value=",".join(header),
+                detail=f"column {position + 1} is {got}, expected '{ATTEMPT_COLUMNS[position]}'",
+                allowed=",".join(ATTEMPT_COLUMNS)
+                + " (in this order; further columns such as note may follow)",
+            )
+        )
+    duplicated = sorted({h for h in header if header.count(h) > 1})
+    if duplicated:
+        problems.append(
+            Problem(where, field="header", value=",".join(duplicated), detail="column named twice")
+        )
+    if "line" in header:
+        problems.append(
+            Problem(
+                where,
+                field="header",
+                value="line",
+                detail="this column name is reserved for the CSV line number the kit adds",
+                allowed="another name for this further column (e.g. source_line)",
+            )
+        )
+    if problems:
+        raise InputRefused("Attempts table header refused", problems)
+
+
+def _rows(table: CsvTable) -> list[tuple[int, dict[str, str]]]:
+    """The table's rows as mappings; blank rows skipped, a wrong field count refused."""
+    rows, problems = [], []
+    width = len(table.header)
+    for line, values in table.rows:
+        if not values or all(not v.strip() for v in values):
+            continue
+        if len(values) != width:
+            problems.append(
+                Problem(
+                    f"{table.source} line {line}",
+                    detail=f"{len(values)} fields, header has {width}",
+                )
+            )
+            continue
+        rows.append((line, dict(zip(table.header, values, strict=True))))
+    if problems:
+        raise InputRefused.from_problems(f"Attempts table {table.source} refused", problems)
+    return rows
+
+
+def read_attempts(path: str | os.PathLike[str], *, suite: Suite, cohort: Cohort) -> pd.DataFrame:
+    """Read and validate an attempts table against a suite and a cohort.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per CSV row, in file order: the nine attempt columns (``score`` as a
+        float, NaN when not valid and blank), any further columns (``note``...) as
+        text, and ``line`` (the CSV line number). Nothing is dropped.
+
+    Raises
+    ------
+    InputRefused
+        Listing every problem by file, line, field and value.
+    """
+    return validate_attempts(read_csv_table(path, kind="Attempts file"), suite=suite, cohort=cohort)
+
+
+def validate_attempts(table: CsvTable, *, suite: Suite, cohort: Cohort) -> pd.DataFrame:
+    """Validate an attempts table already read (:func:`read_attempts` on a file).
+
+    Messages name ``table.source`` and each row's line.
+    """
+    _check_header(table)
+    rows = _rows(table)
+    problems: list[Problem] = []
+    seen: dict[tuple[str, str, str, str], int] = {}
+    adopted: dict[tuple[str, str, str], list[int]] = defaultdict(list)
+    for line, row in rows:
+        where = f"{table.source} line {line}"
+        value_problems = _check_values(row, where)
+        problems.extend(value_problems)
+        if any(p.field in ("track", "model", "item") for p in value_problems):
+            continue
+        problems.extend(_check_relations(row, where, suite, cohort))
+        key = (row["model"], row["track"], row["item"], row["attempt"])
+        if key in seen:
+            problems.append(
+                Problem(
+                    where,
+                    field="attempt",
+                    value=row["attempt"],
+                    detail=f"duplicate (model, track, item, attempt); first at line {seen[key]}",
+                )
+            )
+        else:
+            seen[key] = line
+        if row["adoption_status"] in ADOPTED_STATUSES:
+            adopted[key[:3]].append(line)
+    for (model, track, item), lines in adopted.items():
+        plan = cohort.models.get(model)
+        if plan is None or suite.track_of(item) != track:
+            continue
+        planned = plan.planned(item)
+        if len(lines) > planned:
+            problems.append(
+                Problem(
+                    f"{table.source} lines {', '.join(map(str, lines))}",
+                    field="adoption_status",
+                    value=f"{len(lines)} adopted attempts of {model}/{track}/{item}",
+                    allowed=f"at most {planned} adopted (planned in the cohort); mark the others "
+                    "'excluded' with a note",
+                )
+            )
+    if problems:
+        problems.sort(key=lambda p: _line_of(p.where))
+        raise InputRefused.from_problems(f"Attempts table {table.source} refused", problems)
+    return _to_frame(table.header, rows)
+
+
+def _line_of(where: str) -> int:
+    tail = where.rsplit(" line ", 1)
+    if len(tail) == 2 and tail[1].isdigit():
+        return int(tail[1])
+    return 1 << 30
+
+
+def _to_frame(header: list[str], rows: list[tuple[int, dict[str, str]]]) -> pd.DataFrame:
+    records: list[dict[str, Any]] = []
+    for line, row in rows:
+        record: dict[str, Any] = dict(row)
+        score = parse_decimal(row["score"]) if row["score"].strip() else None
+        record["score"] = math.nan if score is None else score
+        record["line"] = line
+        records.append(record)
+    columns = list(header) + ["line"]
+    frame = pd.DataFrame.from_records(records, columns=columns)
+    frame["score"] = frame["score"].astype(float)
+    frame["line"] = frame["line"].astype(int)
+    return frame

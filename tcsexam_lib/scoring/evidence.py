@@ -1,0 +1,202 @@
+"""Cross-checking solver rows of the attempts table against solver-score outputs.
+
+An evidence folder holds ``tcsexam solver-score`` outputs (any layout; the kit's
+runner writes ``<model>/<task>/<attempt>.json``), each naming its ``model``,
+``task`` and ``attempt``. Every adopted ``valid`` solver row of the attempts table must have
+one output with the same score (within :data:`SCORE_TOLERANCE`) computed against the
+cohort's reference. A missing output, another score or another reference id is an
+issue in the index output; the row keeps its place and nothing is replaced.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ..errors import InputRefused, Problem
+from ..jsonio import read_json_with_digest
+from ..vocab import ADOPTED_STATUSES
+from .issues import Issue
+
+#: Largest absolute difference accepted between a table score and its evidence.
+SCORE_TOLERANCE = 1e-9
+
+
+@dataclass(frozen=True)
+class SolverOutput:
+    """One solver-score output of an evidence folder: where it is, its bytes' sha256, its data."""
+
+    path: Path
+    sha256: str
+    data: dict[str, Any]
+
+
+def read_solver_outputs(
+    evidence_dir: str | os.PathLike[str],
+) -> dict[tuple[str, str, str], SolverOutput]:
+    """Map ``(model, task, attempt)`` to the output of every file under an evidence folder.
+
+    Files that are not solver-score outputs naming a model and an attempt are refused,
+    as are two outputs for the same key.
+    """
+    folder = Path(evidence_dir)
+    if not folder.is_dir():
+        raise InputRefused(
+            "Solver evidence folder not found", [Problem(str(folder), detail="no such folder")]
+        )
+    found: dict[tuple[str, str, str], SolverOutput] = {}
+    problems = []
+    for path in sorted(folder.rglob("*.json")):
+        data, digest = read_json_with_digest(path)
+        keys = ("model", "task", "attempt", "relative_score", "reference_id")
+        if not isinstance(data, dict) or any(k not in data for k in keys):
+            problems.append(
+                Problem(
+                    str(path),
+                    detail="not a solver-score output with model and "
+                    "attempt (run tcsexam solver-score with --model and --attempt)",
+                    allowed="fields " + ", ".join(keys),
+                )
+            )
+            continue
+        key = (str(data["model"]), str(data["task"]), str(data["attempt"]))
+        if key in found:
+            problems.append(
+                Problem(
+                    str(path),
+                    detail=f"second output for model '{key[0]}' task "
+                    f"'{key[1]}' attempt '{key[2]}' (first: {found[key].path})",
+                )
+            )
+            continue
+        found[key] = SolverOutput(path, digest, data)
+    if problems:
+        raise InputRefused.from_problems(f"Solver evidence in {folder} refused", problems)
+    return found
+
+
+def check_solver_evidence(
+    attempts: pd.DataFrame,
+    outputs: dict[tuple[str, str, str], SolverOutput],
+    *,
+    evidence_dir: str | os.PathLike[str],
+    reference_id: str,
+    reference_sha256: str | None = None,
+) -> dict[str, dict[str, Any]]:
+    """Check each adopted ``valid`` solver row against its solver-score output.
+
+    ``outputs`` are the solver-score outputs of ``evidence_dir`` (see
+    :func:`read_solver_outputs`). An adopted row that is not ``valid`` has no score to
+    check (the index already reports it as an ``error``), so it needs no output.
+
+    Returns, per model, ``{"summary": {...}, "issues": [...]}`` with issue codes
+    ``solver_evidence_missing``, ``solver_evidence_score_mismatch`` and
+    ``solver_evidence_reference_mismatch`` (another reference id, or, when
+    ``reference_sha256`` is given, the same id but another reference file: the output's
+    provenance records a different sha256).
+    """
+    solver_rows = attempts[
+        (attempts["track"] == "solver")
+        & attempts["adoption_status"].isin(ADOPTED_STATUSES)
+        & (attempts["score_status"] == "valid")
+    ]
+    per_model: dict[str, dict[str, Any]] = {}
+    for row in solver_rows.to_dict("records"):
+        model, item, attempt = row["model"], row["item"], str(row["attempt"])
+        entry = per_model.setdefault(model, empty_evidence_entry(evidence_dir))
+        issues = _row_issues(
+            row, outputs.get((model, item, attempt)), evidence_dir, reference_id, reference_sha256
+        )
+        summary = entry["summary"]
+        summary["rows_checked"] += 1
+        summary["matched"] += not issues
+        for issue in issues:
+            summary[_COUNTED_AS[issue.code]] += 1
+            entry["issues"].append(issue.to_dict())
+    return per_model
+
+
+#: Which summary count each evidence issue adds to.
+_COUNTED_AS = {
+    "solver_evidence_missing": "missing",
+    "solver_evidence_reference_mismatch": "reference_mismatch",
+    "solver_evidence_score_mismatch": "score_mismatch",
+}
+
+
+def _row_issues(
+    row: dict[str, Any],
+    found: SolverOutput | None,
+    evidence_dir: str | os.PathLike[str],
+    reference_id: str,
+    reference_sha256: str | None,
+) -> list[Issue]:
+    """What is wrong with one adopted valid solver row's evidence (nothing: it matches)."""
+    key = (row["model"], "solver", row["item"])
+    where = {"attempt": str(row["attempt"]), "line": int(row["line"])}
+    if found is None:
+        text = f"no solver-score output in {evidence_dir}"
+        return [Issue.about("solver_evidence_missing", key, text, **where)]
+    output, path = found.data, found.path
+    issues = []
+    recorded_sha = ((output.get("provenance") or {}).get("reference") or {}).get("sha256")
+    if output["reference_id"] != reference_id:
+        text = (
+            f"{path} was scored against reference '{output['reference_id']}', the cohort "
+            f"declares '{reference_id}'"
+        )
+    elif reference_sha256 is not None and recorded_sha != reference_sha256:
+        text = (
+            f"{path} was scored against a reference file with sha256 {recorded_sha}, not the "
+            f"cohort's '{reference_id}' file (sha256 {reference_sha256}): same id, other values"
+        )
+    else:
+        text = None
+    if text is not None:
+        issues.append(
+            Issue.about(
+                "solver_evidence_reference_mismatch", key, text, **where, evidence=str(path)
+            )
+        )
+    table_score = row["score"]
+    if not (
+        isinstance(table_score, float)
+        and math.isfinite(table_score)
+        and abs(table_score - float(output["relative_score"])) <= SCORE_TOLERANCE
+    ):
+        text = (
+            f"table score {table_score!r} differs from relative_score "
+            f"{output['relative_score']!r} in {path}"
+        )
+        issues.append(
+            Issue.about(
+                "solver_evidence_score_mismatch",
+                key,
+                text,
+                **where,
+                evidence=str(path),
+                table_score=table_score,
+                evidence_score=output["relative_score"],
+            )
+        )
+    return issues
+
+
+def empty_evidence_entry(evidence_dir: str | os.PathLike[str]) -> dict[str, Any]:
+    """The evidence summary of a model with no solver row checked yet."""
+    return {
+        "summary": {
+            "evidence_dir": str(evidence_dir),
+            "rows_checked": 0,
+            "matched": 0,
+            "missing": 0,
+            "score_mismatch": 0,
+            "reference_mismatch": 0,
+        },
+        "issues": [],
+    }

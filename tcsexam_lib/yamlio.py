@@ -1,0 +1,75 @@
+"""Strict YAML reading for the kit's parameter files.
+
+A parameter file is a YAML mapping read with PyYAML's safe loader; a key repeated in
+one mapping is refused (plain YAML keeps the last one silently), as is anything that is
+not a mapping at the top level. Every refusal names the file, and the line and column
+where the parser stopped.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import InputRefused, Problem
+from .jsonio import read_input_text
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """A YAML safe loader that refuses a key repeated in one mapping."""
+
+
+def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode) -> dict[Any, Any]:
+    seen: dict[Any, Any] = {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node)
+        if key in seen:
+            raise yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"key {key!r} appears twice in one mapping",
+                key_node.start_mark,
+            )
+        seen[key] = loader.construct_object(value_node, deep=True)
+    return seen
+
+
+_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def read_yaml_mapping(path: str | os.PathLike[str], kind: str = "Parameter file") -> dict[str, Any]:
+    """Read a YAML file strictly (no repeated keys) into a mapping.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "set.yaml"
+    >>> _ = p.write_text("suite: demo-lite\\nprotocol: offline\\n")
+    >>> read_yaml_mapping(p)
+    {'suite': 'demo-lite', 'protocol': 'offline'}
+    """
+    path = Path(path)
+    text = read_input_text(path, kind)
+    try:
+        data = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{path} line {mark.line + 1} column {mark.column + 1}" if mark else str(path)
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise InputRefused(f"{kind} is not valid YAML", [Problem(where, detail=problem)]) from exc
+    if not isinstance(data, dict):
+        raise InputRefused(
+            f"{kind} refused",
+            [
+                Problem(
+                    str(path),
+                    field="(top level)",
+                    value=data,
+                    allowed="a mapping of keys such as suite, protocol, cohort, attempts, records",
+                )
+            ],
+        )
+    return data
