@@ -27,19 +27,18 @@ def _add_references_dir(parser: argparse.ArgumentParser) -> None:
 _SIMULATED_NOTE = "SIMULATED demo data: these numbers are not TCSExam results"
 
 
+def _run_with(function, args: argparse.Namespace):
+    """Call a library function with the command-line options named as its parameters."""
+    import inspect
+
+    names = inspect.signature(function).parameters
+    return function(**{name: value for name, value in vars(args).items() if name in names})
+
+
 def _cmd_solver_score(args: argparse.Namespace) -> int:
     from .scoring.commands import run_solver_score
 
-    result = run_solver_score(
-        task=args.task,
-        records=args.records,
-        reference=args.reference,
-        reference_id=args.reference_id,
-        references_dir=args.references_dir,
-        model=args.model,
-        attempt=args.attempt,
-        output=args.output,
-    )
+    result = _run_with(run_solver_score, args)
     print(
         f"{args.task}: relative_score {result['relative_score']!r} over "
         f"{result['n_scored']} scored instance(s), {len(result['unscored_instances'])} unscored "
@@ -53,14 +52,7 @@ def _cmd_solver_score(args: argparse.Namespace) -> int:
 def _cmd_score(args: argparse.Namespace) -> int:
     from .scoring.commands import run_score
 
-    result = run_score(
-        suite=args.suite,
-        attempts=args.attempts,
-        cohort=args.cohort,
-        references_dir=args.references_dir,
-        output=args.output,
-        solver_evidence=args.solver_evidence,
-    )
+    result = _run_with(run_score, args)
     for model, entry in result["models"].items():
         index = "null" if entry["index"] is None else f"{entry['index']:.4f}"
         errors = sum(1 for issue in entry["issues"] if issue["severity"] == "error")

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import InputRefused, Problem
+from .jsonio import read_input_bytes
 
 _DECIMAL = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*")
 
@@ -87,14 +88,7 @@ def read_csv_table(path: str | os.PathLike[str], *, kind: str = "CSV file") -> C
     (['a', 'b'], [3, 4])
     """
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError as exc:
-        raise InputRefused(
-            f"{kind} not found", [Problem(str(path), detail="no such file")]
-        ) from exc
-    except OSError as exc:
-        raise InputRefused(f"{kind} unreadable", [Problem(str(path), detail=str(exc))]) from exc
+    data = read_input_bytes(path, kind)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

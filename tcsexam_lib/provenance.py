@@ -11,10 +11,14 @@ import datetime as _dt
 import os
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .jsonio import sha256_file
+from .paths import resolve_references_dir
 from .vocab import METRIC_ID
+
+if TYPE_CHECKING:  # pragma: no cover - annotations only
+    from .references.model import Reference
 
 
 @cache
@@ -28,50 +32,49 @@ def kit_version() -> str:
         return "0.0.0+unknown"
 
 
-def describe_inputs(
-    inputs: dict[str, str | os.PathLike[str] | None], digests: dict[str, str] | None = None
-) -> dict[str, Any]:
+#: An input file: its path, or its path and the sha256 of the bytes already read.
+InputFile = str | os.PathLike[str] | tuple[str | os.PathLike[str], str | None] | None
+
+
+def describe_inputs(inputs: dict[str, InputFile]) -> dict[str, Any]:
     """Path (as given, and resolved) and sha256 of each named input file.
 
     ``None`` entries are skipped. ``path`` is the path as the caller gave it (relative
     paths are relative to the provenance's ``cwd``); ``resolved`` is its absolute form.
-    ``digests`` gives the sha256 of inputs already read (by role), so that a file is
-    read once; the others are hashed here.
+    An input given as ``(path, sha256)`` was read already (its bytes hashed then); the
+    others are hashed here.
     """
-    known = digests or {}
     described = {}
-    for role, path in inputs.items():
+    for role, entry in inputs.items():
+        path, digest = entry if isinstance(entry, tuple) else (entry, None)
         if path is None:
             continue
         described[role] = {
             "path": str(path),
             "resolved": str(Path(path).resolve()),
-            "sha256": known.get(role) or sha256_file(path),
+            "sha256": digest or sha256_file(path),
         }
     return described
 
 
 def build_provenance(
-    *,
     producer: str,
+    entry_point: str | None,
     parameters: dict[str, Any],
-    inputs: dict[str, str | os.PathLike[str] | None],
-    reference_id: str | None,
-    reference_path: Path | None,
-    reference_sha256: str | None,
-    entry_point: str | None = None,
-    references_dir: str | os.PathLike[str] | None = None,
-    digests: dict[str, str] | None = None,
+    inputs: dict[str, InputFile],
+    reference: Reference | None,
 ) -> dict[str, Any]:
     """The provenance block of an output.
 
     ``producer`` names the command (``tcsexam solver-score``) or the notebook;
-    ``parameters`` are its arguments, enough to run it again: relative paths in them
-    are relative to ``cwd``, the working folder of the run. ``entry_point`` names the
-    library function that computed the output (``tcsexam verify`` calls it again) and
-    ``references_dir`` the references folder actually used (absolute). ``digests``:
-    see :func:`describe_inputs`.
+    ``entry_point`` the library function that computed the output (``tcsexam verify``
+    calls it again with ``parameters``). Relative paths in the parameters are relative to
+    ``cwd``, the working folder of the run; ``references_dir`` is recorded as the
+    references folder actually used (absolute). ``reference`` is the solver reference the
+    output was computed against (its id, path and sha256 are recorded).
     """
+    references_dir = resolve_references_dir(parameters.get("references_dir"))
+    path = None if reference is None else reference.path
     return {
         "kit": "tcsexam-kit",
         "kit_version": kit_version(),
@@ -82,13 +85,13 @@ def build_provenance(
         "parameters": {
             k: (str(v) if isinstance(v, os.PathLike) else v) for k, v in parameters.items()
         },
-        "references_dir": None if references_dir is None else str(Path(references_dir).resolve()),
+        "references_dir": str(references_dir.resolve()),
         "reference": {
-            "reference_id": reference_id,
-            "path": None if reference_path is None else str(reference_path),
-            "resolved": None if reference_path is None else str(Path(reference_path).resolve()),
-            "sha256": reference_sha256,
+            "reference_id": None if reference is None else reference.reference_id,
+            "path": None if path is None else str(path),
+            "resolved": None if path is None else str(Path(path).resolve()),
+            "sha256": None if reference is None else reference.sha256,
         },
-        "inputs": describe_inputs(inputs, digests),
+        "inputs": describe_inputs(inputs),
         "created_utc": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }

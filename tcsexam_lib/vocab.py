@@ -1,6 +1,6 @@
 """The fixed vocabulary of TCSExam: tracks, weights, statuses and the fixed reference.
 
-Everything here comes from the scoring rules (shared/SPEC.md, sections 1-5) and is
+Everything here comes from the scoring rules (the README's "The scoring rules in short") and is
 never configurable: a change would be a new metric id or a new reference id.
 """
 
@@ -39,7 +39,7 @@ KNOWN_RECORD_STATUSES = (
     frozenset({STATUS_OK}) | COMPLETED_FAILURE_STATUSES | INFRASTRUCTURE_STATUSES
 )
 
-#: Attempts table vocabulary (shared/SPEC.md section 4).
+#: Attempts table vocabulary (also published in references/schemas/attempts-row.schema.json).
 ATTEMPT_COLUMNS = (
     "model",
     "track",

@@ -1,4 +1,4 @@
-"""Generated fixtures for the reference, build and verify tests (issue 4).
+"""Generated fixtures for the reference, build and verify tests.
 
 Everything here is produced by seeded generators at test time; nothing is a real
 TCSExam value. Files that carry the fixed id ``paper-k3-fixed-260925`` are SYNTHETIC

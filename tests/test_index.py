@@ -1,4 +1,4 @@
-"""Index statuses, coverage, issues and row keeping (SPEC 4-5), through `tcsexam score`."""
+"""Index statuses, coverage, issues and row keeping, through `tcsexam score`."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Solver relative score (SPEC 2-3): directions, solve tasks, floors, null values,
+"""Solver relative score: directions, solve tasks, floors, null values,
 unscored and unknown instances, completed failures."""
 
 from __future__ import annotations

@@ -297,24 +297,19 @@ def placement_findings(
     id_source: str = "the id that was asked for",
 ) -> list[Finding]:
     """The file declares the id and suite its place says (``<id>/<suite>.json``)."""
-    findings = []
-    if expected_id is not None and data.get("reference_id") != expected_id:
-        problem = Problem(
+    expected = (
+        ("id_mismatch", "reference_id", expected_id, id_source),
+        ("suite_mismatch", "suite", expected_suite, "the file name"),
+    )
+    return [
+        Finding(
+            code,
             source,
-            field="reference_id",
-            value=data.get("reference_id"),
-            allowed=f"'{expected_id}' ({id_source})",
+            Problem(source, field=name, value=data.get(name), allowed=f"'{want}' ({why})"),
         )
-        findings.append(Finding("id_mismatch", source, problem))
-    if expected_suite is not None and data.get("suite") != expected_suite:
-        problem = Problem(
-            source,
-            field="suite",
-            value=data.get("suite"),
-            allowed=f"'{expected_suite}' (the file name)",
-        )
-        findings.append(Finding("suite_mismatch", source, problem))
-    return findings
+        for code, name, want, why in expected
+        if want is not None and data.get(name) != want
+    ]
 
 
 def fixed_release_findings(

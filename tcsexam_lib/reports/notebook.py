@@ -243,17 +243,9 @@ def read_index_output(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The index output the report runner wrote (strict JSON), for a notebook to display."""
     data = read_json(path)
     if not isinstance(data, dict) or not isinstance(data.get("models"), dict):
-        raise InputRefused(
-            "Not an index output",
-            [
-                Problem(
-                    str(path),
-                    field="models",
-                    detail="no models in this file",
-                    allowed="an output of tcsexam score (or the report runner's index JSON)",
-                )
-            ],
-        )
+        allowed = "an output of tcsexam score (or the report runner's index JSON)"
+        problem = Problem(str(path), field="models", detail="no models here", allowed=allowed)
+        raise InputRefused("Not an index output", [problem])
     return data
 
 

@@ -17,8 +17,7 @@ from typing import Any
 
 from ..errors import InputRefused, Problem
 from ..references.model import Reference
-from ..scoring.commands import solver_score_document
-from ..scoring.solver import read_records_with_digest
+from ..scoring.commands import run_solver_score
 
 
 @dataclass(frozen=True)
@@ -110,34 +109,28 @@ def score_records_files(
     records: list[RecordsFile],
     reference: Reference,
     *,
-    reference_arg: str,
     references_dir: str | os.PathLike[str] | None = None,
     producer: str = "tcsexam report",
 ) -> list[dict[str, Any]]:
     """Score each records file against one loaded reference; the outputs, in order.
 
-    Each output is exactly what ``tcsexam solver-score --reference REFERENCE_ARG
-    --reference-id ID --model M --attempt A`` writes. A refused records file stops the run.
+    Each output is exactly what ``tcsexam solver-score --reference SUITE --reference-id
+    ID --model M --attempt A`` writes. A refused records file stops the run.
     """
-    outputs = []
-    for item in records:
-        data, digest = read_records_with_digest(item.path)
-        outputs.append(
-            solver_score_document(
-                reference,
-                task=item.task,
-                records=data,
-                records_path=item.path,
-                records_sha256=digest,
-                reference_arg=reference_arg,
-                reference_id=reference.reference_id,
-                references_dir=references_dir,
-                model=item.model,
-                attempt=item.attempt,
-                producer=producer,
-            )
+    return [
+        run_solver_score(
+            task=item.task,
+            records=item.path,
+            reference=reference.suite,
+            reference_id=reference.reference_id,
+            references_dir=references_dir,
+            model=item.model,
+            attempt=item.attempt,
+            producer=producer,
+            loaded_reference=reference,
         )
-    return outputs
+        for item in records
+    ]
 
 
 def _stray_records_files(folder: Path) -> list[Problem]:
@@ -181,24 +174,22 @@ def check_records_folder(
     parameter file in the summary).
     """
     problems = _stray_records_files(folder)
+    allowed = {
+        "model": f"a model of the cohort ({', '.join(models)})",
+        "task": f"a solver task of suite '{suite}' ({', '.join(sorted(solver_tasks))})",
+    }
     for item in records:
-        if item.model not in models:
+        wrong = (
+            "model"
+            if item.model not in models
+            else "task"
+            if item.task not in solver_tasks
+            else None
+        )
+        if wrong is not None:
+            value = getattr(item, wrong)
             problems.append(
-                Problem(
-                    str(item.path),
-                    field="model",
-                    value=item.model,
-                    allowed=f"a model of the cohort ({', '.join(models)})",
-                )
-            )
-        elif item.task not in solver_tasks:
-            problems.append(
-                Problem(
-                    str(item.path),
-                    field="task",
-                    value=item.task,
-                    allowed=f"a solver task of suite '{suite}' ({', '.join(sorted(solver_tasks))})",
-                )
+                Problem(str(item.path), field=wrong, value=value, allowed=allowed[wrong])
             )
     first: dict[tuple[str, str], RecordsFile] = {}
     for item in records:  # <task>-<attempt>.json must name one records file per model

@@ -38,10 +38,9 @@ from ..csvio import CsvTable, read_csv_table
 from ..errors import InputRefused, Problem
 from ..jsonio import dumps_json, write_text_atomic
 from ..paths import KIT_ROOT
-from ..references.model import Reference
 from ..scoring.attempts import validate_attempts
 from ..scoring.cohort import load_cohort_reference
-from ..scoring.commands import index_document
+from ..scoring.commands import ScoringInputs, index_document
 from ..scoring.evidence import SolverOutput
 from .execute import NotebookJob, NotebookOutcome, Progress, execute_notebooks
 from .fill import FillResult, fill_table
@@ -199,7 +198,7 @@ class PreparedRunSet:
     """A run set scored in memory: everything the writing step needs, nothing written yet."""
 
     params: ReportParams
-    reference: Reference
+    inputs: ScoringInputs
     records: list[RecordsFile]
     outputs: list[dict[str, Any]]
     filled: CsvTable
@@ -249,6 +248,7 @@ def prepare_run_set(params: ReportParams) -> PreparedRunSet:
     if suite is None or cohort is None:
         raise ValueError("run-set parameters come from load_report_params (suite and cohort)")
     reference = load_cohort_reference(cohort, suite, references_dir=params.references_dir)
+    inputs = ScoringInputs(suite, cohort, reference, params.references_dir)
     records = find_records(params.records)
     check_records_folder(
         params.records,
@@ -259,11 +259,7 @@ def prepare_run_set(params: ReportParams) -> PreparedRunSet:
         source=str(params.source),
     )
     outputs = score_records_files(
-        records,
-        reference,
-        reference_arg=params.suite,
-        references_dir=params.references_dir,
-        producer=PRODUCER,
+        records, reference, references_dir=params.references_dir, producer=PRODUCER
     )
     filled, fill = fill_table(read_csv_table(params.attempts, kind="Attempts file"), outputs)
     _check_fill(params, records, fill)
@@ -271,7 +267,7 @@ def prepare_run_set(params: ReportParams) -> PreparedRunSet:
         table = validate_attempts(filled, suite=suite, cohort=cohort)
     except InputRefused as exc:
         raise InputRefused(f"Run set {params.source}: {exc.summary}", exc.problems) from exc
-    return PreparedRunSet(params, reference, records, outputs, filled, fill, table)
+    return PreparedRunSet(params, inputs, records, outputs, filled, fill, table)
 
 
 def _write_run_set(prepared: PreparedRunSet, say: Progress) -> RunSetResult:
@@ -297,15 +293,10 @@ def _write_run_set(prepared: PreparedRunSet, say: Progress) -> RunSetResult:
     filled_text = prepared.filled.to_text()
     index_path = params.output / f"{params.name}.index.json"
     score = index_document(
+        prepared.inputs,
         prepared.table,
-        suite=params.loaded_suite,
-        cohort=params.loaded_cohort,
-        reference=prepared.reference,
-        attempts_path=filled_path,
-        attempts_sha256=_sha256(filled_text),
-        references_dir=params.references_dir,
-        evidence_dir=folder,
-        evidence=evidence,
+        attempts=(filled_path, _sha256(filled_text)),
+        evidence=(folder, evidence),
         producer=PRODUCER,
     )
     for model in params.models:
@@ -329,15 +320,9 @@ def _write_run_set(prepared: PreparedRunSet, say: Progress) -> RunSetResult:
     for model, entry in score["models"].items():
         index = "no index" if entry["index"] is None else f"index {entry['index']:.2f}"
         say(f"[{params.name}] {model}: {entry['status']}, {index}")
+    simulated = params.simulated or prepared.inputs.reference.simulated
     return RunSetResult(
-        params=params,
-        folder=folder,
-        index_output=index_path,
-        attempts_filled=filled_path,
-        score=score,
-        fill=fill,
-        solver_outputs=solver_outputs,
-        simulated=params.simulated or prepared.reference.simulated,
+        params, folder, index_path, filled_path, score, fill, solver_outputs, simulated
     )
 
 

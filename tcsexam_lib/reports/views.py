@@ -152,11 +152,7 @@ def solver_outputs(
         suite, reference_id=reference_id, references_dir=references_dir or None
     )
     outputs = score_records_files(
-        records,
-        reference,
-        reference_arg=suite,
-        references_dir=references_dir or None,
-        producer=producer,
+        records, reference, references_dir=references_dir or None, producer=producer
     )
     if output_dir:
         for item, out in zip(records, outputs, strict=True):

@@ -91,32 +91,49 @@ def _row_rules() -> tuple[
     return columns, tuple(conditional)
 
 
-def _check_values(row: dict[str, str], where: str) -> list[Problem]:
-    """Layer 1: each value against the row schema, and a valid score against its range."""
+def _applicable_rules(row: dict[str, str]) -> dict[str, _ColumnRule]:
     columns, conditional = _row_rules()
     rules = dict(columns)
     for field, const, then in conditional:
         if row[field] == const:
             rules.update(then)
-    problems = [
+    return rules
+
+
+def row_schema_problems(row: dict[str, str], where: str) -> list[Problem]:
+    """Every value of one row (text) that its published row schema refuses.
+
+    The schema's ``enum`` and ``pattern`` rules, and its ``if score_status == valid`` clause,
+    checked column by column (what a JSON Schema validator would refuse, with the kit's
+    messages).
+
+    Examples
+    --------
+    >>> row = {"model": "m", "track": "proof", "item": "t", "attempt": "1", "score": "1",
+    ...        "adoption_status": "selected", "score_status": "valid",
+    ...        "score_type": "original_task_score", "solver_protocol": ""}
+    >>> for problem in row_schema_problems(row, "a.csv line 2"):
+    ...     print(problem)
+    a.csv line 2: field 'track' = "proof" (allowed: theorem, solver, construction, conjecture)
+    """
+    return [
         Problem(where, field=name, value=row[name], allowed=rule.text)
-        for name, rule in rules.items()
+        for name, rule in _applicable_rules(row).items()
         if not rule.accepts(row[name])
     ]
+
+
+def _check_values(row: dict[str, str], where: str) -> list[Problem]:
+    """Layer 1: each value against the row schema, and a valid score against its range."""
+    problems = row_schema_problems(row, where)
     if row["score_status"] == "valid" and not any(p.field == "score" for p in problems):
         score = parse_decimal(row["score"])
         if score is None or not math.isfinite(score):
-            rule = rules["score"]
-            problems.append(Problem(where, field="score", value=row["score"], allowed=rule.text))
+            allowed = _applicable_rules(row)["score"].text
+            problems.append(Problem(where, field="score", value=row["score"], allowed=allowed))
         elif row["track"] in _RANGES and not _in_range(row["track"], score):
-            problems.append(
-                Problem(
-                    where,
-                    field="score",
-                    value=row["score"],
-                    allowed=f"{_RANGES[row['track']]} for track '{row['track']}'",
-                )
-            )
+            allowed = f"{_RANGES[row['track']]} for track '{row['track']}'"
+            problems.append(Problem(where, field="score", value=row["score"], allowed=allowed))
     problems.sort(key=lambda p: ATTEMPT_COLUMNS.index(p.field))
     return problems
 
@@ -270,14 +287,8 @@ def validate_attempts(table: CsvTable, *, suite: Suite, cohort: Cohort) -> pd.Da
         problems.extend(_check_relations(row, where, suite, cohort))
         key = (row["model"], row["track"], row["item"], row["attempt"])
         if key in seen:
-            problems.append(
-                Problem(
-                    where,
-                    field="attempt",
-                    value=row["attempt"],
-                    detail=f"duplicate (model, track, item, attempt); first at line {seen[key]}",
-                )
-            )
+            detail = f"duplicate (model, track, item, attempt); first at line {seen[key]}"
+            problems.append(Problem(where, field="attempt", value=row["attempt"], detail=detail))
         else:
             seen[key] = line
         if row["adoption_status"] in ADOPTED_STATUSES:

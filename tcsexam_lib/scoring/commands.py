@@ -2,23 +2,22 @@
 
 :func:`run_solver_score` and :func:`run_score` return the exact JSON document that
 ``tcsexam solver-score`` and ``tcsexam score`` write, so a notebook that calls them
-writes the same file as the command line. :func:`solver_score_document` and
-:func:`index_document` build those documents from inputs already loaded: the report
-runner loads each input of a run set once and calls them.
+writes the same file as the command line. The report runner loads each input of a run
+set once: it passes the loaded reference to :func:`run_solver_score` and builds the
+index with :func:`index_document` from :class:`ScoringInputs` it loaded itself.
 """
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
 from ..csvio import read_csv_table
 from ..jsonio import refuse_output_over_inputs, write_json_atomic
-from ..paths import resolve_references_dir
-from ..provenance import build_provenance
+from ..provenance import InputFile, build_provenance
 from ..references.load import load_reference
 from ..references.model import Reference
 from ..references.suites import Suite, load_suite
@@ -29,55 +28,6 @@ from .index import compute_index
 from .solver import read_records_with_digest, score_solver_task
 
 PathLike = str | os.PathLike[str]
-
-
-def solver_score_document(
-    reference: Reference,
-    *,
-    task: str,
-    records: Any,
-    records_path: PathLike,
-    records_sha256: str,
-    reference_arg: PathLike,
-    reference_id: str | None = None,
-    references_dir: PathLike | None = None,
-    model: str | None = None,
-    attempt: str | None = None,
-    producer: str = "tcsexam solver-score",
-) -> dict[str, Any]:
-    """The ``tcsexam solver-score`` output of records already read, against a loaded reference.
-
-    ``reference_arg``, ``reference_id`` and ``references_dir`` are recorded as the
-    parameters that load ``reference`` again (``tcsexam verify`` does).
-    """
-    result: dict[str, Any] = {}
-    if model is not None:
-        result["model"] = model
-    if attempt is not None:
-        result["attempt"] = str(attempt)
-    result.update(score_solver_task(reference, task, records, source=str(records_path)))
-    if reference.simulated:
-        result["simulated"] = True  # scored against a simulated (demo) reference
-    result["provenance"] = build_provenance(
-        producer=producer,
-        parameters={
-            "task": task,
-            "records": records_path,
-            "reference": reference_arg,
-            "reference_id": reference_id,
-            "references_dir": references_dir,
-            "model": model,
-            "attempt": attempt,
-        },
-        inputs={"records": records_path},
-        digests={"records": records_sha256},
-        reference_id=reference.reference_id,
-        reference_path=reference.path,
-        reference_sha256=reference.sha256,
-        entry_point="run_solver_score",
-        references_dir=resolve_references_dir(references_dir),
-    )
-    return result
 
 
 def run_solver_score(
@@ -91,88 +41,113 @@ def run_solver_score(
     attempt: str | None = None,
     output: PathLike | None = None,
     producer: str = "tcsexam solver-score",
+    loaded_reference: Reference | None = None,
 ) -> dict[str, Any]:
     """Score one task's records file and (optionally) write the result atomically.
 
     Nothing is written when the input is refused. ``model`` and ``attempt``, when
     given, are recorded so that the output says whose it is; ``"simulated": true`` is
-    added when the reference is marked simulated (demo data).
+    added when the reference is marked simulated (demo data). ``loaded_reference`` is
+    the reference that ``reference``, ``reference_id`` and ``references_dir`` name,
+    already loaded (the report runner loads it once for every records file).
     """
-    ref = load_reference(reference, reference_id=reference_id, references_dir=references_dir)
-    data, digest = read_records_with_digest(records)
-    result = solver_score_document(
-        ref,
-        task=task,
-        records=data,
-        records_path=records,
-        records_sha256=digest,
-        reference_arg=reference,
-        reference_id=reference_id,
-        references_dir=references_dir,
-        model=model,
-        attempt=attempt,
-        producer=producer,
+    parameters = {
+        "task": task,
+        "records": records,
+        "reference": reference,
+        "reference_id": reference_id,
+        "references_dir": references_dir,
+        "model": model,
+        "attempt": attempt,
+    }
+    ref = loaded_reference or load_reference(
+        reference, reference_id=reference_id, references_dir=references_dir
     )
+    data, digest = read_records_with_digest(records)
+    result: dict[str, Any] = {}
+    if model is not None:
+        result["model"] = model
+    if attempt is not None:
+        result["attempt"] = str(attempt)
+    result.update(score_solver_task(ref, task, data, source=str(records)))
+    if ref.simulated:
+        result["simulated"] = True  # scored against a simulated (demo) reference
+    inputs: dict[str, InputFile] = {"records": (records, digest)}
+    result["provenance"] = build_provenance(producer, "run_solver_score", parameters, inputs, ref)
     _write_output(output, result, [records, ref.path])
     return result
 
 
+@dataclass(frozen=True)
+class ScoringInputs:
+    """What an index is computed against, loaded: the suite, cohort and reference.
+
+    ``references_dir`` is the folder they were read from, as the caller named it.
+    """
+
+    suite: Suite
+    cohort: Cohort
+    reference: Reference
+    references_dir: PathLike | None = None
+
+    @property
+    def simulated(self) -> bool:
+        """True when the suite, the cohort or the reference is marked simulated."""
+        return bool(
+            self.suite.simulated or self.reference.simulated or self.cohort.raw.get("simulated")
+        )
+
+
+def load_scoring_inputs(
+    suite: str, cohort: PathLike, references_dir: PathLike | None = None
+) -> ScoringInputs:
+    """Load the suite, the cohort (checked against it) and the cohort's reference."""
+    suite_obj = load_suite(suite, references_dir=references_dir)
+    cohort_obj = load_cohort(cohort, suite=suite_obj)
+    reference = load_cohort_reference(cohort_obj, suite_obj, references_dir=references_dir)
+    return ScoringInputs(suite_obj, cohort_obj, reference, references_dir)
+
+
 def index_document(
+    inputs: ScoringInputs,
     table: pd.DataFrame,
     *,
-    suite: Suite,
-    cohort: Cohort,
-    reference: Reference,
-    attempts_path: PathLike,
-    attempts_sha256: str | None = None,
-    references_dir: PathLike | None = None,
-    evidence_dir: PathLike | None = None,
-    evidence: dict[tuple[str, str, str], SolverOutput] | None = None,
+    attempts: tuple[PathLike, str | None],
+    evidence: tuple[PathLike, dict[tuple[str, str, str], SolverOutput]] | None = None,
     producer: str = "tcsexam score",
 ) -> dict[str, Any]:
-    """The ``tcsexam score`` output of a validated attempts table and loaded inputs.
+    """The ``tcsexam score`` output of a validated attempts table against loaded inputs.
 
-    ``evidence`` are the solver-score outputs of ``evidence_dir`` (read by the caller),
-    checked against every adopted valid solver row.
+    ``attempts`` is the table's path and the sha256 of its bytes; ``evidence`` the
+    folder of solver-score outputs and those outputs (read by the caller), checked
+    against every adopted valid solver row.
     """
-    result = compute_index(table, suite, cohort, reference_id=reference.reference_id)
-    if suite.simulated or reference.simulated or cohort.raw.get("simulated"):
+    result = compute_index(
+        table, inputs.suite, inputs.cohort, reference_id=inputs.reference.reference_id
+    )
+    if inputs.simulated:
         result["simulated"] = True  # simulated (demo) inputs: not TCSExam results
-    evidence_inputs: dict[str, Path] = {}
-    evidence_digests: dict[str, str] = {}
-    if evidence_dir is not None:
-        outputs = evidence if evidence is not None else read_solver_outputs(evidence_dir)
-        _attach_evidence(result, table, outputs, evidence_dir, reference)
+    files: dict[str, InputFile] = {
+        "attempts": attempts,
+        "cohort": (inputs.cohort.path, inputs.cohort.sha256),
+        "suite": (inputs.suite.path, inputs.suite.sha256),
+    }
+    evidence_dir = None
+    if evidence is not None:
+        evidence_dir, outputs = evidence
+        _attach_evidence(result, table, outputs, evidence_dir, inputs.reference)
         for found in sorted(outputs.values(), key=lambda o: o.path):
             role = f"solver_evidence/{found.path.relative_to(evidence_dir).as_posix()}"
-            evidence_inputs[role] = found.path
-            evidence_digests[role] = found.sha256
+            files[role] = (found.path, found.sha256)
+    parameters = {
+        "suite": inputs.suite.name,
+        "attempts": attempts[0],
+        "cohort": inputs.cohort.path,
+        "references_dir": inputs.references_dir,
+        "solver_evidence": evidence_dir,
+    }
     result["provenance"] = build_provenance(
-        producer=producer,
-        parameters={
-            "suite": suite.name,
-            "attempts": attempts_path,
-            "cohort": cohort.path,
-            "references_dir": references_dir,
-            "solver_evidence": evidence_dir,
-        },
-        inputs={
-            "attempts": attempts_path,
-            "cohort": cohort.path,
-            "suite": suite.path,
-            **evidence_inputs,
-        },
-        digests={
-            "attempts": attempts_sha256,
-            "cohort": cohort.sha256,
-            "suite": suite.sha256,
-            **evidence_digests,
-        },
-        reference_id=reference.reference_id,
-        reference_path=reference.path,
-        reference_sha256=reference.sha256,
-        entry_point="run_score",
-        references_dir=resolve_references_dir(references_dir),
+        producer, "run_score", parameters, files, inputs.reference
     )
     return result
 
@@ -198,28 +173,18 @@ def run_score(
     statuses keep their meaning (they describe the attempts table), the rows are kept
     as they are, and nothing is replaced.
     """
-    suite_obj = load_suite(suite, references_dir=references_dir)
-    cohort_obj = load_cohort(cohort, suite=suite_obj)
-    reference = load_cohort_reference(cohort_obj, suite_obj, references_dir=references_dir)
+    inputs = load_scoring_inputs(suite, cohort, references_dir)
     csv_table = read_csv_table(attempts, kind="Attempts file")
-    table = validate_attempts(csv_table, suite=suite_obj, cohort=cohort_obj)
-    evidence = read_solver_outputs(solver_evidence) if solver_evidence is not None else None
+    table = validate_attempts(csv_table, suite=inputs.suite, cohort=inputs.cohort)
+    evidence = None
+    if solver_evidence is not None:
+        evidence = (solver_evidence, read_solver_outputs(solver_evidence))
     result = index_document(
-        table,
-        suite=suite_obj,
-        cohort=cohort_obj,
-        reference=reference,
-        attempts_path=attempts,
-        attempts_sha256=csv_table.sha256,
-        references_dir=references_dir,
-        evidence_dir=solver_evidence,
-        evidence=evidence,
-        producer=producer,
+        inputs, table, attempts=(attempts, csv_table.sha256), evidence=evidence, producer=producer
     )
-    evidence_files = [found.path for found in (evidence or {}).values()]
-    _write_output(
-        output, result, [attempts, cohort, suite_obj.path, reference.path, *evidence_files]
-    )
+    read = [attempts, cohort, inputs.suite.path, inputs.reference.path]
+    read += [found.path for found in (evidence[1] if evidence else {}).values()]
+    _write_output(output, result, read)
     return result
 
 

@@ -1,0 +1,184 @@
+"""How the kit is built: one home per formula, one pass per run set, a layout that shows it.
+
+- Every library module stays under 500 lines; only ``scoring/formulas.py`` evaluates Phi;
+  no module imports a private name of another, or anything from the package root (the
+  public surface in ``tcsexam_lib/__init__.py`` is for users and notebooks).
+- ``tcsexam report`` loads each input of a run set once and computes its index once:
+  counted on the calls themselves, whatever name a module imported them under.
+- The README's "How the kit is built" section names every module.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import MODEL, SOLVE_TASK, SOLVER_TASK, Workspace
+
+import tcsexam_lib
+from tcsexam_lib.csvio import read_csv_table
+from tcsexam_lib.references.load import load_reference
+from tcsexam_lib.references.suites import load_suite
+from tcsexam_lib.reports import runner
+from tcsexam_lib.scoring.attempts import validate_attempts
+from tcsexam_lib.scoring.cohort import load_cohort
+from tcsexam_lib.scoring.index import compute_index
+from tcsexam_lib.scoring.solver import read_records_with_digest
+
+PACKAGE = Path(tcsexam_lib.__file__).resolve().parent
+MODULES = sorted(PACKAGE.rglob("*.py"))
+README = PACKAGE.parent / "README.md"
+
+
+def _relative(path: Path) -> str:
+    return path.relative_to(PACKAGE).as_posix()
+
+
+def test_no_library_module_exceeds_500_lines():
+    sizes = {_relative(p): len(p.read_text(encoding="utf-8").splitlines()) for p in MODULES}
+    assert {name: n for name, n in sizes.items() if n > 500} == {}
+
+
+def test_only_the_formulas_module_evaluates_phi():
+    evaluating = [
+        _relative(p)
+        for p in MODULES
+        if any(name in p.read_text(encoding="utf-8") for name in ("ndtr", "erfc", "math.erf"))
+    ]
+    assert evaluating == ["scoring/formulas.py"]
+
+
+def _imports(path: Path) -> list[ast.ImportFrom]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [node for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
+
+
+def _target(path: Path, node: ast.ImportFrom) -> str:
+    """The absolute module an ``import from`` names."""
+    if node.level == 0:
+        return node.module or ""
+    parts = ["tcsexam_lib", *path.relative_to(PACKAGE).with_suffix("").parts]
+    base = parts[: len(parts) - node.level]
+    return ".".join([*base, node.module] if node.module else base)
+
+
+def test_no_private_name_crosses_modules_and_no_import_runs_back_up_to_the_root():
+    problems = []
+    for path in MODULES:
+        if path.name == "__init__.py" and path.parent == PACKAGE:
+            continue
+        for node in _imports(path):
+            target = _target(path, node)
+            if not target.startswith("tcsexam_lib"):
+                continue
+            if target == "tcsexam_lib":
+                problems.append(f"{_relative(path)}: imports from the package root")
+            private = [a.name for a in node.names if a.name.startswith("_")]
+            if private:
+                problems.append(f"{_relative(path)}: imports private {private} from {target}")
+    assert problems == []
+
+
+def test_readme_describes_every_module():
+    text = README.read_text(encoding="utf-8")
+    section = text.split("## How the kit is built", 1)[1].split("\n## ", 1)[0]
+    missing = [
+        _relative(p)
+        for p in MODULES
+        if p.name != "__init__.py" and f"`{_relative(p)}`" not in section
+    ]
+    assert missing == []
+
+
+# --- one pass per run set ----------------------------------------------------------------
+
+COUNTED = {
+    "load_suite": load_suite,
+    "load_cohort": load_cohort,
+    "load_reference": load_reference,
+    "read_csv_table": read_csv_table,
+    "validate_attempts": validate_attempts,
+    "compute_index": compute_index,
+    "read_records_with_digest": read_records_with_digest,
+}
+
+
+class _CallCounter:
+    """Counts calls of the functions above by their code objects (aliases included)."""
+
+    def __init__(self) -> None:
+        self.codes = {function.__code__: name for name, function in COUNTED.items()}
+        self.calls: Counter[str] = Counter()
+        self.records: Counter[str] = Counter()
+
+    def __call__(self, frame, event, _arg):
+        if event == "call" and frame.f_code in self.codes:
+            name = self.codes[frame.f_code]
+            self.calls[name] += 1
+            if name == "read_records_with_digest":
+                self.records[str(frame.f_locals["path"])] += 1
+
+
+def _run_set(ws: Workspace) -> Path:
+    """The test workspace as a run set of two records files (one per solver task)."""
+    ws.write()
+    for task, data in ((SOLVER_TASK, ws.records), (SOLVE_TASK, ws.records)):
+        folder = ws.root / "records" / MODEL / task
+        folder.mkdir(parents=True)
+        data = [
+            {"instance": "sat-1", "status": "ok", "solved": True},
+            {"instance": "sat-2", "status": "ok", "solved": False},
+        ] if task == SOLVE_TASK else data  # fmt: skip
+        (folder / "1.json").write_text(json.dumps(data), encoding="utf-8")
+    for row in ws.rows:
+        if row["item"] == SOLVE_TASK:
+            row["score"] = ""  # filled by the runner from its records
+    ws.write()
+    params = {
+        "suite": ws.suite["suite"],
+        "protocol": "offline",
+        "cohort": "cohort.json",
+        "attempts": "attempts.csv",
+        "records": "records",
+        "references_dir": "refs",
+        "output": "out",
+        "notebooks": ["index"],
+    }
+    path = ws.root / "params.yaml"
+    path.write_text(yaml.safe_dump(params), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def no_notebooks(monkeypatch):
+    """The runner's writing and scoring, without starting a kernel."""
+    monkeypatch.setattr(runner, "execute_notebooks", lambda jobs, *_: [])
+    monkeypatch.setattr(runner, "_notebook_jobs", lambda *_: [])
+
+
+def test_report_loads_each_input_once_and_computes_the_index_once(ws, no_notebooks):
+    path = _run_set(ws)
+    counter = _CallCounter()
+    sys.setprofile(counter)
+    try:
+        result = runner.run_report([path])
+    finally:
+        sys.setprofile(None)
+    assert counter.calls == {
+        "load_suite": 1,
+        "load_cohort": 1,
+        "load_reference": 1,
+        "read_csv_table": 1,
+        "validate_attempts": 1,
+        "compute_index": 1,
+        "read_records_with_digest": 2,
+    }
+    assert set(counter.records.values()) == {1}  # each records file read once
+    (run_set,) = result.run_sets
+    assert run_set.score["models"][MODEL]["status"] == "complete"
+    assert run_set.index_output.is_file()
