@@ -298,13 +298,25 @@ def refuse_output_over_inputs(
         )
 
 
+def _current_umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
-    """Write ``text`` to ``path`` atomically (temporary file, then rename)."""
+    """Write ``text`` to ``path`` atomically (temporary file, then rename).
+
+    The file gets the permissions a plain ``open()`` would give (``0666`` less the umask:
+    ``0644`` under the usual ``022``), so that a web server running as another user can
+    read a published report.
+    """
     path = Path(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         try:
+            os.fchmod(fd, 0o666 & ~_current_umask())  # mkstemp makes 0600; a file honours the umask
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 handle.write(text)
                 handle.flush()

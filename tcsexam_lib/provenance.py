@@ -32,6 +32,28 @@ def kit_version() -> str:
         return "0.0.0+unknown"
 
 
+def created_utc() -> str:
+    """When an output is made, in UTC to the second: now, or ``$SOURCE_DATE_EPOCH``.
+
+    ``SOURCE_DATE_EPOCH`` (seconds since 1970, the reproducible-builds convention) fixes
+    the time, so that two runs on the same inputs give byte-identical files.
+
+    Examples
+    --------
+    >>> import os
+    >>> os.environ["SOURCE_DATE_EPOCH"] = "0"; created_utc()
+    '1970-01-01T00:00:00Z'
+    >>> del os.environ["SOURCE_DATE_EPOCH"]
+    """
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    moment = (
+        _dt.datetime.fromtimestamp(int(epoch), _dt.UTC)
+        if epoch.isdigit()
+        else _dt.datetime.now(_dt.UTC)
+    )
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 #: An input file: its path, or its path and the sha256 of the bytes already read.
 InputFile = str | os.PathLike[str] | tuple[str | os.PathLike[str], str | None] | None
 
@@ -93,5 +115,5 @@ def build_provenance(
             "sha256": None if reference is None else reference.sha256,
         },
         "inputs": describe_inputs(inputs),
-        "created_utc": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "created_utc": created_utc(),
     }

@@ -22,7 +22,6 @@ reference is a new id); the fixed id ``paper-k3-fixed-260925`` is refused.
 
 from __future__ import annotations
 
-import datetime as _dt
 import os
 from dataclasses import replace
 from pathlib import Path
@@ -30,7 +29,7 @@ from typing import Any
 
 from ..errors import InputRefused, OutputRefused, Problem, ReferenceProblem
 from ..jsonio import dumps_json, read_json_with_digest, validate_with_schema
-from ..provenance import kit_version
+from ..provenance import created_utc, kit_version
 from ..scoring.formulas import compute_instance_stats
 from ..scoring.solver import candidate_value
 from ..vocab import (
@@ -278,7 +277,7 @@ def build_reference_from_runs(
             "producer": "tcsexam reference build",
             "kit": "tcsexam-kit",
             "kit_version": kit_version(),
-            "created_utc": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "created_utc": created_utc(),
             "value_rule": "objective: A when status ok, else null; solve: 1 solved / 0 not "
             "solved or completed failure; infrastructure statuses: null. One value per run, "
             "in run order.",

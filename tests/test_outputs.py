@@ -1,0 +1,38 @@
+"""What every output file of the kit is: readable as the umask says, reproducible byte for byte."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import pytest
+
+from tcsexam_lib import run_score, write_json_atomic
+from tcsexam_lib.paths import KIT_ROOT
+
+DEMO = KIT_ROOT / "demo" / "demo-lite-offline"
+
+
+@pytest.mark.parametrize(("umask", "mode"), [(0o022, 0o644), (0o027, 0o640), (0o077, 0o600)])
+def test_outputs_get_the_permissions_the_umask_gives(tmp_path, umask, mode):
+    previous = os.umask(umask)
+    try:
+        path = write_json_atomic(tmp_path / "out" / "x.json", {"score": 0.25})
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE(path.stat().st_mode) == mode
+
+
+def test_two_runs_with_source_date_epoch_are_byte_identical(tmp_path, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764633600")
+    outputs = []
+    for name in ("first.json", "second.json"):
+        run_score(
+            suite="demo-lite",
+            attempts=DEMO / "attempts.csv",
+            cohort=DEMO / "cohort.json",
+            output=tmp_path / name,
+        )
+        outputs.append((tmp_path / name).read_bytes())
+    assert outputs[0] == outputs[1]
+    assert b'"created_utc": "2025-12-02T00:00:00Z"' in outputs[0]
