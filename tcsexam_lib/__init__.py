@@ -10,6 +10,8 @@ Public surface (everything else is internal):
   commands do (load, score, add provenance, write): the weighted TCSExam index in points
   (``30*P + 30*S + 30*C + 10*O``; higher is better; may exceed 100);
 - :func:`combine_track_means`: the index from four track means;
+- :func:`run_stats` (``tcsexam stats``): intervals, paired comparisons, rank intervals
+  and tie groups beside the index of a ``tcsexam score`` output;
 - :func:`run_report` (``tcsexam report``): run sets of ``params/*.yaml`` scored and
   rendered into HTML reports; :func:`load_report_params` checks one such file and
   :func:`fill_solver_rows` fills blank solver scores of an attempts table (a copy)
@@ -47,6 +49,7 @@ from .scoring.formulas import (
 )
 from .solver import read_records, score_solver_task
 from .solver_batch import fill_solver_rows
+from .stats import run_stats
 from .vocab import FIXED_REFERENCE_ID, METRIC_ID, TRACK_LETTERS, TRACK_WEIGHTS, TRACKS
 
 __all__ = [
@@ -86,6 +89,7 @@ __all__ = [
     "run_report",
     "run_score",
     "run_solver_score",
+    "run_stats",
     "score_solver_task",
     "write_json_atomic",
 ]
