@@ -400,7 +400,7 @@ def _cmd_stats(args: argparse.Namespace) -> int:
         seed=args.seed,
         level=args.level,
     )
-    level = f"{result['level']:.0%}"
+    level = f"{result['level'] * 100:g}%"
     for model in result["ranking"]:
         entry = result["models"][model]
         best, worst = entry["rank_ci"]
