@@ -14,6 +14,8 @@ Public surface (everything else is internal):
   commands do (load, score, add provenance, write): the weighted TCSExam index in points
   (``30*P + 30*S + 30*C + 10*O``; higher is better; may exceed 100);
 - :func:`verify_output`: recompute an output from its recorded inputs;
+- :func:`run_stats` (``tcsexam stats``): intervals, paired comparisons, rank intervals
+  and tie groups beside the index of a ``tcsexam score`` output;
 - :func:`run_report` (``tcsexam report``): run sets of ``params/*.yaml`` scored and
   rendered into HTML reports; :func:`load_report_params` checks one such file and
   :func:`fill_solver_rows` fills blank solver scores of an attempts table (a copy)
@@ -72,6 +74,7 @@ _EXPORTS = {
     "fill_solver_rows": "reports.fill",
     "load_report_params": "reports.params",
     "run_report": "reports.runner",
+    "run_stats": "stats.command",
 }
 
 __all__ = [
@@ -112,6 +115,7 @@ __all__ = [
     "run_report",
     "run_score",
     "run_solver_score",
+    "run_stats",
     "scale_terms",
     "score_solver_task",
     "validate_attempts",
@@ -170,5 +174,6 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors
     from .scoring.index import compute_index
     from .scoring.issues import ISSUE_CODES, Issue
     from .scoring.solver import read_records, score_solver_task
+    from .stats.command import run_stats
     from .verify import verify_output
     from .vocab import FIXED_REFERENCE_ID, METRIC_ID, TRACK_LETTERS, TRACK_WEIGHTS, TRACKS

@@ -94,6 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_reference_commands(sub)  # reference check / reference build
     _add_verify_command(sub)
     _add_demo_commands(sub)  # demo generate / demo check
+    _add_stats_command(sub)  # stats (issue 11)
 
     solver = sub.add_parser(
         "solver-score", help="score one solver task's instance records against a reference"
@@ -386,6 +387,64 @@ def _add_report_command(sub) -> None:
         help="output folder (default: the files' output, else build/reports)",
     )
     report.set_defaults(handler=_cmd_report)
+
+
+# --- stats (issue 11) -----------------------------------------------------------------
+
+
+def _interval_text(interval) -> str:
+    return "—" if interval is None else f"[{interval[0]:.2f}, {interval[1]:.2f}]"
+
+
+def _cmd_stats(args: argparse.Namespace) -> int:
+    from .stats import run_stats
+
+    result = run_stats(
+        index=args.index,
+        output=args.output,
+        resamples=args.resamples,
+        seed=args.seed,
+        level=args.level,
+    )
+    level = f"{result['level'] * 100:g}%"
+    for model in result["ranking"]:
+        entry = result["models"][model]
+        best, worst = entry["rank_ci"]
+        print(
+            f"{model}: index {entry['index']:.2f}, {level} CI {_interval_text(entry['index_ci'])}"
+            f", rank {entry['rank']} (interval {best}-{worst}), {entry['status']}"
+        )
+    for model, entry in result["models"].items():
+        if entry["index"] is None:
+            print(f"{model}: {entry['status']}, no index: no interval, no rank")
+    significant = sum(pair["significant"] for pair in result["pairs"])
+    if result["pairs"]:
+        print(f"pairs: {significant} of {len(result['pairs'])} differ after Holm at {level}")
+    if result["tie_groups"]:
+        print(f"tied with the leader: {', '.join(result['tie_groups'][0])}")
+    print(f"method: {result['method']['name']} (B = {result['resamples']}, seed {result['seed']})")
+    print(f"-> {args.output}")
+    if result.get("simulated"):
+        print(_SIMULATED_NOTE)
+    return 0
+
+
+def _add_stats_command(sub) -> None:
+    stats = sub.add_parser(
+        "stats",
+        help="confidence intervals, paired comparisons, rank intervals and tie groups of a "
+        "tcsexam score output (beside the index, never instead of it)",
+    )
+    stats.add_argument("index", metavar="INDEX.json", help="an output of tcsexam score")
+    stats.add_argument("--output", required=True, help="where to write the JSON result")
+    stats.add_argument(
+        "--resamples", type=int, default=10_000, metavar="B", help="replicates (default 10000)"
+    )
+    stats.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    stats.add_argument(
+        "--level", type=float, default=0.95, help="confidence level in (0, 1) (default 0.95)"
+    )
+    stats.set_defaults(handler=_cmd_stats)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

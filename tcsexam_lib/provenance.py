@@ -84,19 +84,27 @@ def build_provenance(
     entry_point: str | None,
     parameters: dict[str, Any],
     inputs: dict[str, InputFile],
-    reference: Reference | None,
+    reference: Reference | str | None,
 ) -> dict[str, Any]:
     """The provenance block of an output.
 
     ``producer`` names the command (``tcsexam solver-score``) or the notebook;
     ``entry_point`` the library function that computed the output (``tcsexam verify``
     calls it again with ``parameters``). Relative paths in the parameters are relative to
-    ``cwd``, the working folder of the run; ``references_dir`` is recorded as the
-    references folder actually used (absolute). ``reference`` is the solver reference the
-    output was computed against (its id, path and sha256 are recorded).
+    ``cwd``, the working folder of the run; when the parameters name a ``references_dir``,
+    the references folder actually used is recorded (absolute). ``reference`` is the solver
+    reference the output was computed against (its id, path and sha256 are recorded), or
+    only its id when the output was computed from another output.
     """
-    references_dir = resolve_references_dir(parameters.get("references_dir"))
-    path = None if reference is None else reference.path
+    references_dir = None
+    if "references_dir" in parameters:
+        references_dir = str(resolve_references_dir(parameters["references_dir"]).resolve())
+    if isinstance(reference, str):
+        reference_id, path, digest = reference, None, None
+    elif reference is None:
+        reference_id, path, digest = None, None, None
+    else:
+        reference_id, path, digest = reference.reference_id, reference.path, reference.sha256
     return {
         "kit": "tcsexam-kit",
         "kit_version": kit_version(),
@@ -107,12 +115,12 @@ def build_provenance(
         "parameters": {
             k: (str(v) if isinstance(v, os.PathLike) else v) for k, v in parameters.items()
         },
-        "references_dir": str(references_dir.resolve()),
+        "references_dir": references_dir,
         "reference": {
-            "reference_id": None if reference is None else reference.reference_id,
+            "reference_id": reference_id,
             "path": None if path is None else str(path),
             "resolved": None if path is None else str(Path(path).resolve()),
-            "sha256": None if reference is None else reference.sha256,
+            "sha256": digest,
         },
         "inputs": describe_inputs(inputs),
         "created_utc": created_utc(),

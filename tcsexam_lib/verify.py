@@ -28,6 +28,7 @@ from typing import Any
 from .errors import InputRefused, Problem, TcsexamError
 from .jsonio import dumps_json, read_json, sha256_file
 from .scoring.commands import run_score, run_solver_score
+from .stats.command import run_stats
 from .vocab import METRIC_ID
 
 #: How many differing values a verification lists before it stops looking.
@@ -43,8 +44,13 @@ _ENTRY_POINTS = {
         run_score,
         ("suite", "attempts", "cohort", "references_dir", "solver_evidence"),
     ),
+    "run_stats": (run_stats, ("index", "resamples", "seed", "level")),
 }
-_PRODUCERS = {"tcsexam solver-score": "run_solver_score", "tcsexam score": "run_score"}
+_PRODUCERS = {
+    "tcsexam solver-score": "run_solver_score",
+    "tcsexam score": "run_score",
+    "tcsexam stats": "run_stats",
+}
 
 
 @dataclass(frozen=True)

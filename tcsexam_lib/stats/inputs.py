@@ -1,0 +1,193 @@
+"""Reading a ``tcsexam score`` output for ``tcsexam stats``, and refusing what is not one.
+
+The file is read as strict JSON, validated against the published schema
+``references/schemas/index-output.schema.json`` (the fields read here), and checked for
+agreement: the kit's metric id; an index exactly when the model is not incomplete; for
+a model with an index, a mean for every task, each task mean the mean of its scores,
+each track mean the mean of its task means, the index the weighted sum of the track
+means; and the same tasks for every model with an index. Every disagreement is one
+:class:`~tcsexam_lib.errors.Problem` naming the file, the field, the value and what is
+allowed.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import InputRefused, Problem
+from ..jsonio import read_json, sha256_file, validate_with_schema
+from ..scoring.formulas import combine_track_means, mean_score
+from ..vocab import METRIC_ID, TRACKS
+
+#: Recomputed and recorded means may differ by this much (relative and absolute).
+AGREEMENT_TOLERANCE = 1e-9
+
+
+@dataclass(frozen=True)
+class IndexInput:
+    """What ``tcsexam stats`` uses from a ``tcsexam score`` output.
+
+    ``models`` lists every model (input order); ``ranked`` those with an index, whose
+    rows ``values`` holds: per track (P, S, C, O order) an array ``(len(ranked), n_t)``
+    of task means, columns in the order of ``items``. ``scores[model][t][i]`` are the
+    adopted valid attempt scores of task ``i`` of track ``t``.
+    """
+
+    path: str
+    sha256: str
+    data: dict[str, Any]
+    models: list[str]
+    ranked: list[str]
+    items: tuple[tuple[str, ...], ...]
+    values: tuple[np.ndarray, ...]
+    scores: dict[str, tuple[tuple[tuple[float, ...], ...], ...]]
+
+
+def read_index_output(path: str | os.PathLike[str]) -> IndexInput:
+    """Read and check a ``tcsexam score`` output (refused with every problem found).
+
+    Examples
+    --------
+    >>> import json, pathlib, tempfile
+    >>> bad = pathlib.Path(tempfile.mkdtemp()) / "index.json"
+    >>> _ = bad.write_text(json.dumps({"metric_id": "other", "models": {}}))
+    >>> try:
+    ...     read_index_output(bad)
+    ... except InputRefused as exc:
+    ...     print(exc.problems[0].field, exc.problems[0].value)
+    models {}
+    """
+    source = str(path)
+    data = read_json(path)
+    validate_with_schema(data, "index-output", source)
+    problems: list[Problem] = []
+    if data["metric_id"] != METRIC_ID:
+        allowed = f"{METRIC_ID} (an output of tcsexam score of this kit)"
+        problems.append(
+            Problem(source, field="metric_id", value=data["metric_id"], allowed=allowed)
+        )
+    per_model: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    for model, entry in data["models"].items():
+        problems.extend(_check_model(source, model, entry))
+        per_model[model] = {t: [k for k in entry["tasks"] if k["track"] == t] for t in TRACKS}
+    ranked = [m for m, entry in data["models"].items() if entry["index"] is not None]
+    if not problems and ranked:
+        problems.extend(_check_same_tasks(source, ranked, per_model))
+    if problems:
+        raise InputRefused.from_problems(f"{source} is not a usable tcsexam score output", problems)
+    first = per_model[ranked[0]] if ranked else {t: [] for t in TRACKS}
+    items = tuple(tuple(task["item"] for task in first[t]) for t in TRACKS)
+    values = tuple(
+        np.array([[task["mean"] for task in per_model[m][t]] for m in ranked], dtype=float).reshape(
+            len(ranked), len(items[k])
+        )
+        for k, t in enumerate(TRACKS)
+    )
+    scores = {
+        m: tuple(tuple(tuple(task["scores"]) for task in per_model[m][t]) for t in TRACKS)
+        for m in ranked
+    }
+    return IndexInput(
+        path=source,
+        sha256=sha256_file(path),
+        data=data,
+        models=list(data["models"]),
+        ranked=ranked,
+        items=items,
+        values=values,
+        scores=scores,
+    )
+
+
+def _agree(recorded: float, recomputed: float) -> bool:
+    return math.isclose(
+        recorded, recomputed, rel_tol=AGREEMENT_TOLERANCE, abs_tol=AGREEMENT_TOLERANCE
+    )
+
+
+def _check_model(source: str, model: str, entry: dict[str, Any]) -> list[Problem]:
+    where = f"{source} models.{model}"
+    incomplete = entry["status"] == "incomplete"
+    if incomplete != (entry["index"] is None):
+        return [
+            Problem(
+                where,
+                field="index",
+                value=entry["index"],
+                allowed="null when the status is incomplete, a number otherwise "
+                f"(status {entry['status']!r})",
+            )
+        ]
+    if incomplete:
+        return []
+    problems = []
+    seen: set[tuple[str, str]] = set()
+    for position, task in enumerate(entry["tasks"]):
+        at = f"{where}.tasks[{position}] ({task['track']}/{task['item']})"
+        key = (task["track"], task["item"])
+        if key in seen:
+            problems.append(Problem(at, field="item", value=task["item"], detail="listed twice"))
+        seen.add(key)
+        if task["mean"] is None or not task["scores"]:
+            allowed = "a number with its scores (the model has an index)"
+        elif not _agree(task["mean"], mean_score(task["scores"])):
+            allowed = f"the mean of its scores, {mean_score(task['scores'])!r}"
+        else:
+            continue
+        problems.append(Problem(at, field="mean", value=task["mean"], allowed=allowed))
+    if problems:
+        return problems
+    means = {}
+    for track in TRACKS:
+        task_means = [task["mean"] for task in entry["tasks"] if task["track"] == track]
+        recorded = entry["tracks"][track]["mean"]
+        if not task_means:
+            problems.append(
+                Problem(where, field=f"tasks ({track})", value=[], allowed="at least one task")
+            )
+        elif recorded is None or not _agree(recorded, mean_score(task_means)):
+            problems.append(
+                Problem(
+                    f"{where}.tracks.{track}",
+                    field="mean",
+                    value=recorded,
+                    allowed=f"the mean of its task means, {mean_score(task_means)!r}",
+                )
+            )
+        means[track] = recorded
+    if not problems and not _agree(entry["index"], combine_track_means(means)):
+        problems.append(
+            Problem(
+                where,
+                field="index",
+                value=entry["index"],
+                allowed=f"the weighted sum of its track means, {combine_track_means(means)!r}",
+            )
+        )
+    return problems
+
+
+def _check_same_tasks(
+    source: str, ranked: list[str], per_model: dict[str, dict[str, list[dict[str, Any]]]]
+) -> list[Problem]:
+    first = ranked[0]
+    expected = {t: [task["item"] for task in per_model[first][t]] for t in TRACKS}
+    problems = []
+    for model in ranked[1:]:
+        for track in TRACKS:
+            got = [task["item"] for task in per_model[model][track]]
+            if got != expected[track]:
+                problems.append(
+                    Problem(
+                        f"{source} models.{model}.tasks",
+                        field=f"{track} tasks",
+                        value=got,
+                        allowed=f"the tasks of '{first}' in the same order: {expected[track]}",
+                    )
+                )
+    return problems

@@ -1,0 +1,130 @@
+"""What more data would buy: attempts versus tasks (the power view of Miller, 2024).
+
+The variance of one task mean ``x_i`` (the mean of ``k_i`` attempts) has two parts:
+how much tasks differ from each other (``sigma_task^2``) and the noise of an attempt
+around its task's expected score, divided by the number of attempts
+(``sigma_attempt^2 / k_i``). With repeated attempts both parts can be estimated:
+
+- ``sigma_attempt^2``: the pooled within-task variance of the attempt scores,
+  ``sum_i sum_j (x_ij - x_i)^2 / sum_i (k_i - 1)`` over the tasks with ``k_i >= 2``;
+- the attempt part of a task mean's variance: ``sigma_attempt^2 * mean_i(1 / k_i)``;
+- ``sigma_task^2 = max(0, s^2 - attempt part)``, ``s^2`` the sample variance of the task
+  means (the moment estimator, clipped at 0).
+
+The variance of the track mean is ``(sigma_task^2 + attempt part) / n``; doubling the
+tasks halves it, doubling the attempts halves only the attempt part.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..scoring.formulas import WEIGHT_VECTOR
+from ..vocab import TRACKS
+
+
+def decompose_track_variance(task_scores: Sequence[Sequence[float]]) -> dict[str, Any] | None:
+    """Task and attempt shares of a track mean's variance, and projected standard errors.
+
+    Parameters
+    ----------
+    task_scores : sequence of sequences
+        Per task of the track, the scores of its adopted valid attempts.
+
+    Returns
+    -------
+    dict or None
+        ``None`` when no task has two attempts or the track has fewer than two tasks
+        (nothing to separate). Otherwise, in track-mean units: ``n_tasks``,
+        ``n_tasks_with_repeats``, ``mean_attempts``, ``attempt_variance``
+        (``sigma_attempt^2``, one attempt's noise), ``attempt_part`` (its share of a task
+        mean's variance: ``sigma_attempt^2 * mean(1/k)``), ``task_variance``
+        (``sigma_task^2``), ``attempt_share``
+        and ``task_share`` (fractions of a task mean's variance, summing to 1; ``null``
+        when both parts are 0), ``se_fitted`` (the standard error of the track mean
+        from the two parts; equals the track's ``se`` unless ``task_variance`` was
+        clipped at 0), ``se_twice_tasks`` and ``se_twice_attempts`` (projected for twice
+        the tasks, same attempts each; and for the same tasks with twice the attempts).
+
+    Examples
+    --------
+    Four tasks with 2 attempts each:
+
+    >>> out = decompose_track_variance([[0.2, 0.4], [0.5, 0.7], [0.8, 0.6], [0.3, 0.5]])
+    >>> round(out["attempt_variance"], 6), round(out["attempt_share"], 6)
+    (0.02, 0.3)
+    >>> round(out["se_fitted"], 4), round(out["se_twice_attempts"], 4)
+    (0.0913, 0.0842)
+    >>> decompose_track_variance([[1.0], [0.0]]) is None
+    True
+    """
+    n = len(task_scores)
+    repeated = [np.asarray(s, dtype=float) for s in task_scores if len(s) >= 2]
+    if n < 2 or not repeated:
+        return None
+    means = np.array([np.mean(s) for s in task_scores])
+    within = sum(float(np.square(s - s.mean()).sum()) for s in repeated)
+    attempt_variance = within / sum(len(s) - 1 for s in repeated)
+    inverse_k = float(np.mean([1.0 / len(s) for s in task_scores]))
+    attempt_part = attempt_variance * inverse_k
+    task_variance = max(0.0, float(means.var(ddof=1)) - attempt_part)
+    total = task_variance + attempt_part
+    return {
+        "n_tasks": n,
+        "n_tasks_with_repeats": len(repeated),
+        "mean_attempts": float(np.mean([len(s) for s in task_scores])),
+        "attempt_variance": attempt_variance,
+        "attempt_part": attempt_part,
+        "task_variance": task_variance,
+        "attempt_share": attempt_part / total if total > 0 else None,
+        "task_share": task_variance / total if total > 0 else None,
+        "se_fitted": math.sqrt(total / n),
+        "se_twice_tasks": math.sqrt(total / (2 * n)),
+        "se_twice_attempts": math.sqrt((task_variance + attempt_part / 2) / n),
+    }
+
+
+def project_index_se(
+    track_sd: Mapping[str, float | None],
+    n_tasks: Mapping[str, int],
+    components: Mapping[str, dict[str, Any] | None],
+) -> dict[str, float | None]:
+    """The index standard error projected for twice the tasks or twice the attempts.
+
+    Per track, the variance of a task mean is the fitted ``task_variance +
+    attempt_variance * mean(1/k)`` when :func:`decompose_track_variance` could separate
+    them, else the observed ``s_t^2``. ``twice_tasks`` doubles every track's tasks;
+    ``twice_attempts`` doubles every task's attempts and is ``None`` unless every track
+    could be separated. Both are ``None`` when a track has fewer than two tasks.
+
+    Examples
+    --------
+    >>> sd = {"theorem": 0.5, "solver": 0.2, "construction": 0.4, "conjecture": 0.5}
+    >>> n = dict.fromkeys(sd, 20)
+    >>> out = project_index_se(sd, n, dict.fromkeys(sd))
+    >>> round(out["twice_tasks"], 4), out["twice_attempts"]
+    (3.2787, None)
+    """
+    weights = np.square(np.asarray(WEIGHT_VECTOR, dtype=float))
+    if any(track_sd.get(track) is None for track in TRACKS):
+        return {"twice_tasks": None, "twice_attempts": None}
+    now, halved = [], []
+    for track in TRACKS:
+        part = components.get(track)
+        if part is None:
+            now.append(track_sd[track] ** 2)
+            halved.append(math.nan)
+        else:
+            now.append(part["task_variance"] + part["attempt_part"])
+            halved.append(part["task_variance"] + part["attempt_part"] / 2)
+    n = np.array([n_tasks[track] for track in TRACKS], dtype=float)
+    twice_tasks = math.sqrt(float((weights * np.array(now) / (2 * n)).sum()))
+    twice_attempts = float((weights * np.array(halved) / n).sum())
+    return {
+        "twice_tasks": twice_tasks,
+        "twice_attempts": None if math.isnan(twice_attempts) else math.sqrt(twice_attempts),
+    }

@@ -1,0 +1,396 @@
+"""`tcsexam stats` (issue 11): the command, its refusals, determinism and verify.
+
+Inputs are the simulated demo (scored into tmp_path) or small index outputs written here
+by hand (every value made up for the tests).
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import json
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import read_output
+
+from tcsexam_lib import run_score, run_stats
+from tcsexam_lib.errors import InputRefused
+from tcsexam_lib.paths import KIT_ROOT
+from tcsexam_lib.vocab import METRIC_ID, TRACKS
+
+WEIGHTS = {"theorem": 30, "solver": 30, "construction": 30, "conjecture": 10}
+DEMO = KIT_ROOT / "demo" / "demo-full-offline"
+PREVIOUS_OUTPUT = b'{"previous": "output"}\n'
+
+#: Task scores (one list of attempt scores per task) of a small hand-made cohort.
+ALPHA = {
+    "theorem": [[1.0], [1.0], [0.0], [1.0, 0.0, 1.0]],
+    "solver": [[0.6], [0.4], [0.7], [0.55, 0.65]],
+    "construction": [[1.2], [0.9], [1.1], [0.8, 1.0]],
+    "conjecture": [[0.0], [1.0], [0.0], [0.0]],
+}
+BETA = {
+    "theorem": [[0.0], [1.0], [0.0], [0.0, 0.0, 1.0]],
+    "solver": [[0.3], [0.5], [0.2], [0.35, 0.25]],
+    "construction": [[0.7], [0.8], [1.0], [0.6, 0.7]],
+    "conjecture": [[0.0], [0.0], [0.0], [1.0]],
+}
+
+
+def _mean(values: list[float]) -> float:
+    return math.fsum(values) / len(values)
+
+
+def index_doc(models: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """A tcsexam score output with the fields stats reads (tasks named t-<track>-<k>).
+
+    ``models[name]`` holds per track a list of attempt-score lists (``None`` for a task
+    without a mean) and optionally ``status``.
+    """
+    out = {"metric_id": METRIC_ID, "suite": "test", "reference_id": "test-ref", "models": {}}
+    for name, spec in models.items():
+        tasks, tracks = [], {}
+        for track in TRACKS:
+            means = []
+            for k, scores in enumerate(spec[track]):
+                mean = None if scores is None else _mean(scores)
+                means.append(mean)
+                tasks.append(
+                    {"track": track, "item": f"t-{track}-{k}", "mean": mean, "scores": scores or []}
+                )
+            complete = None not in means
+            tracks[track] = {"mean": _mean(means) if complete else None}
+        status = spec.get("status", "complete")
+        index = None
+        if status != "incomplete":
+            index = math.fsum(WEIGHTS[t] * tracks[t]["mean"] for t in TRACKS)
+        out["models"][name] = {"status": status, "index": index, "tracks": tracks, "tasks": tasks}
+    return out
+
+
+def write_index(path: Path, models: dict[str, dict[str, Any]]) -> Path:
+    path.write_text(json.dumps(index_doc(models), indent=1), encoding="utf-8")
+    return path
+
+
+def without_created(document: dict[str, Any]) -> dict[str, Any]:
+    document = copy.deepcopy(document)
+    document["provenance"].pop("created_utc")
+    return document
+
+
+@pytest.fixture(scope="module")
+def demo_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The simulated demo-full offline cohort scored into a temporary folder."""
+    out = tmp_path_factory.mktemp("demo") / "index.json"
+    run_score(
+        suite="demo-full",
+        attempts=DEMO / "attempts.csv",
+        cohort=DEMO / "cohort.json",
+        output=out,
+    )
+    return out
+
+
+@pytest.fixture
+def small_index(tmp_path: Path) -> Path:
+    return write_index(tmp_path / "index.json", {"alpha": ALPHA, "beta": BETA})
+
+
+# --- the document ----------------------------------------------------------------------
+
+
+def test_demo_stats_fields(demo_index, tmp_path, run_cli):
+    out = tmp_path / "stats.json"
+    done = run_cli(["stats", demo_index, "--output", out, "--resamples", 2000])
+    assert done.code == 0, done.err
+    doc = read_output(out)
+    for field in ("metric_id", "index_sha256", "method", "resamples", "seed", "level"):
+        assert field in doc
+    assert doc["metric_id"] == METRIC_ID and doc["simulated"] is True
+    assert (doc["resamples"], doc["seed"], doc["level"]) == (2000, 0, 0.95)
+    assert doc["provenance"]["entry_point"] == "run_stats"
+    alpha, beta, gamma = (doc["models"][m] for m in ("sim-alpha", "sim-beta", "sim-gamma"))
+    assert beta["status"] == "provisional" and beta["index_ci"] is not None
+    low, high = alpha["index_ci"]
+    assert low < alpha["index"] < high
+    assert alpha["index_ci_half_width"] == pytest.approx(high - alpha["index"])
+    assert alpha["tracks"]["theorem"]["n_tasks"] == 8
+    for key in ("mean", "n_tasks", "se", "ci"):
+        assert key in alpha["tracks"]["solver"]
+    assert gamma["index"] is None and gamma["index_ci"] is None and gamma["rank_ci"] is None
+    assert gamma["rank"] is None and "no index" in gamma["note"]
+    assert all(gamma["tracks"][t]["ci"] is None for t in TRACKS)
+    assert doc["ranking"] == ["sim-alpha", "sim-beta"]
+    (pair,) = doc["pairs"]
+    assert (pair["model_a"], pair["model_b"]) == ("sim-alpha", "sim-beta")
+    assert pair["delta"] == pytest.approx(alpha["index"] - beta["index"])
+    assert pair["n_common_tasks"] == 32
+    assert doc["tie_groups"][0][0] == "sim-alpha"
+    assert "sim-alpha: index 82.89, 95% CI [" in done.out
+    assert "sim-gamma: incomplete, no index" in done.out
+    assert "SIMULATED" in done.out
+
+
+def test_verify_recomputes_a_stats_output(demo_index, tmp_path, run_cli):
+    out = tmp_path / "stats.json"
+    assert run_cli(["stats", demo_index, "--output", out, "--resamples", 500]).code == 0
+    done = run_cli(["verify", out])
+    assert done.code == 0, done.out
+    assert "verify: MATCH" in done.out
+    edited = json.loads(demo_index.read_text())
+    edited["models"]["sim-beta"]["status"] = "complete"
+    changed = tmp_path / "index.json"
+    changed.write_text(json.dumps(edited))
+    assert run_cli(["stats", changed, "--output", out, "--resamples", 500]).code == 0
+    changed.write_text(json.dumps(edited) + " ")
+    done = run_cli(["verify", out])
+    assert done.code == 2 and "CHANGED" in done.out
+
+
+def test_same_seed_same_file_other_seed_other_resampling(small_index, tmp_path):
+    first = run_stats(index=small_index, output=tmp_path / "a.json", resamples=3000, seed=7)
+    second = run_stats(index=small_index, output=tmp_path / "b.json", resamples=3000, seed=7)
+    other = run_stats(index=small_index, resamples=3000, seed=8)
+    assert without_created(first) == without_created(second)
+    a, b = read_output(tmp_path / "a.json"), read_output(tmp_path / "b.json")
+    assert without_created(a) == without_created(b)
+    alpha, alpha_other = first["models"]["alpha"], other["models"]["alpha"]
+    assert alpha["index_ci_bootstrap"] != alpha_other["index_ci_bootstrap"]
+    assert first["pairs"][0]["p_value"] != other["pairs"][0]["p_value"]
+    # the analytic t-intervals do not depend on the seed
+    assert alpha["index_ci"] == alpha_other["index_ci"]
+
+
+def test_identical_models_delta_zero_ci_zero_p_one(tmp_path):
+    path = write_index(tmp_path / "index.json", {"a": ALPHA, "b": copy.deepcopy(ALPHA)})
+    doc = run_stats(index=path, resamples=999)
+    (pair,) = doc["pairs"]
+    assert pair["delta"] == 0.0 and pair["se"] == 0.0
+    assert pair["ci"] == [0.0, 0.0] and pair["ci_bootstrap"] == [0.0, 0.0]
+    assert pair["p_value"] == 1.0 and pair["p_holm"] == 1.0 and not pair["significant"]
+    assert doc["models"]["a"]["rank_ci"] == doc["models"]["b"]["rank_ci"] == [1, 2]
+    assert doc["tie_groups"] == [["a", "b"]]
+
+
+def test_analytic_numbers_of_the_small_cohort(small_index):
+    """index_se, df and the t-interval against a hand computation (statistics module)."""
+    import statistics
+
+    from scipy.stats import t
+
+    doc = run_stats(index=small_index, resamples=100)
+    alpha = doc["models"]["alpha"]
+    terms = []
+    for track in TRACKS:
+        means = [_mean(scores) for scores in ALPHA[track]]
+        s = statistics.stdev(means)
+        entry = alpha["tracks"][track]
+        assert entry["se"] == pytest.approx(s / 2)
+        assert entry["df"] == 3
+        low, high = entry["ci"]
+        half = t.ppf(0.975, 3) * s / 2
+        assert low == pytest.approx(max(0.0, _mean(means) - half))
+        top = math.inf if track == "construction" else 1.0
+        assert high == pytest.approx(min(top, _mean(means) + half))
+        terms.append(WEIGHTS[track] ** 2 * s**2 / 4)
+    se = math.sqrt(sum(terms))
+    df = sum(terms) ** 2 / sum(v**2 / 3 for v in terms)
+    assert alpha["index_se"] == pytest.approx(se)
+    assert alpha["index_df"] == pytest.approx(df)
+    assert alpha["index_ci"] == pytest.approx(
+        [alpha["index"] - t.ppf(0.975, df) * se, alpha["index"] + t.ppf(0.975, df) * se]
+    )
+
+
+def test_variance_components_of_a_track_with_repeats(small_index):
+    doc = run_stats(index=small_index, resamples=100)
+    theorem = doc["models"]["alpha"]["tracks"]["theorem"]["variance_components"]
+    # one task with 3 attempts [1, 0, 1]: within variance 1/3; mean(1/k) = (3 + 1/3) / 4
+    assert theorem["attempt_variance"] == pytest.approx(1 / 3)
+    assert theorem["attempt_part"] == pytest.approx(1 / 3 * (3 + 1 / 3) / 4)
+    assert theorem["n_tasks_with_repeats"] == 1 and theorem["mean_attempts"] == 1.5
+    assert theorem["attempt_share"] + theorem["task_share"] == pytest.approx(1)
+    conjecture = doc["models"]["alpha"]["tracks"]["conjecture"]
+    assert conjecture["variance_components"] is None  # one attempt everywhere
+    assert doc["models"]["alpha"]["index_se_projected"]["twice_attempts"] is None
+    assert (
+        doc["models"]["alpha"]["index_se_projected"]["twice_tasks"]
+        < (doc["models"]["alpha"]["index_se"])
+    )
+
+
+def test_one_task_track_gives_null_se_and_intervals(tmp_path):
+    one = {**ALPHA, "conjecture": [[1.0]]}
+    other = {**BETA, "conjecture": [[0.0]]}
+    doc = run_stats(index=write_index(tmp_path / "i.json", {"a": one, "b": other}), resamples=99)
+    a = doc["models"]["a"]
+    assert a["tracks"]["conjecture"]["se"] is None and a["tracks"]["conjecture"]["ci"] is None
+    assert a["index_se"] is None and a["index_ci"] is None and a["index_ci_bootstrap"] is None
+    assert a["tracks"]["solver"]["se"] is not None
+    assert doc["pairs"][0]["se"] is None and doc["pairs"][0]["ci"] is None
+    assert 0 < doc["pairs"][0]["p_value"] <= 1
+    assert any("fewer than two tasks in conjecture" in note for note in doc["notes"])
+
+
+@pytest.mark.parametrize(
+    "models, ranking, pairs",
+    [
+        ({"only": ALPHA}, ["only"], 0),
+        ({"x": {**ALPHA, "status": "incomplete"}}, [], 0),
+        ({"p": {**BETA, "status": "provisional"}, "q": ALPHA}, ["q", "p"], 1),
+    ],
+    ids=["one-model", "no-model-with-index", "provisional-kept"],
+)
+def test_small_cohorts(tmp_path, models, ranking, pairs):
+    doc = run_stats(index=write_index(tmp_path / "i.json", models), resamples=99)
+    assert doc["ranking"] == ranking and len(doc["pairs"]) == pairs
+    if ranking:
+        assert doc["models"][ranking[0]]["rank_ci"][0] == 1
+        assert doc["tie_groups"][0][0] == ranking[0]
+    for name, spec in models.items():
+        assert doc["models"][name]["status"] == spec.get("status", "complete")
+
+
+def test_holm_significant_difference_and_rank_intervals(tmp_path):
+    """A model far ahead on every one of 40 tasks is alone in the first tie group."""
+    high = {t: [[1.0] if t in ("theorem", "conjecture") else [0.9]] * 10 for t in TRACKS}
+    low = {t: [[0.0] if t in ("theorem", "conjecture") else [0.1]] * 10 for t in TRACKS}
+    doc = run_stats(index=write_index(tmp_path / "i.json", {"lo": low, "hi": high}), resamples=999)
+    (pair,) = doc["pairs"]
+    assert (pair["model_a"], pair["model_b"]) == ("hi", "lo")
+    assert pair["p_value"] == pytest.approx(1 / 1000) and pair["significant"]
+    assert doc["models"]["hi"]["rank_ci"] == [1, 1] and doc["models"]["lo"]["rank_ci"] == [2, 2]
+    assert doc["tie_groups"] == [["hi"], ["lo"]]
+
+
+# --- refusals ----------------------------------------------------------------------------
+
+
+def _edit(change):
+    def mutate(doc: dict[str, Any]) -> None:
+        change(doc)
+
+    return mutate
+
+
+REFUSED_INPUTS = [
+    ("wrong-metric", _edit(lambda d: d.update(metric_id="other-metric")), r"metric_id' = "),
+    ("no-models", _edit(lambda d: d.update(models={})), r"field 'models' = \{\}"),
+    (
+        "index-edited",
+        _edit(lambda d: d["models"]["alpha"].update(index=99.0)),
+        r"models\.alpha: field 'index' = 99\.0 \(allowed: the weighted sum of its track means",
+    ),
+    (
+        "track-mean-edited",
+        _edit(lambda d: d["models"]["alpha"]["tracks"]["solver"].update(mean=0.9)),
+        r"models\.alpha\.tracks\.solver: field 'mean' = 0\.9",
+    ),
+    (
+        "task-mean-edited",
+        _edit(lambda d: d["models"]["beta"]["tasks"][0].update(mean=0.5)),
+        r"tasks\[0\] \(theorem/t-theorem-0\): field 'mean' = 0\.5 \(allowed: the mean of its",
+    ),
+    (
+        "incomplete-with-index",
+        _edit(lambda d: d["models"]["alpha"].update(status="incomplete")),
+        r"field 'index' = .*null when the status is incomplete",
+    ),
+    (
+        "unknown-status",
+        _edit(lambda d: d["models"]["alpha"].update(status="done")),
+        r"field 'status' = \"done\" \(allowed: \"complete\", \"provisional\", \"incomplete\"\)",
+    ),
+    (
+        "other-tasks",
+        _edit(lambda d: d["models"]["beta"]["tasks"][0].update(item="t-other")),
+        r"models\.beta\.tasks: field 'theorem tasks' = .*the tasks of 'alpha'",
+    ),
+    (
+        "score-not-a-number",
+        _edit(lambda d: d["models"]["alpha"]["tasks"][1].update(scores=["1"])),
+        r"tasks\[1\]\.scores\[0\]: field .* = \"1\" \(allowed: an attempt score",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "case_id, mutate, match", REFUSED_INPUTS, ids=[c[0] for c in REFUSED_INPUTS]
+)
+def test_refused_inputs(tmp_path, run_cli, case_id, mutate, match):
+    doc = index_doc({"alpha": ALPHA, "beta": BETA})
+    mutate(doc)
+    path = tmp_path / "index.json"
+    path.write_text(json.dumps(doc))
+    out = tmp_path / "out" / "stats.json"
+    with pytest.raises(InputRefused, match=match):
+        run_stats(index=path, output=out, resamples=10)
+    done = run_cli(["stats", path, "--output", out, "--resamples", 10])
+    assert done.code == 2 and "Nothing was written." in done.err
+    assert re.search(match, done.err), done.err
+    assert not out.parent.exists()
+    out.parent.mkdir()
+    out.write_bytes(PREVIOUS_OUTPUT)
+    assert run_cli(["stats", path, "--output", out, "--resamples", 10]).code == 2
+    assert out.read_bytes() == PREVIOUS_OUTPUT
+
+
+def test_non_strict_json_is_refused(tmp_path, run_cli):
+    path = tmp_path / "index.json"
+    path.write_text(json.dumps(index_doc({"alpha": ALPHA})).replace("[0.6]", "[NaN]", 1))
+    done = run_cli(["stats", path, "--output", tmp_path / "s.json"])
+    assert done.code == 2 and "not strict JSON" in done.err
+    assert not (tmp_path / "s.json").exists()
+
+
+@pytest.mark.parametrize(
+    "options, match",
+    [
+        (["--resamples", "0"], r"'resamples' = 0 \(allowed: an integer from 1 to 1000000\)"),
+        (["--resamples", "1000001"], r"'resamples' = 1000001"),
+        (["--seed", "-1"], r"'seed' = -1 \(allowed: a non-negative integer\)"),
+        (["--level", "0"], r"'level' = 0\.0 \(allowed: a number strictly between 0 and 1"),
+        (["--level", "1"], r"'level' = 1\.0"),
+        (["--level", "nan"], r"'level' = NaN"),
+    ],
+)
+def test_refused_parameters(small_index, tmp_path, run_cli, options, match):
+    out = tmp_path / "stats.json"
+    done = run_cli(["stats", small_index, "--output", out, *options])
+    assert done.code == 2 and re.search(match, done.err), done.err
+    assert "Nothing was written." in done.err and not out.exists()
+
+
+def test_output_over_the_input_is_refused(small_index, run_cli):
+    before = small_index.read_bytes()
+    done = run_cli(["stats", small_index, "--output", small_index])
+    assert done.code == 2 and "Output would overwrite an input" in done.err
+    assert small_index.read_bytes() == before
+
+
+def test_library_refuses_non_integer_parameters(small_index):
+    with pytest.raises(InputRefused, match=r"'resamples' = true"):
+        run_stats(index=small_index, resamples=True)
+    with pytest.raises(InputRefused, match=r"'seed' = 1\.5"):
+        run_stats(index=small_index, seed=1.5)
+
+
+# --- house rules -------------------------------------------------------------------------
+
+
+def test_stats_modules_import_neither_scipy_nor_pandas_at_import_time():
+    for path in (KIT_ROOT / "tcsexam_lib" / "stats").glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:  # module level only: lazy imports inside functions are fine
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            assert not any(n.split(".")[0] in ("scipy", "pandas") for n in names), path
+        assert len(path.read_text(encoding="utf-8").splitlines()) <= 500, path
