@@ -1,10 +1,9 @@
-"""Strict JSON reading, schema validation and atomic writing.
+"""Strict JSON reading and atomic writing.
 
-Inputs are parsed strictly (no ``NaN``/``Infinity`` literals, no repeated keys) and
-checked against the JSON Schemas published in ``references/schemas/``; every
-violation becomes a :class:`~tcsexam_lib.errors.Problem` naming the file, the
-location and the value received. Outputs are strict JSON written atomically: a
-refusal or a crash never leaves a half-written file behind.
+Inputs are parsed strictly (no ``NaN``/``Infinity`` literals, no repeated keys); a
+refusal names the file, the place and the value received (their schemas are checked by
+:mod:`tcsexam_lib.schemas`). Outputs are strict JSON written atomically: a refusal or a
+crash never leaves a half-written file behind.
 """
 
 from __future__ import annotations
@@ -16,14 +15,10 @@ import os
 import sys
 import tempfile
 from collections.abc import Callable
-from functools import cache
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-
 from .errors import InputRefused, OutputRefused, Problem
-from .paths import schema_path
 
 
 class _DuplicateKey(ValueError):
@@ -110,7 +105,7 @@ def parse_json_text(
     except ValueError as exc:  # a repeated key, or an integer too long to convert
         raise InputRefused("Input is not strict JSON", [Problem(source, detail=str(exc))]) from exc
     if seen_literal:
-        describe = describe_for(data) if describe_for else _pointer
+        describe = describe_for(data) if describe_for else json_pointer
         problems = [
             Problem(
                 f"{source} {describe(path)}",
@@ -122,6 +117,13 @@ def parse_json_text(
         ]
         raise InputRefused.from_problems(f"{source} is not strict JSON", problems)
     return data
+
+
+def json_pointer(path: list[Any]) -> str:
+    """A JSON path in words: ``tasks.t.instances[2]``, or ``(top level)``."""
+    if not path:
+        return "(top level)"
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".")
 
 
 def _value_at(data: Any, path: list[Any]) -> Any:
@@ -172,82 +174,6 @@ def read_input_text(path: str | os.PathLike[str], kind: str = "Input file") -> s
         return read_input_bytes(path, kind).decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputRefused(f"{kind} unreadable", [Problem(str(path), detail=str(exc))]) from exc
-
-
-@cache
-def load_schema(name: str) -> dict[str, Any]:
-    """Return the published JSON Schema ``references/schemas/<name>.schema.json``."""
-    return json.loads(schema_path(name).read_text(encoding="utf-8"))
-
-
-def _pointer(path: list[Any]) -> str:
-    if not path:
-        return "(top level)"
-    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".")
-
-
-def _allowed_from_schema(error: jsonschema.ValidationError) -> str | None:
-    schema = error.schema if isinstance(error.schema, dict) else {}
-    if "enum" in schema:
-        return ", ".join(json.dumps(v) for v in schema["enum"])
-    if "const" in schema:
-        return json.dumps(schema["const"])
-    if "description" in schema:
-        return schema["description"]
-    return None
-
-
-def schema_errors(data: Any, schema_name: str) -> list[jsonschema.ValidationError]:
-    """Every violation of a published schema by ``data``, in document order."""
-    validator = jsonschema.Draft202012Validator(load_schema(schema_name))
-    return sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
-
-
-def schema_problem(
-    error: jsonschema.ValidationError,
-    source: str,
-    describe: Callable[[list[Any]], str] | None = None,
-) -> Problem:
-    """One schema violation in the kit's message template.
-
-    ``describe`` turns a JSON path into a readable location (for example the instance
-    name of a record) so that messages name what the researcher knows.
-    """
-    path = list(error.absolute_path)
-    where = f"{source} {describe(path) if describe else _pointer(path)}"
-    field = str(path[-1]) if path and isinstance(path[-1], str) else None
-    if error.validator == "required":
-        missing = error.message.split("'")[1] if "'" in error.message else error.message
-        return Problem(where, field=missing, detail="required field is missing")
-    if error.validator == "additionalProperties":
-        return Problem(where, detail=error.message)
-    allowed = _allowed_from_schema(error)
-    return Problem(
-        where,
-        field=field if field is not None else _pointer(path),
-        value=error.instance,
-        allowed=allowed,
-        detail=None if allowed else error.message,
-    )
-
-
-def validate_with_schema(
-    data: Any,
-    schema_name: str,
-    source: str,
-    describe: Callable[[list[Any]], str] | None = None,
-) -> None:
-    """Validate ``data`` against a published schema; refuse with every violation.
-
-    ``describe``: see :func:`schema_problem`.
-    """
-    problems = [
-        schema_problem(error, source, describe) for error in schema_errors(data, schema_name)
-    ]
-    if problems:
-        raise InputRefused.from_problems(
-            f"{source} does not match the published schema '{schema_name}'", problems
-        )
 
 
 def sha256_file(path: str | os.PathLike[str]) -> str:

@@ -8,15 +8,28 @@
 
 from __future__ import annotations
 
+import copy
+import json
 import statistics
 
 import jsonschema
+import pytest
+from conftest import base_cohort, base_reference, base_rows, base_suite
 from hypothesis import given
 from hypothesis import strategies as st
 
 from tcsexam_lib import vocab
-from tcsexam_lib.jsonio import load_schema
-from tcsexam_lib.scoring.attempts import ROW_SCHEMA, row_schema_problems
+from tcsexam_lib.csvio import CsvTable
+from tcsexam_lib.references.suites import Suite
+from tcsexam_lib.schemas import load_schema, schema_accepts, schema_errors
+from tcsexam_lib.scoring.attempts import (
+    ROW_SCHEMA,
+    _accepted_scores,
+    _refuse_rows,
+    row_schema_problems,
+    validate_attempts,
+)
+from tcsexam_lib.scoring.cohort import Cohort, ModelPlan
 from tcsexam_lib.scoring.formulas import exact_mean, exact_sample_std
 
 FLOATS = st.floats(allow_nan=False, allow_infinity=False, min_value=-1e300, max_value=1e300)
@@ -72,3 +85,91 @@ def test_column_checks_refuse_exactly_what_the_schema_refuses(row):
         str(error.absolute_path[0]) for error in validator.iter_errors(row) if error.absolute_path
     }
     assert {p.field for p in row_schema_problems(row, "t.csv line 2")} == refused_by_schema
+
+
+# --- the fast checks accept exactly what the full ones accept ------------------------------
+
+ODD_VALUES = [None, True, 0, 1.0, -1, 1e-9, "", "x", [], {}, [1, None], {"a": 1}]
+
+
+def _paths(data, prefix=()):
+    yield prefix
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield from _paths(value, (*prefix, key))
+    elif isinstance(data, list):
+        for position, value in enumerate(data):
+            yield from _paths(value, (*prefix, position))
+
+
+def _mutated(document, path, value):
+    data = copy.deepcopy(document)
+    if not path:
+        return value
+    target = data
+    for step in path[:-1]:
+        target = target[step]
+    if value == "__delete__" and isinstance(target, dict):
+        del target[path[-1]]
+    else:
+        target[path[-1]] = value
+    return data
+
+
+VALID = {
+    "reference": base_reference(),
+    "suite": base_suite(),
+    "cohort": base_cohort(),
+    "records": [
+        {"instance": "g1", "status": "ok", "A": 12},
+        {"instance": "g2", "status": "timeout"},
+    ],
+}
+
+
+@pytest.mark.parametrize("schema", sorted(VALID))
+@given(data=st.data())
+def test_the_compiled_validator_agrees_with_the_full_one(schema, data):
+    document = VALID[schema]
+    path = data.draw(st.sampled_from(list(_paths(document))))
+    value = data.draw(st.sampled_from([*ODD_VALUES, "__delete__"]))
+    mutated = _mutated(document, path, value)
+    json.dumps(mutated)  # a JSON document
+    assert schema_accepts(mutated, schema) == (schema_errors(mutated, schema) == [])
+
+
+SUITE = Suite("lite", {track: tuple(items) for track, items in base_suite()["tracks"].items()})
+COHORT = Cohort("lite", "offline", "r", {"test-model-a": ModelPlan(1)})
+CELLS = {
+    "model": ["test-model-a", "other", ""],
+    "track": ["theorem", "solver", "construction", "conjecture", "proof"],
+    "score": ["0", "1", "0.25", "", "1.2", "-1", "nan", "1e999"],
+    "adoption_status": ["selected", "selected_provisional", "excluded"],
+    "score_status": ["valid", "judge_failed", "missing"],
+    "score_type": ["original_task_score", "fixed_reference_relative"],
+    "solver_protocol": ["", "offline", "online"],
+}
+
+
+@given(
+    changes=st.lists(
+        st.tuples(st.integers(0, 9), st.sampled_from(sorted(CELLS)), st.integers(0, 7)),
+        max_size=3,
+    ),
+    extra_attempt=st.booleans(),
+)
+def test_the_column_checks_accept_only_what_the_row_checks_accept(changes, extra_attempt):
+    header = list(base_rows()[0])
+    rows = [[row[column] for column in header] for row in base_rows()]
+    if extra_attempt:
+        rows.append([*rows[0][:3], "2", *rows[0][4:]])
+    for position, column, choice in changes:
+        options = CELLS[column]
+        rows[position][header.index(column)] = options[choice % len(options)]
+    numbered = [(k + 2, row) for k, row in enumerate(rows)]
+    scores = _accepted_scores(header, numbered, SUITE, COHORT)
+    if scores is None:
+        return  # the row-by-row check then names the problems (or finds none)
+    _refuse_rows("t.csv", header, numbered, SUITE, COHORT)  # raises if it finds a problem
+    table = validate_attempts(CsvTable("t.csv", header, numbered), suite=SUITE, cohort=COHORT)
+    assert [record["score"] for record in table.records] == scores

@@ -28,8 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputRefused, OutputRefused, Problem, ReferenceProblem
-from ..jsonio import dumps_json, read_json_with_digest, validate_with_schema
+from ..jsonio import dumps_json, read_json_with_digest
 from ..provenance import created_utc, kit_version
+from ..schemas import validate_with_schema
 from ..scoring.formulas import compute_instance_stats
 from ..scoring.solver import candidate_value
 from ..vocab import (

@@ -8,8 +8,9 @@ from functools import cached_property
 from pathlib import Path
 
 from ..errors import InputRefused, Problem
-from ..jsonio import read_json_with_digest, validate_with_schema
+from ..jsonio import read_json_with_digest
 from ..paths import resolve_references_dir
+from ..schemas import validate_with_schema
 from ..vocab import TRACKS
 
 

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputRefused, Problem
-from ..jsonio import load_schema, validate_with_schema
 from ..references.suites import Suite, load_suite
+from ..schemas import load_schema, validate_with_schema
 from ..scoring.cohort import Cohort, load_cohort
 from ..yamlio import read_yaml_mapping
 

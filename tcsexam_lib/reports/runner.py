@@ -32,13 +32,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
 from ..csvio import CsvTable, read_csv_table
 from ..errors import InputRefused, Problem
 from ..jsonio import dumps_json, write_text_atomic
 from ..paths import KIT_ROOT
-from ..scoring.attempts import validate_attempts
+from ..scoring.attempts import AttemptRows, validate_attempts
 from ..scoring.cohort import load_cohort_reference
 from ..scoring.commands import ScoringInputs, index_document
 from ..scoring.evidence import SolverOutput
@@ -203,7 +201,7 @@ class PreparedRunSet:
     outputs: list[dict[str, Any]]
     filled: CsvTable
     fill: FillResult
-    table: pd.DataFrame
+    table: AttemptRows
 
 
 def _check_fill(params: ReportParams, records: list[RecordsFile], fill: FillResult) -> None:

@@ -15,17 +15,15 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-import pandas as pd
-
 from ..csvio import CsvTable, parse_decimal, read_csv_table
 from ..errors import InputRefused, Problem
-from ..jsonio import load_schema
 from ..references.suites import Suite
+from ..schemas import load_schema
 from ..vocab import (
     ADOPTED_STATUSES,
     ATTEMPT_COLUMNS,
@@ -229,35 +227,57 @@ def _check_header(table: CsvTable) -> None:
         raise InputRefused("Attempts table header refused", problems)
 
 
-def _rows(table: CsvTable) -> list[tuple[int, dict[str, str]]]:
-    """The table's rows as mappings; blank rows skipped, a wrong field count refused."""
+def _rows(table: CsvTable) -> list[tuple[int, list[str]]]:
+    """The table's rows with their lines; blank rows skipped, a wrong field count refused."""
     rows, problems = [], []
     width = len(table.header)
     for line, values in table.rows:
-        if not values or all(not v.strip() for v in values):
+        if not any(value.strip() for value in values):
             continue
-        if len(values) != width:
-            problems.append(
-                Problem(
-                    f"{table.source} line {line}",
-                    detail=f"{len(values)} fields, header has {width}",
-                )
-            )
-            continue
-        rows.append((line, dict(zip(table.header, values, strict=True))))
+        if len(values) == width:
+            rows.append((line, values))
+        else:
+            detail = f"{len(values)} fields, header has {width}"
+            problems.append(Problem(f"{table.source} line {line}", detail=detail))
     if problems:
         raise InputRefused.from_problems(f"Attempts table {table.source} refused", problems)
     return rows
 
 
-def read_attempts(path: str | os.PathLike[str], *, suite: Suite, cohort: Cohort) -> pd.DataFrame:
+@dataclass(frozen=True)
+class AttemptRows:
+    """A validated attempts table: every row, in file order (blank lines aside).
+
+    ``records`` holds one mapping per row: each column's text as written, except
+    ``score`` (a float, ``None`` when blank), and ``line`` (the CSV line). ``columns`` is
+    the header (the nine attempt columns, then any further ones such as ``note``).
+    """
+
+    source: str
+    columns: tuple[str, ...]
+    records: list[dict[str, Any]]
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def to_frame(self):
+        """The rows as a pandas DataFrame (``score`` NaN when blank, ``line`` an int)."""
+        import pandas as pd
+
+        frame = pd.DataFrame.from_records(self.records, columns=[*self.columns, "line"])
+        frame["score"] = frame["score"].astype(float)
+        frame["line"] = frame["line"].astype(int)
+        return frame
+
+
+def read_attempts(path: str | os.PathLike[str], *, suite: Suite, cohort: Cohort) -> AttemptRows:
     """Read and validate an attempts table against a suite and a cohort.
 
     Returns
     -------
-    pandas.DataFrame
-        One row per CSV row, in file order: the nine attempt columns (``score`` as a
-        float, NaN when not valid and blank), any further columns (``note``...) as
+    AttemptRows
+        One record per CSV row, in file order: the nine attempt columns (``score`` as a
+        float, ``None`` when not valid and blank), any further columns (``note``...) as
         text, and ``line`` (the CSV line number). Nothing is dropped.
 
     Raises
@@ -268,18 +288,95 @@ def read_attempts(path: str | os.PathLike[str], *, suite: Suite, cohort: Cohort)
     return validate_attempts(read_csv_table(path, kind="Attempts file"), suite=suite, cohort=cohort)
 
 
-def validate_attempts(table: CsvTable, *, suite: Suite, cohort: Cohort) -> pd.DataFrame:
+def validate_attempts(table: CsvTable, *, suite: Suite, cohort: Cohort) -> AttemptRows:
     """Validate an attempts table already read (:func:`read_attempts` on a file).
 
-    Messages name ``table.source`` and each row's line.
+    Messages name ``table.source`` and each row's line. A column-wise check accepts a
+    valid table at once; a refused one is checked row by row to name every problem.
     """
     _check_header(table)
     rows = _rows(table)
+    scores = _accepted_scores(table.header, rows, suite, cohort)
+    if scores is None:
+        _refuse_rows(table.source, table.header, rows, suite, cohort)
+        scores = [parse_decimal(values[4]) if values[4].strip() else None for _, values in rows]
+    header = tuple(table.header)
+    records = []
+    for (line, values), score in zip(rows, scores, strict=True):
+        record = dict(zip(header, values, strict=True))
+        record["score"] = score
+        record["line"] = line
+        records.append(record)
+    return AttemptRows(table.source, header, records)
+
+
+def _accepted_scores(
+    header: list[str], rows: list[tuple[int, list[str]]], suite: Suite, cohort: Cohort
+) -> list[float | None] | None:
+    """Every row's score when the whole table holds, column by column; else ``None``.
+
+    It accepts only what :func:`_refuse_rows` would find nothing in (the row-by-row
+    check names the problems of a table refused here).
+    """
+    if not rows:
+        return []
+    columns = dict(
+        zip(ATTEMPT_COLUMNS, zip(*(values for _, values in rows), strict=True), strict=False)
+    )
+    model, track, item, attempt = (columns[n] for n in ("model", "track", "item", "attempt"))
+    rules, conditional = _row_rules()
+    for name, rule in rules.items():
+        if name != "score" and not all(rule.accepts(value) for value in set(columns[name])):
+            return None
+    ((field, const, then),) = conditional
+    loose, strict = rules["score"], then["score"]
+    scores: list[float | None] = []
+    for text, status, row_track in zip(columns["score"], columns[field], track, strict=True):
+        if status == const:
+            value = parse_decimal(text) if strict.accepts(text) else None
+            if value is None or not math.isfinite(value) or not _in_range(row_track, value):
+                return None
+            scores.append(value)
+        elif not loose.accepts(text):
+            return None
+        else:
+            scores.append(parse_decimal(text) if text.strip() else None)
+    if not set(model) <= cohort.models.keys():
+        return None
+    labels = zip(track, item, columns["score_type"], columns["solver_protocol"], strict=True)
+    for row_track, row_item, score_type, protocol in set(labels):
+        solver = row_track == "solver"
+        expected_protocols = (cohort.solver_protocol,) if solver else ("", cohort.solver_protocol)
+        if (
+            suite.track_of(row_item) != row_track
+            or score_type != (SCORE_TYPE_SOLVER if solver else SCORE_TYPE_OTHER)
+            or protocol not in expected_protocols
+        ):
+            return None
+    keys = list(zip(model, track, item, attempt, strict=True))
+    if len(set(keys)) != len(keys):
+        return None
+    adoption = columns["adoption_status"]
+    adopted = Counter(k[:3] for k, a in zip(keys, adoption, strict=True) if a in ADOPTED_STATUSES)
+    if any(count > cohort.models[k[0]].planned(k[2]) for k, count in adopted.items()):
+        return None
+    return scores
+
+
+def _refuse_rows(
+    source: str,
+    header: list[str],
+    rows: list[tuple[int, list[str]]],
+    suite: Suite,
+    cohort: Cohort,
+) -> None:
+    """Check every row in turn and raise with every problem (nothing: return)."""
     problems: list[Problem] = []
     seen: dict[tuple[str, str, str, str], int] = {}
     adopted: dict[tuple[str, str, str], list[int]] = defaultdict(list)
-    for line, row in rows:
-        where = f"{table.source} line {line}"
+    for line, values in rows:
+        row = dict(zip(header, values, strict=True))
+        where = f"{source} line {line}"
         value_problems = _check_values(row, where)
         problems.extend(value_problems)
         if any(p.field in ("track", "model", "item") for p in value_problems):
@@ -301,7 +398,7 @@ def validate_attempts(table: CsvTable, *, suite: Suite, cohort: Cohort) -> pd.Da
         if len(lines) > planned:
             problems.append(
                 Problem(
-                    f"{table.source} lines {', '.join(map(str, lines))}",
+                    f"{source} lines {', '.join(map(str, lines))}",
                     field="adoption_status",
                     value=f"{len(lines)} adopted attempts of {model}/{track}/{item}",
                     allowed=f"at most {planned} adopted (planned in the cohort); mark the others "
@@ -310,8 +407,7 @@ def validate_attempts(table: CsvTable, *, suite: Suite, cohort: Cohort) -> pd.Da
             )
     if problems:
         problems.sort(key=lambda p: _line_of(p.where))
-        raise InputRefused.from_problems(f"Attempts table {table.source} refused", problems)
-    return _to_frame(table.header, rows)
+        raise InputRefused.from_problems(f"Attempts table {source} refused", problems)
 
 
 def _line_of(where: str) -> int:
@@ -319,18 +415,3 @@ def _line_of(where: str) -> int:
     if len(tail) == 2 and tail[1].isdigit():
         return int(tail[1])
     return 1 << 30
-
-
-def _to_frame(header: list[str], rows: list[tuple[int, dict[str, str]]]) -> pd.DataFrame:
-    records: list[dict[str, Any]] = []
-    for line, row in rows:
-        record: dict[str, Any] = dict(row)
-        score = parse_decimal(row["score"]) if row["score"].strip() else None
-        record["score"] = math.nan if score is None else score
-        record["line"] = line
-        records.append(record)
-    columns = list(header) + ["line"]
-    frame = pd.DataFrame.from_records(records, columns=columns)
-    frame["score"] = frame["score"].astype(float)
-    frame["line"] = frame["line"].astype(int)
-    return frame

@@ -13,10 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputRefused, Problem
-from ..jsonio import read_json_with_digest, validate_with_schema
+from ..jsonio import read_json_with_digest
 from ..references.load import list_reference_ids, load_reference
 from ..references.model import Reference
 from ..references.suites import Suite
+from ..schemas import validate_with_schema
 from ..vocab import FIXED_REFERENCE_ID
 
 

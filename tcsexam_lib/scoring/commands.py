@@ -13,15 +13,13 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-import pandas as pd
-
 from ..csvio import read_csv_table
 from ..jsonio import refuse_output_over_inputs, write_json_atomic
 from ..provenance import InputFile, build_provenance
 from ..references.load import load_reference
 from ..references.model import Reference
 from ..references.suites import Suite, load_suite
-from .attempts import validate_attempts
+from .attempts import AttemptRows, validate_attempts
 from .cohort import Cohort, load_cohort, load_cohort_reference
 from .evidence import SolverOutput, check_solver_evidence, read_solver_outputs
 from .index import compute_index
@@ -110,7 +108,7 @@ def load_scoring_inputs(
 
 def index_document(
     inputs: ScoringInputs,
-    table: pd.DataFrame,
+    table: AttemptRows,
     *,
     attempts: tuple[PathLike, str | None],
     evidence: tuple[PathLike, dict[tuple[str, str, str], SolverOutput]] | None = None,
@@ -200,7 +198,7 @@ def _write_output(output: PathLike | None, result: dict[str, Any], inputs: list[
 
 def _attach_evidence(
     result: dict[str, Any],
-    table: pd.DataFrame,
+    table: AttemptRows,
     outputs: dict[tuple[str, str, str], SolverOutput],
     evidence_dir: PathLike,
     reference: Reference,

@@ -16,11 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
 from ..errors import InputRefused, Problem
 from ..jsonio import read_json_with_digest
 from ..vocab import ADOPTED_STATUSES
+from .attempts import AttemptRows
 from .issues import Issue
 
 #: Largest absolute difference accepted between a table score and its evidence.
@@ -81,7 +80,7 @@ def read_solver_outputs(
 
 
 def check_solver_evidence(
-    attempts: pd.DataFrame,
+    attempts: AttemptRows,
     outputs: dict[tuple[str, str, str], SolverOutput],
     *,
     evidence_dir: str | os.PathLike[str],
@@ -100,13 +99,15 @@ def check_solver_evidence(
     ``reference_sha256`` is given, the same id but another reference file: the output's
     provenance records a different sha256).
     """
-    solver_rows = attempts[
-        (attempts["track"] == "solver")
-        & attempts["adoption_status"].isin(ADOPTED_STATUSES)
-        & (attempts["score_status"] == "valid")
+    solver_rows = [
+        row
+        for row in attempts.records
+        if row["track"] == "solver"
+        and row["adoption_status"] in ADOPTED_STATUSES
+        and row["score_status"] == "valid"
     ]
     per_model: dict[str, dict[str, Any]] = {}
-    for row in solver_rows.to_dict("records"):
+    for row in solver_rows:
         model, item, attempt = row["model"], row["item"], str(row["attempt"])
         entry = per_model.setdefault(model, empty_evidence_entry(evidence_dir))
         issues = _row_issues(

@@ -12,11 +12,8 @@ equal-weight mean over the tasks of each track, (3) the fixed weights. A model i
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from typing import Any
-
-import pandas as pd
 
 from ..references.suites import Suite
 from ..vocab import (
@@ -27,6 +24,7 @@ from ..vocab import (
     TRACK_WEIGHTS,
     TRACKS,
 )
+from .attempts import AttemptRows
 from .cohort import Cohort
 from .formulas import combine_track_means, mean_score, track_contribution
 from .issues import Issue
@@ -82,7 +80,7 @@ def _row_record(row: dict[str, Any], extra_columns: list[str]) -> dict[str, Any]
         "line": int(row["line"]),
         "adoption_status": row["adoption_status"],
         "score_status": row["score_status"],
-        "score": None if math.isnan(score) else float(score),
+        "score": score,
     }
     for column in extra_columns:
         record[column] = row[column]
@@ -143,13 +141,13 @@ def _score_task(
 
 
 def compute_index(
-    attempts: pd.DataFrame, suite: Suite, cohort: Cohort, *, reference_id: str | None = None
+    attempts: AttemptRows, suite: Suite, cohort: Cohort, *, reference_id: str | None = None
 ) -> dict[str, Any]:
     """Aggregate a validated attempts table into the index of every model.
 
     Parameters
     ----------
-    attempts : pandas.DataFrame
+    attempts : AttemptRows
         As returned by :func:`read_attempts` (already validated).
     suite, cohort :
         As returned by :func:`load_suite` and :func:`load_cohort`.
@@ -163,9 +161,9 @@ def compute_index(
         letter, weight and contribution of each track), ``tasks`` (per-task mean,
         adopted attempt ids and every input row), ``coverage`` and ``issues``.
     """
-    extra_columns = [c for c in attempts.columns if c not in (*ATTEMPT_COLUMNS, "line")]
+    extra_columns = [c for c in attempts.columns if c not in ATTEMPT_COLUMNS]
     groups: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
-    for row in attempts.to_dict("records"):
+    for row in attempts.records:
         groups[(row["model"], row["track"], row["item"])].append(row)
     models: dict[str, Any] = {}
     for model, plan in cohort.models.items():

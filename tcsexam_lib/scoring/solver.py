@@ -16,8 +16,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..errors import NOT_GIVEN, InputRefused, Problem
-from ..jsonio import read_json_with_digest, validate_with_schema
+from ..jsonio import read_json_with_digest
 from ..references.model import Reference, TaskReference
+from ..schemas import validate_with_schema
 from ..vocab import (
     COMPLETED_FAILURE_STATUSES,
     INFRASTRUCTURE_STATUSES,

@@ -1,0 +1,117 @@
+"""The published JSON Schemas (``references/schemas/``) and validation against them.
+
+Every JSON input is checked against its schema: each value against its vocabulary and
+range. A compiled validator accepts valid data quickly; a refused document is explained
+by the full validator, every violation becoming a :class:`~tcsexam_lib.errors.Problem`
+that names the file, the place, the field, the value received and what is allowed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from .errors import InputRefused, Problem
+from .jsonio import json_pointer
+from .paths import schema_path
+
+if TYPE_CHECKING:  # pragma: no cover - annotations only
+    import jsonschema
+
+
+@cache
+def load_schema(name: str) -> dict[str, Any]:
+    """Return the published JSON Schema ``references/schemas/<name>.schema.json``."""
+    return json.loads(schema_path(name).read_text(encoding="utf-8"))
+
+
+def _allowed_from_schema(error: jsonschema.ValidationError) -> str | None:
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    if "enum" in schema:
+        return ", ".join(json.dumps(v) for v in schema["enum"])
+    if "const" in schema:
+        return json.dumps(schema["const"])
+    if "description" in schema:
+        return schema["description"]
+    return None
+
+
+@cache
+def _compiled(schema_name: str) -> Callable[[Any], Any]:
+    import fastjsonschema
+
+    return fastjsonschema.compile(load_schema(schema_name))
+
+
+def schema_accepts(data: Any, schema_name: str) -> bool:
+    """True when ``data`` matches a published schema (the fast check, compiled once).
+
+    It accepts exactly what :func:`schema_errors` finds nothing in (a property test holds
+    the two together); the full validator is imported only to explain a refusal.
+    """
+    import fastjsonschema
+
+    try:
+        _compiled(schema_name)(data)
+    except fastjsonschema.JsonSchemaException:
+        return False
+    return True
+
+
+def schema_errors(data: Any, schema_name: str) -> list[jsonschema.ValidationError]:
+    """Every violation of a published schema by ``data``, in document order."""
+    import jsonschema
+
+    validator = jsonschema.Draft202012Validator(load_schema(schema_name))
+    return sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+
+
+def schema_problem(
+    error: jsonschema.ValidationError,
+    source: str,
+    describe: Callable[[list[Any]], str] | None = None,
+) -> Problem:
+    """One schema violation in the kit's message template.
+
+    ``describe`` turns a JSON path into a readable location (for example the instance
+    name of a record) so that messages name what the researcher knows.
+    """
+    path = list(error.absolute_path)
+    where = f"{source} {describe(path) if describe else json_pointer(path)}"
+    field = str(path[-1]) if path and isinstance(path[-1], str) else None
+    if error.validator == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else error.message
+        return Problem(where, field=missing, detail="required field is missing")
+    if error.validator == "additionalProperties":
+        return Problem(where, detail=error.message)
+    allowed = _allowed_from_schema(error)
+    return Problem(
+        where,
+        field=field if field is not None else json_pointer(path),
+        value=error.instance,
+        allowed=allowed,
+        detail=None if allowed else error.message,
+    )
+
+
+def validate_with_schema(
+    data: Any,
+    schema_name: str,
+    source: str,
+    describe: Callable[[list[Any]], str] | None = None,
+) -> None:
+    """Validate ``data`` against a published schema; refuse with every violation.
+
+    ``describe``: see :func:`schema_problem`.
+    """
+    if schema_accepts(data, schema_name):
+        return
+    problems = [
+        schema_problem(error, source, describe) for error in schema_errors(data, schema_name)
+    ]
+    if problems:
+        raise InputRefused.from_problems(
+            f"{source} does not match the published schema '{schema_name}'", problems
+        )
