@@ -26,7 +26,10 @@ from ..vocab import (
     STATUS_OK,
     sorted_statuses,
 )
-from .formulas import instance_score, mean_score
+from .formulas import instance_scores, mean_score
+
+#: The fields of a record that the output rows hold under their own names.
+_OWN_FIELDS = frozenset({"instance", "status", "A", "solved"})
 
 #: How many missing instance names a refusal spells out before counting the rest.
 _MAX_NAMED_MISSING = 50
@@ -56,14 +59,15 @@ def _describe_record_path(records: Any):
     return describe
 
 
-def _keep_extra_fields(row: dict[str, Any], extra: dict[str, Any]) -> None:
+def _keep_extra_fields(row: dict[str, Any], record: dict[str, Any]) -> None:
     """Copy a record's further fields into its output row without replacing computed ones.
 
     A field whose name the kit computes (``score``, ``mu``, ``reason``...) is kept as
     ``record_<name>``, so a judge's own ``score`` never changes the relative score.
     """
-    for key, value in extra.items():
-        row[f"record_{key}" if key in row else key] = value
+    for key, value in record.items():
+        if key not in _OWN_FIELDS:
+            row[f"record_{key}" if key in row else key] = value
 
 
 def candidate_value(
@@ -176,7 +180,8 @@ def score_solver_task(
     >>> out["relative_score"], [row["score"] for row in out["instances"]]
     (0.25, [0.5, 0.0])
     """
-    validate_with_schema(records, "records", source, _describe_record_path(records))
+    if not _records_look_valid(records):
+        validate_with_schema(records, "records", source, _describe_record_path(records))
     if task not in reference.tasks:
         raise InputRefused(
             "Task is not in the reference",
@@ -190,62 +195,193 @@ def score_solver_task(
             ],
         )
     task_ref = reference.tasks[task]
+    names = [record["instance"] for record in records]
+    statuses = [record["status"] for record in records]
+    values = _candidate_values(records, names, statuses, task_ref)
+    if values is None:
+        _refuse_records(records, task_ref, reference.reference_id, source)
+        values = _candidate_values(records, names, statuses, task_ref, strict=False)
+    rows, unscored_rows = _instance_rows(records, names, statuses, values, task_ref, reference)
+    return {
+        "task": task,
+        "reference_id": reference.reference_id,
+        "suite": reference.suite,
+        "kind": task_ref.kind,
+        "direction": task_ref.direction,
+        "scale_floor_relative": reference.scale_floor_relative,
+        "scale_floor_absolute": reference.scale_floor_absolute,
+        "relative_score": mean_score([row["score"] for row in rows]),
+        "n_scored": len(rows),
+        "n_records": len(records),
+        "instances": rows,
+        "unscored_instances": unscored_rows,
+    }
+
+
+_OPTIONAL_FIELD_TYPES = {"A": {int, float, bool, type(None)}, "solved": {bool, type(None)}}
+
+
+def _records_look_valid(records: Any) -> bool:
+    """True when the records certainly match their published schema (checked per field).
+
+    A list of objects, each with a non-empty string ``instance`` and ``status``; ``A`` a
+    number, boolean or null and ``solved`` a boolean or null when present. Anything else
+    goes to the full schema validator, which names what is wrong (or accepts it).
+    """
+    if type(records) is not list or not all(type(record) is dict for record in records):
+        return False
+    for field in ("instance", "status"):
+        found = [record.get(field) for record in records]
+        if not {type(value) for value in found} <= {str} or not all(found):
+            return False
+    for field, allowed in _OPTIONAL_FIELD_TYPES.items():
+        if not {type(record[field]) for record in records if field in record} <= allowed:
+            return False
+    return True
+
+
+def _candidate_values(
+    records: list[dict[str, Any]],
+    names: list[str],
+    statuses: list[str],
+    task_ref: TaskReference,
+    *,
+    strict: bool = True,
+) -> list[float | None] | None:
+    """The value of every ``ok`` record of a scored instance (``None`` for the others).
+
+    With ``strict``, ``None`` is returned instead when any rule of the records does not
+    hold (a duplicate, an unknown or infrastructure status, a missing scored instance,
+    ``solved`` on an objective task, an ``ok`` record without a usable value): the
+    records are then checked one by one to name every problem.
+    """
+    scored = task_ref.scored
+    if strict and (
+        len(set(names)) != len(names)
+        or not set(statuses) <= KNOWN_RECORD_STATUSES
+        or (task_ref.kind == "objective" and any("solved" in record for record in records))
+        or not scored.keys() <= set(names)
+        or any(
+            s in INFRASTRUCTURE_STATUSES
+            for n, s in zip(names, statuses, strict=True)
+            if n in scored
+        )
+    ):
+        return None
+    wanted = [n in scored and s == STATUS_OK for n, s in zip(names, statuses, strict=True)]
+    if task_ref.kind == "objective":
+        found = [record.get("A") for record, w in zip(records, wanted, strict=True) if w]
+        if strict and not (
+            {type(a) for a in found} <= {int, float} and all(map(math.isfinite, found))
+        ):
+            return None
+        values = iter(map(float, found))
+    else:
+        checked = [
+            candidate_value(record, task_ref, "")
+            for record, w in zip(records, wanted, strict=True)
+            if w
+        ]
+        if strict and any(problem is not None for _, problem in checked):
+            return None
+        values = iter(value for value, _ in checked)
+    return [next(values) if w else None for w in wanted]
+
+
+def _instance_rows(
+    records: list[dict[str, Any]],
+    names: list[str],
+    statuses: list[str],
+    values: list[float | None],
+    task_ref: TaskReference,
+    reference: Reference,
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """One output row per record: scored instances (with z and score), then unscored ones."""
+    scored = task_ref.scored
+    stats = [scored.get(name) for name in names]
+    zs, scores = instance_scores(
+        [v for v in values if v is not None],
+        [st.mu for st, v in zip(stats, values, strict=True) if v is not None],
+        [st.scale for st, v in zip(stats, values, strict=True) if v is not None],
+        task_ref.direction,
+    )
+    z_of, score_of = iter(zs), iter(scores)
+    rows, unscored_rows = [], []
+    for record, name, status, value, st in zip(
+        records, names, statuses, values, stats, strict=True
+    ):
+        if st is None:
+            unscored_rows.append(_unscored_row(record, task_ref, reference))
+            continue
+        ok = value is not None
+        row = {
+            "instance": name,
+            "status": status,
+            "A": value,
+            "mu": st.mu,
+            "s": st.s,
+            "scale": st.scale,
+            "scale_term": st.scale_term,
+            "z": next(z_of) if ok else None,
+            "score": next(score_of) if ok else 0.0,
+        }
+        if len(record) > 2:  # further fields than instance and status
+            if not ok and "A" in record:
+                row["A_reported"] = record["A"]
+            if "solved" in record:
+                row["solved"] = record["solved"]
+            _keep_extra_fields(row, record)
+        rows.append(row)
+    return rows, unscored_rows
+
+
+def _unscored_row(
+    record: dict[str, Any], task_ref: TaskReference, reference: Reference
+) -> dict[str, Any]:
+    """The row of a record outside the scored set, with the reason it is not counted."""
+    name = record["instance"]
+    reason = task_ref.unscored.get(name)
+    if reason is None:
+        reason = (
+            f"not an instance of task '{task_ref.name}' in reference '{reference.reference_id}'"
+        )
+    else:
+        reason = f"listed in unscored_reference_instances: {reason}"
+    row = {
+        "instance": name,
+        "status": record["status"],
+        "reason": reason,
+        **{k: record[k] for k in ("A", "solved") if k in record},
+    }
+    _keep_extra_fields(row, record)
+    return row
+
+
+def _refuse_records(
+    records: list[dict[str, Any]], task_ref: TaskReference, reference_id: str, source: str
+) -> None:
+    """Check the records one by one; raise naming every problem (none found: return)."""
     problems: list[Problem] = []
     seen: dict[str, int] = {}
-    rows: list[dict[str, Any]] = []
-    unscored_rows: list[dict[str, Any]] = []
     for position, record in enumerate(records, start=1):
         name = record["instance"]
         status = record["status"]
         where = f"{source} record #{position} (instance '{name}')"
         if name in seen:
-            problems.append(
-                Problem(
-                    where,
-                    field="instance",
-                    value=name,
-                    detail=f"duplicate instance name (also record #{seen[name]})",
-                )
-            )
+            detail = f"duplicate instance name (also record #{seen[name]})"
+            problems.append(Problem(where, field="instance", value=name, detail=detail))
             continue
         seen[name] = position
         if status not in KNOWN_RECORD_STATUSES:
-            problems.append(
-                Problem(
-                    where,
-                    field="status",
-                    value=status,
-                    allowed=sorted_statuses(KNOWN_RECORD_STATUSES),
-                )
-            )
+            allowed = sorted_statuses(KNOWN_RECORD_STATUSES)
+            problems.append(Problem(where, field="status", value=status, allowed=allowed))
             continue
         if task_ref.kind == "objective" and "solved" in record:
-            problems.append(
-                Problem(
-                    where,
-                    field="solved",
-                    value=record["solved"],
-                    allowed="no 'solved' field on an objective task (whatever the status); give A",
-                )
-            )
+            allowed = "no 'solved' field on an objective task (whatever the status); give A"
+            problems.append(Problem(where, field="solved", value=record["solved"], allowed=allowed))
             continue
-        stats = task_ref.scored.get(name)
-        extra = {k: v for k, v in record.items() if k not in ("instance", "status", "A", "solved")}
-        if stats is None:
-            reason = task_ref.unscored.get(name)
-            if reason is None:
-                reason = f"not an instance of task '{task}' in reference '{reference.reference_id}'"
-            else:
-                reason = f"listed in unscored_reference_instances: {reason}"
-            unscored_row = {
-                "instance": name,
-                "status": status,
-                "reason": reason,
-                **{k: record[k] for k in ("A", "solved") if k in record},
-            }
-            _keep_extra_fields(unscored_row, extra)
-            unscored_rows.append(unscored_row)
-            continue
+        if name not in task_ref.scored:
+            continue  # kept as an unscored instance
         if status in INFRASTRUCTURE_STATUSES:
             problems.append(
                 Problem(
@@ -258,63 +394,24 @@ def score_solver_task(
                     f"({sorted_statuses(COMPLETED_FAILURE_STATUSES)})",
                 )
             )
-            continue
-        row: dict[str, Any] = {
-            "instance": name,
-            "status": status,
-            "A": None,
-            "mu": stats.mu,
-            "s": stats.s,
-            "scale": stats.scale,
-            "scale_term": stats.scale_term,
-            "z": None,
-            "score": 0.0,
-        }
-        if status == STATUS_OK:
-            value, problem = candidate_value(record, task_ref, where)
+        elif status == STATUS_OK:
+            _, problem = candidate_value(record, task_ref, where)
             if problem is not None:
                 problems.append(problem)
-                continue
-            row["A"] = value
-            row["z"], row["score"] = instance_score(value, stats, task_ref.direction)
-        else:
-            if "A" in record:
-                row["A_reported"] = record["A"]
-        if "solved" in record:
-            row["solved"] = record["solved"]
-        _keep_extra_fields(row, extra)
-        rows.append(row)
     missing = [name for name in task_ref.scored if name not in seen]
     if missing:
         shown = ", ".join(f"'{m}'" for m in missing[:_MAX_NAMED_MISSING])
-        more = (
-            f" and {len(missing) - _MAX_NAMED_MISSING} more"
-            if len(missing) > _MAX_NAMED_MISSING
-            else ""
-        )
+        more = len(missing) - _MAX_NAMED_MISSING
         problems.append(
             Problem(
                 f"{source}",
                 field="instance",
-                detail=f"no record for {len(missing)} scored "
-                f"instance(s) of task '{task}': {shown}{more}",
+                detail=f"no record for {len(missing)} scored instance(s) of task "
+                f"'{task_ref.name}': {shown}" + (f" and {more} more" if more > 0 else ""),
                 allowed="one record per scored reference instance",
             )
         )
     if problems:
-        raise InputRefused.from_problems(f"Cannot score task '{task}' from {source}", problems)
-    relative = mean_score([row["score"] for row in rows])
-    return {
-        "task": task,
-        "reference_id": reference.reference_id,
-        "suite": reference.suite,
-        "kind": task_ref.kind,
-        "direction": task_ref.direction,
-        "scale_floor_relative": reference.scale_floor_relative,
-        "scale_floor_absolute": reference.scale_floor_absolute,
-        "relative_score": relative,
-        "n_scored": len(rows),
-        "n_records": len(records),
-        "instances": rows,
-        "unscored_instances": unscored_rows,
-    }
+        raise InputRefused.from_problems(
+            f"Cannot score task '{task_ref.name}' from {source}", problems
+        )
