@@ -67,7 +67,16 @@ def _readout_html(text: str) -> str:
     return f'<pre style="font-size:12px;line-height:1.35;margin:0">{html.escape(text)}</pre>'
 
 
-def _slider(widgets: Any, description: str, value: float, low: float, high: float, step: float):
+def _slider(
+    widgets: Any,
+    description: str,
+    value: float,
+    low: float,
+    high: float,
+    step: float,
+    width: str = "22em",
+    description_width: str = "6em",
+):
     return widgets.FloatSlider(
         value=value,
         min=low,
@@ -76,8 +85,8 @@ def _slider(widgets: Any, description: str, value: float, low: float, high: floa
         description=description,
         continuous_update=False,
         readout_format=".3g",
-        style={"description_width": "7em"},
-        layout=widgets.Layout(width="20em"),
+        style={"description_width": description_width},
+        layout=widgets.Layout(width=width),
     )
 
 
@@ -103,7 +112,7 @@ def solver_score_widget(
     low = min(0.0, *values, a)
     high = max(30.0, *values, a)
     controls: dict[str, Any] = {
-        "a": _slider(widgets, "candidate A", a, low, high, 0.1),
+        "a": _slider(widgets, "candidate A", a, low, high, 0.1, width="33em"),
         **{
             f"v{k}": _slider(widgets, f"reference {k}", value, low, high, 0.1)
             for k, value in enumerate(values, start=1)
@@ -118,14 +127,14 @@ def solver_score_widget(
             description="abs. floor",
             continuous_update=False,
             readout_format=".0e",
-            style={"description_width": "7em"},
-            layout=widgets.Layout(width="20em"),
+            style={"description_width": "6em"},
+            layout=widgets.Layout(width="22em"),
         ),
         "direction": widgets.ToggleButtons(
             options=list(DIRECTIONS),
             value=direction,
             description="direction",
-            style={"description_width": "7em", "button_width": "6em"},
+            style={"description_width": "6em", "button_width": "7.5em"},
         ),  # fmt: skip
     }
 
@@ -179,6 +188,8 @@ def track_means_widget(means: Mapping[str, float] = SEED_MEANS) -> TeachingWidge
             0.0,
             max(2.0, value) if track == "construction" else 1.0,
             0.01,
+            width="30em",
+            description_width="9em",
         )
         for track, value in checked.items()
     }
