@@ -14,7 +14,9 @@ Public surface (everything else is internal):
   rendered into HTML reports; :func:`load_report_params` checks one such file and
   :func:`fill_solver_rows` fills blank solver scores of an attempts table (a copy)
   from solver-score outputs;
-- :class:`TcsexamError` and its subclasses, the only exceptions raised on purpose.
+- :class:`TcsexamError` and its subclasses, the only exceptions raised on purpose;
+- :mod:`tcsexam_lib.teaching` (imported on demand, ``from tcsexam_lib import teaching``):
+  the teaching notebook's sliders, exercise checks, tiny ILLUSTRATIVE cohorts and plots.
 """
 
 from importlib.metadata import PackageNotFoundError, version
