@@ -4,7 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: help report demo test test-unit test-doctest test-nbval test-smoke lint format bench bench-calibration clean
+.PHONY: help report demo test test-unit test-doctest test-nbval test-smoke lint format bench bench-calibration clean \
+	teaching-notebook
 
 help:
 	@echo "make report   build the demo reports (simulated data) under build/reports/"
@@ -36,10 +37,18 @@ report: $(STAMP)
 test-doctest: $(STAMP)
 	$(BIN)/python -m pytest -q --doctest-modules tcsexam_lib
 
-# Re-runs the teaching notebook; cells marked NBVAL_CHECK_OUTPUT must print their stored outputs.
+# Re-runs the teaching notebook; cells tagged nbval-check-output must print their stored outputs.
 test-nbval: $(STAMP)
 	$(BIN)/python -m pytest -q -p no:cacheprovider --nbval-lax --nbval-current-env \
 		--nbval-sanitize-with notebooks/nbval_sanitize.cfg notebooks/teaching.ipynb
+
+# Re-executes the teaching notebook in place, as it is committed: with its outputs, without
+# timing metadata, and with its widgets stored as their plain-text fallback.
+teaching-notebook: $(STAMP)
+	$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+		--ExecutePreprocessor.record_timing=False \
+		--NotebookExporter.preprocessors=tcsexam_lib.teaching.strip_widget_views \
+		notebooks/teaching.ipynb
 
 lint: $(STAMP)
 	$(BIN)/ruff check tcsexam_lib tests notebooks

@@ -20,7 +20,9 @@ Public surface (everything else is internal):
   rendered into HTML reports; :func:`load_report_params` checks one such file and
   :func:`fill_solver_rows` fills blank solver scores of an attempts table (a copy)
   from solver-score outputs; ``views`` is what the report notebooks import;
-- :class:`TcsexamError` and its subclasses, the only exceptions raised on purpose.
+- :class:`TcsexamError` and its subclasses, the only exceptions raised on purpose;
+- ``teaching`` (``from tcsexam_lib import teaching``): the teaching notebook's sliders,
+  exercise checks, tiny ILLUSTRATIVE cohorts and plots.
 
 Names are imported when first used, so that ``import tcsexam_lib`` stays cheap.
 """
@@ -133,6 +135,8 @@ def __getattr__(name: str) -> Any:
         return kit_version()
     if name == "views":
         return importlib.import_module(".reports.views", __name__)
+    if name == "teaching":
+        return importlib.import_module(".teaching", __name__)
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'tcsexam_lib' has no attribute {name!r}")

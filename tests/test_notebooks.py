@@ -4,12 +4,16 @@
   (papermill executes it per model and suite) and has exactly one cell tagged
   ``parameters``.
 - The teaching notebook is committed *with* its outputs, executed top to bottom, and
-  its nbval-checked cells hold the seed's worked examples (0.25 and 55.5), so that
-  ``make test-nbval`` compares the numbers that matter.
+  its nbval-checked cells (tagged ``nbval-check-output`` in their metadata, so that no
+  marker shows in the reader's view) hold the seed's worked examples (0.25 and 55.5),
+  the widgets' static fallbacks and the solutions' checks, so that ``make test-nbval``
+  compares the numbers that matter. It keeps no live widget view or widget state
+  (:func:`tcsexam_lib.teaching.strip_widget_views`): the widgets' plain-text form stays.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import nbformat
@@ -17,7 +21,8 @@ import pytest
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 TEACHING = NOTEBOOKS / "teaching.ipynb"
-CHECK_MARKER = "# NBVAL_CHECK_OUTPUT"
+CHECK_TAG = "nbval-check-output"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
 def _read(path: Path) -> nbformat.NotebookNode:
@@ -41,7 +46,7 @@ def _text_outputs(cell: nbformat.NotebookNode) -> str:
 
 
 def _checked_cells(notebook: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
-    return [cell for cell in _code_cells(notebook) if CHECK_MARKER in cell.source]
+    return [cell for cell in _code_cells(notebook) if CHECK_TAG in cell.metadata.get("tags", [])]
 
 
 def parameterised_notebooks() -> list[Path]:
@@ -90,13 +95,71 @@ def test_teaching_notebook_is_committed_executed_in_order():
         ("status complete, index 55.5\n", "the seed's index, through a cohort"),
         ("mu = 12.0, s = 2.0", "the step-by-step reference statistics"),
         ("z = 0.0, Phi(z) = 0.5", "the step-by-step instance score"),
+        ("index = 30*P + 30*S + 30*C + 10*O = 55.5 points", "the track-means widget's fallback"),
+        ("instance score Phi(z) = 0.8413", "the solver widget's fallback"),
+        ("ddof 0 (contrast only)", "the ddof 1 vs ddof 0 contrast"),
+        ("walk-provisional: status provisional", "the status walk-through"),
+        ("walk-provisional: status complete", "a provisional result confirmed"),
+        ("walk-incomplete: status incomplete", "the status walk-through"),
+        ("attempt 1: excluded", "an excluded attempt kept, not aggregated"),
     ],
 )
 def test_teaching_notebook_checks_the_worked_examples(needle, meaning):
     checked = _checked_cells(_read(TEACHING))
     assert any(needle in _text_outputs(cell) for cell in checked), (
-        f"no '{CHECK_MARKER}' cell of {TEACHING.name} stores {needle!r} ({meaning})"
+        f"no cell tagged '{CHECK_TAG}' of {TEACHING.name} stores {needle!r} ({meaning})"
     )
+
+
+def test_teaching_notebook_hides_its_nbval_markers():
+    """Checked cells are marked by a metadata tag, never by a comment the reader sees."""
+    notebook = _read(TEACHING)
+    for cell in _code_cells(notebook):
+        assert "NBVAL_" not in cell.source, f"nbval comment marker in a cell:\n{cell.source}"
+
+
+def test_teaching_notebook_exercises_check_themselves():
+    """At least three exercises, each with a folded solution whose check is right."""
+    notebook = _read(TEACHING)
+    headings = [
+        heading
+        for cell in notebook.cells
+        if cell.cell_type == "markdown"
+        for heading in re.findall(r"^### Exercise \d+", cell.source, flags=re.MULTILINE)
+    ]
+    assert len(headings) >= 3, f"{len(headings)} exercises (want at least 3)"
+    solutions = [
+        cell for cell in _code_cells(notebook) if "solution" in cell.metadata.get("tags", [])
+    ]
+    assert len(solutions) == len(headings), "one folded solution check per exercise"
+    for cell in solutions:
+        assert cell.metadata.get("jupyter", {}).get("source_hidden") is True, cell.source
+        assert CHECK_TAG in cell.metadata["tags"], cell.source
+        assert cell.source.startswith("#"), f"its first line shows when folded:\n{cell.source}"
+        assert _text_outputs(cell) == "True", f"a solution's answer is not right:\n{cell.source}"
+    folded = [c for c in notebook.cells if c.cell_type == "markdown" and "<details>" in c.source]
+    assert len(folded) == len(headings), "one folded (<details>) solution text per exercise"
+
+
+def test_teaching_notebook_imports_only_the_library():
+    """A thin notebook: every helper and every number comes from tcsexam_lib."""
+    for cell in _code_cells(_read(TEACHING)):
+        for line in cell.source.splitlines():
+            if line.startswith(("import ", "from ")):
+                assert line.startswith("from tcsexam_lib import"), f"import in a cell: {line}"
+
+
+def test_teaching_notebook_keeps_no_live_widget_view():
+    """Widgets are stored as their plain-text fallback: no per-run model id, no state."""
+    notebook = _read(TEACHING)
+    assert "widgets" not in notebook.metadata, "strip the widget state (see the README)"
+    fallbacks = 0
+    for cell in _code_cells(notebook):
+        for output in cell.outputs:
+            data = output.get("data", {})
+            assert WIDGET_VIEW not in data, f"live widget view stored:\n{cell.source}"
+            fallbacks += data.get("text/plain", "").startswith("[Interactive widget")
+    assert fallbacks >= 2, "the two widgets' plain-text fallbacks are missing"
 
 
 def test_teaching_notebook_has_no_volatile_outputs():

@@ -1,0 +1,198 @@
+"""Text reports of the two formulas: what the widgets show, for fixed values.
+
+Each report is the static fallback of a widget (:mod:`tcsexam_lib.teaching.widgets`): the
+same numbers, printed, so that nbval, papermill and an HTML export are deterministic.
+Every number comes from :mod:`tcsexam_lib.scoring.formulas`; the one exception is the
+ddof-0 column of :func:`ddof_contrast_report`, labelled as a contrast (not the rule).
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Mapping, Sequence
+
+from ..scoring.formulas import (
+    combine_track_means,
+    compute_instance_stats,
+    instance_score,
+    phi,
+    scale_terms,
+    track_contribution,
+    z_score,
+)
+from ..vocab import (
+    BINARY_TRACKS,
+    FIXED_SCALE_FLOOR_ABSOLUTE,
+    FIXED_SCALE_FLOOR_RELATIVE,
+    TRACK_LETTERS,
+    TRACK_WEIGHTS,
+    TRACKS,
+)
+
+#: The two directions of an objective solver task.
+DIRECTIONS = ("maximize", "minimize")
+
+#: The seed's worked examples: example-1's reference values and the four track means.
+SEED_VALUES = (10, 12, 14)
+SEED_MEANS = {"theorem": 0.4, "solver": 0.25, "construction": 1.2, "conjecture": 0.0}
+
+
+def _finite(name: str, value: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ValueError(f"{name} must be a finite number; got {value!r}")
+    return float(value)
+
+
+def check_solver_inputs(
+    values: Sequence[float], a: float, rel_floor: float, abs_floor: float, direction: str
+):
+    """Refuse what the formula cannot score; return the instance statistics."""
+    if direction not in DIRECTIONS:
+        raise ValueError(f"direction must be one of {', '.join(DIRECTIONS)}; got {direction!r}")
+    _finite("A", a)
+    if _finite("rel_floor", rel_floor) < 0:
+        raise ValueError(f"rel_floor must be >= 0; got {rel_floor!r}")
+    if _finite("abs_floor", abs_floor) <= 0:
+        raise ValueError(
+            f"abs_floor must be > 0 (it keeps the division defined); got {abs_floor!r}"
+        )
+    stats = compute_instance_stats(list(values), rel_floor, abs_floor)
+    if stats is None:
+        raise ValueError(
+            f"reference values {list(values)!r}: fewer than two usable values, the instance "
+            "is not scored"
+        )
+    return stats
+
+
+def _show(values: Sequence[float]) -> str:
+    return "[" + ", ".join(f"{float(v):g}" for v in values) + "]"
+
+
+def solver_score_report(
+    values: Sequence[float] = SEED_VALUES,
+    a: float = 12,
+    *,
+    rel_floor: float = FIXED_SCALE_FLOOR_RELATIVE,
+    abs_floor: float = FIXED_SCALE_FLOOR_ABSOLUTE,
+    direction: str = "maximize",
+) -> str:
+    """One instance scored step by step: mu, s, the three scale terms, z and Phi(z).
+
+    Examples
+    --------
+    >>> print(solver_score_report([10, 12, 14], 14))
+    reference values [10, 12, 14], maximize, candidate A = 14
+    mu = 12, s = 2 (sample std, ddof 1)
+    scale = the largest of
+      sample_std                  2  <- sets the scale
+      relative_floor 0.02*|mu|    0.24
+      absolute_floor              1e-09
+    z = (A - mu)/scale = 1
+    instance score Phi(z) = 0.8413
+    """
+    stats = check_solver_inputs(values, a, rel_floor, abs_floor, direction)
+    terms = scale_terms(stats.mu, stats.s, rel_floor, abs_floor)
+    z, score = instance_score(a, stats, direction)
+    labels = {
+        "sample_std": "sample_std",
+        "relative_floor": f"relative_floor {rel_floor:g}*|mu|",
+        "absolute_floor": "absolute_floor",
+    }
+    lines = [
+        f"reference values {_show(values)}, {direction}, candidate A = {a:g}",
+        f"mu = {stats.mu:.6g}, s = {stats.s:.6g} (sample std, ddof 1)",
+        "scale = the largest of",
+    ]
+    for name, value in terms.items():
+        mark = "  <- sets the scale" if name == stats.scale_term else ""
+        lines.append(f"  {labels[name]:<26}  {value:.6g}{mark}")
+    formula = "(A - mu)/scale" if direction == "maximize" else "(mu - A)/scale"
+    lines.append(f"z = {formula} = {z:.6g}")
+    lines.append(f"instance score Phi(z) = {score:.4f}")
+    return "\n".join(lines)
+
+
+def check_track_means(means: Mapping[str, float]) -> dict[str, float]:
+    """Refuse track means the index cannot have; return them as floats, in track order."""
+    unknown = sorted(set(means) - set(TRACKS))
+    missing = [t for t in TRACKS if t not in means]
+    if unknown or missing:
+        raise ValueError(
+            f"track means are needed for exactly {', '.join(TRACKS)}; "
+            f"missing {missing}, unknown {unknown}"
+        )
+    checked = {}
+    for track in TRACKS:
+        value = _finite(f"the {track} mean", means[track])
+        if value < 0 or (value > 1 and (track in BINARY_TRACKS or track == "solver")):
+            allowed = ">= 0" if track == "construction" else "in [0, 1]"
+            raise ValueError(f"the {track} mean must be {allowed}; got {value!r}")
+        checked[track] = value
+    return checked
+
+
+def track_means_report(means: Mapping[str, float] = SEED_MEANS) -> str:
+    """The index from four track means, with each track's contribution in points.
+
+    Examples
+    --------
+    >>> print(track_means_report())
+    P (theorem)       0.4    x 30 = 12 points
+    S (solver)        0.25   x 30 = 7.5 points
+    C (construction)  1.2    x 30 = 36 points
+    O (conjecture)    0      x 10 = 0 points
+    index = 30*P + 30*S + 30*C + 10*O = 55.5 points
+    """
+    checked = check_track_means(means)
+    lines = []
+    for track, mean in checked.items():
+        name = f"{TRACK_LETTERS[track]} ({track})"
+        points = track_contribution(track, mean)
+        lines.append(f"{name:<16}  {mean:<6.4g} x {TRACK_WEIGHTS[track]} = {points:.6g} points")
+    formula = " + ".join(f"{TRACK_WEIGHTS[t]}*{TRACK_LETTERS[t]}" for t in TRACKS)
+    lines.append(f"index = {formula} = {combine_track_means(checked):.6g} points")
+    return "\n".join(lines)
+
+
+def ddof_contrast_report(
+    values: Sequence[float] = SEED_VALUES,
+    a: float = 14,
+    *,
+    rel_floor: float = FIXED_SCALE_FLOOR_RELATIVE,
+    abs_floor: float = FIXED_SCALE_FLOOR_ABSOLUTE,
+    direction: str = "maximize",
+) -> str:
+    """The rule (sample std, ddof 1) beside the population std (ddof 0), a contrast only.
+
+    The ddof-0 column uses :func:`statistics.pstdev`: it is not how the kit scores.
+
+    Examples
+    --------
+    >>> print(ddof_contrast_report([10, 12, 14], 14))
+    reference values [10, 12, 14] (n = 3), maximize, candidate A = 14
+                               s          scale      z          Phi(z)
+    ddof 1 (the rule)          2          2          1          0.8413
+    ddof 0 (contrast only)     1.63299    1.63299    1.22474    0.8897
+    ddof 0 spread / ddof 1 spread = 0.816497
+    """
+    stats = check_solver_inputs(values, a, rel_floor, abs_floor, direction)
+    z1, score1 = instance_score(a, stats, direction)
+    usable = [float(v) for v in values if v is not None and math.isfinite(v)]
+    s0 = statistics.pstdev(usable)  # the contrast: population std, ddof 0
+    scale0 = max(scale_terms(stats.mu, s0, rel_floor, abs_floor).values())
+    z0 = z_score(a, stats.mu, scale0, direction)
+    rows = [
+        ("ddof 1 (the rule)", stats.s, stats.scale, z1, score1),
+        ("ddof 0 (contrast only)", s0, scale0, z0, phi(z0)),
+    ]
+    lines = [
+        f"reference values {_show(values)} (n = {len(usable)}), {direction}, candidate A = {a:g}",
+        f"{'':<25}  {'s':<9}  {'scale':<9}  {'z':<9}  Phi(z)",
+    ]
+    for label, s, scale, z, score in rows:
+        lines.append(f"{label:<25}  {s:<9.6g}  {scale:<9.6g}  {z:<9.6g}  {score:.4f}")
+    if stats.s > 0:
+        lines.append(f"ddof 0 spread / ddof 1 spread = {s0 / stats.s:.6g}")
+    return "\n".join(lines)

@@ -1,0 +1,253 @@
+"""Sliders for the two formulas (ipywidgets, imported lazily), each with a static fallback.
+
+A widget builder returns a :class:`TeachingWidget`: shown in JupyterLab it is the live
+sliders, a readout and a plot redrawn on every change; everywhere else (a kernel without
+a front end, nbval, papermill, an HTML export, a stored notebook) its plain-text form is
+a note and the report for the values it shows, from :mod:`tcsexam_lib.teaching.reports`
+(the same function the readout uses). :func:`strip_widget_views` removes the live views
+from a stored notebook, so that it keeps that text and no per-run widget id.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from ..vocab import FIXED_SCALE_FLOOR_ABSOLUTE, FIXED_SCALE_FLOOR_RELATIVE, TRACK_LETTERS, TRACKS
+from .plots import figure_png, plot_solver_instance, plot_track_contributions
+from .reports import (
+    DIRECTIONS,
+    SEED_MEANS,
+    SEED_VALUES,
+    check_solver_inputs,
+    check_track_means,
+    solver_score_report,
+    track_means_report,
+)
+
+WIDGET_VIEW_MIMETYPE = "application/vnd.jupyter.widget-view+json"
+
+#: The first line of a widget's plain-text form.
+FALLBACK_NOTE = (
+    "[Interactive widget: run this cell in JupyterLab (ipywidgets) to move the sliders. "
+    "The numbers it shows now:]"
+)
+
+
+class TeachingWidget:
+    """Live sliders in JupyterLab; a note and the current report as plain text elsewhere.
+
+    ``controls`` maps a name to its slider; ``text`` is the report for the values they
+    hold now; ``box`` is the ipywidgets container that JupyterLab shows.
+    """
+
+    def __init__(self, box: Any, controls: dict[str, Any], report: Callable[[], str]):
+        self.box = box
+        self.controls = controls
+        self._report = report
+
+    @property
+    def text(self) -> str:
+        """The report for the values the sliders hold now."""
+        return self._report()
+
+    def __repr__(self) -> str:
+        return f"{FALLBACK_NOTE}\n{self.text}"
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        bundle = dict(self.box._repr_mimebundle_())
+        bundle["text/plain"] = repr(self)
+        return bundle
+
+
+def _readout_html(text: str) -> str:
+    return f'<pre style="font-size:12px;line-height:1.35;margin:0">{html.escape(text)}</pre>'
+
+
+def _slider(
+    widgets: Any,
+    description: str,
+    value: float,
+    low: float,
+    high: float,
+    step: float,
+    width: str = "22em",
+    description_width: str = "6em",
+):
+    return widgets.FloatSlider(
+        value=value,
+        min=low,
+        max=high,
+        step=step,
+        description=description,
+        continuous_update=False,
+        readout_format=".3g",
+        style={"description_width": description_width},
+        layout=widgets.Layout(width=width),
+    )
+
+
+def solver_score_widget(
+    values: Sequence[float] = SEED_VALUES,
+    a: float = 12,
+    *,
+    rel_floor: float = FIXED_SCALE_FLOOR_RELATIVE,
+    abs_floor: float = FIXED_SCALE_FLOOR_ABSOLUTE,
+    direction: str = "maximize",
+) -> TeachingWidget:
+    """Sliders for A, three reference values and both floors, and the direction.
+
+    The readout is :func:`~tcsexam_lib.teaching.solver_score_report` (mu, s, the scale
+    terms and which one wins, z, Phi(z)); the plot is
+    :func:`~tcsexam_lib.teaching.plot_solver_instance`, redrawn on every change.
+    """
+    import ipywidgets as widgets
+
+    if len(values) != 3:
+        raise ValueError(f"the widget has sliders for 3 reference values; got {list(values)!r}")
+    check_solver_inputs(values, a, rel_floor, abs_floor, direction)
+    low = min(0.0, *values, a)
+    high = max(30.0, *values, a)
+    controls: dict[str, Any] = {
+        "a": _slider(widgets, "candidate A", a, low, high, 0.1, width="33em"),
+        **{
+            f"v{k}": _slider(widgets, f"reference {k}", value, low, high, 0.1)
+            for k, value in enumerate(values, start=1)
+        },
+        "rel_floor": _slider(widgets, "rel. floor", rel_floor, 0.0, max(0.5, rel_floor), 0.005),
+        "abs_floor": widgets.FloatLogSlider(
+            value=abs_floor,
+            base=10,
+            min=-12,
+            max=1,
+            step=0.5,
+            description="abs. floor",
+            continuous_update=False,
+            readout_format=".0e",
+            style={"description_width": "6em"},
+            layout=widgets.Layout(width="22em"),
+        ),
+        "direction": widgets.ToggleButtons(
+            options=list(DIRECTIONS),
+            value=direction,
+            description="direction",
+            style={"description_width": "6em", "button_width": "7.5em"},
+        ),  # fmt: skip
+    }
+
+    def arguments() -> dict[str, Any]:
+        return {
+            "values": [controls[f"v{k}"].value for k in (1, 2, 3)],
+            "a": controls["a"].value,
+            "rel_floor": controls["rel_floor"].value,
+            "abs_floor": controls["abs_floor"].value,
+            "direction": controls["direction"].value,
+        }
+
+    def report() -> str:
+        return solver_score_report(**arguments())
+
+    readout = widgets.HTML()
+    image = widgets.Image(format="png", layout=widgets.Layout(width="470px"))
+
+    def refresh(change: Any = None) -> None:
+        readout.value = _readout_html(report())
+        image.value = figure_png(plot_solver_instance(**arguments()))
+
+    for control in controls.values():
+        control.observe(refresh, names="value")
+    refresh()
+    box = widgets.VBox(
+        [
+            widgets.HBox([controls["a"], controls["direction"]]),
+            widgets.HBox([controls["v1"], controls["v2"], controls["v3"]]),
+            widgets.HBox([controls["rel_floor"], controls["abs_floor"]]),
+            widgets.HBox([readout, image]),
+        ]
+    )
+    return TeachingWidget(box, controls, report)
+
+
+def track_means_widget(means: Mapping[str, float] = SEED_MEANS) -> TeachingWidget:
+    """Sliders for the four track means; the readout is the index and each contribution.
+
+    The readout is :func:`~tcsexam_lib.teaching.track_means_report`; the plot is
+    :func:`~tcsexam_lib.teaching.plot_track_contributions`, redrawn on every change.
+    """
+    import ipywidgets as widgets
+
+    checked = check_track_means(means)
+    controls = {
+        track: _slider(
+            widgets,
+            f"{TRACK_LETTERS[track]} ({track})",
+            value,
+            0.0,
+            max(2.0, value) if track == "construction" else 1.0,
+            0.01,
+            width="30em",
+            description_width="9em",
+        )
+        for track, value in checked.items()
+    }
+
+    def current() -> dict[str, float]:
+        return {track: controls[track].value for track in TRACKS}
+
+    def report() -> str:
+        return track_means_report(current())
+
+    readout = widgets.HTML()
+    image = widgets.Image(format="png", layout=widgets.Layout(width="470px"))
+
+    def refresh(change: Any = None) -> None:
+        readout.value = _readout_html(report())
+        image.value = figure_png(plot_track_contributions(current()))
+
+    for control in controls.values():
+        control.observe(refresh, names="value")
+    refresh()
+    box = widgets.HBox([widgets.VBox([*controls.values(), readout]), image])
+    return TeachingWidget(box, controls, report)
+
+
+def strip_widget_views(notebook: Any, resources: Any = None) -> tuple[Any, Any]:
+    """Drop live widget views and the widget state from an executed notebook.
+
+    An nbconvert preprocessor (a function): outputs keep their plain-text form (the
+    widget's static fallback), an output holding nothing else is removed, and the
+    notebook-level ``widgets`` metadata goes, so a stored notebook has no per-run widget
+    id. Use it after execution::
+
+        jupyter nbconvert --to notebook --execute --inplace \\
+            --ExecutePreprocessor.record_timing=False \\
+            --NotebookExporter.preprocessors=tcsexam_lib.teaching.strip_widget_views \\
+            notebooks/teaching.ipynb
+
+    Examples
+    --------
+    >>> import nbformat
+    >>> nb = nbformat.v4.new_notebook(metadata={"widgets": {}})
+    >>> cell = nbformat.v4.new_code_cell("w")
+    >>> cell.outputs = [nbformat.v4.new_output("display_data", data={
+    ...     "text/plain": "fallback", WIDGET_VIEW_MIMETYPE: {"model_id": "x"}})]
+    >>> nb.cells.append(cell)
+    >>> nb, _ = strip_widget_views(nb)
+    >>> dict(nb.cells[0].outputs[0].data), "widgets" in nb.metadata
+    ({'text/plain': 'fallback'}, False)
+    """
+    for cell in notebook.cells:
+        if cell.get("cell_type") != "code":
+            continue
+        kept = []
+        for output in cell.get("outputs", []):
+            data = output.get("data")
+            if data is not None and WIDGET_VIEW_MIMETYPE in data:
+                del data[WIDGET_VIEW_MIMETYPE]
+                if not data:
+                    continue
+            kept.append(output)
+        cell["outputs"] = kept
+    notebook.metadata.pop("widgets", None)
+    return notebook, resources
