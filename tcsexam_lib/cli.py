@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 import traceback
+from collections import Counter
 from collections.abc import Sequence
 
 from .errors import TcsexamError
@@ -26,12 +27,15 @@ def _add_references_dir(parser: argparse.ArgumentParser) -> None:
 
 _SIMULATED_NOTE = "SIMULATED demo data: these numbers are not TCSExam results"
 
+#: How many models `tcsexam score` lists on the terminal (beyond: the models that are not
+#: complete, and a count per status).
+_SHOWN_MODELS = 20
+
 
 def _run_with(function, args: argparse.Namespace):
     """Call a library function with the command-line options named as its parameters."""
-    import inspect
-
-    names = inspect.signature(function).parameters
+    code = function.__code__
+    names = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
     return function(**{name: value for name, value in vars(args).items() if name in names})
 
 
@@ -53,13 +57,26 @@ def _cmd_score(args: argparse.Namespace) -> int:
     from .scoring.commands import run_score
 
     result = _run_with(run_score, args)
-    for model, entry in result["models"].items():
-        index = "null" if entry["index"] is None else f"{entry['index']:.4f}"
+    models = result["models"]
+    shown = (
+        list(models)
+        if len(models) <= _SHOWN_MODELS
+        else [model for model, entry in models.items() if entry["status"] != "complete"][
+            :_SHOWN_MODELS
+        ]
+    )
+    for model in shown:
+        entry = models[model]
+        index = "no index" if entry["index"] is None else f"index {entry['index']:.2f}"
         errors = sum(1 for issue in entry["issues"] if issue["severity"] == "error")
         print(
-            f"{model}: {entry['status']}, index {index}"
+            f"{model}: {entry['status']}, {index}"
             + (f", {errors} blocking issue(s)" if errors else "")
         )
+    if len(shown) < len(models):
+        counts = Counter(entry["status"] for entry in models.values())
+        tally = ", ".join(f"{counts[status]} {status}" for status in sorted(counts))
+        print(f"{len(models)} models ({tally}); every model is in {args.output}")
     if "solver_evidence" in result:
         state = "consistent" if result["solver_evidence"]["consistent"] else "INCONSISTENT"
         print(f"solver evidence: {state} (see the solver_evidence_* issues)")

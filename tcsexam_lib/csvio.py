@@ -95,13 +95,19 @@ def read_csv_table(path: str | os.PathLike[str], *, kind: str = "CSV file") -> C
         raise InputRefused(f"{kind} is not UTF-8", [Problem(str(path), detail=str(exc))]) from exc
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     try:
-        header = next(reader, None)
-        rows = [(reader.line_num, values) for values in reader]
+        records = list(reader)
     except csv.Error as exc:
         raise InputRefused(
             f"{kind} is not valid CSV",
             [Problem(f"{path} line {reader.line_num}", detail=str(exc))],
         ) from exc
-    if header is None:
+    if not records:
         raise InputRefused(f"{kind} is empty", [Problem(f"{path} line 1", detail="no header")])
+    header = records[0]
+    if reader.line_num == len(records):  # one line a row: row k (from 0) ends on line k + 2
+        rows = list(zip(range(2, len(records) + 1), records[1:], strict=True))
+    else:  # a quoted field spans lines: count them again, row by row
+        reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+        next(reader)
+        rows = [(reader.line_num, values) for values in reader]
     return CsvTable(str(path), header, rows, hashlib.sha256(data).hexdigest())

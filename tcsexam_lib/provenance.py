@@ -9,27 +9,21 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
-from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .jsonio import sha256_file
 from .paths import resolve_references_dir
+from .version import VERSION
 from .vocab import METRIC_ID
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
     from .references.model import Reference
 
 
-@cache
 def kit_version() -> str:
-    """The installed kit's version (``0.0.0+unknown`` when run from a plain checkout)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("tcsexam-kit")
-    except PackageNotFoundError:  # pragma: no cover - running from a plain checkout
-        return "0.0.0+unknown"
+    """The kit's version (the packaging metadata reads the same constant)."""
+    return VERSION
 
 
 def created_utc() -> str:

@@ -24,7 +24,7 @@ from tcsexam_lib.references.suites import Suite
 from tcsexam_lib.schemas import load_schema, schema_accepts, schema_errors
 from tcsexam_lib.scoring.attempts import (
     ROW_SCHEMA,
-    _accepted_scores,
+    _accepted,
     _refuse_rows,
     row_schema_problems,
     validate_attempts,
@@ -167,9 +167,9 @@ def test_the_column_checks_accept_only_what_the_row_checks_accept(changes, extra
         options = CELLS[column]
         rows[position][header.index(column)] = options[choice % len(options)]
     numbered = [(k + 2, row) for k, row in enumerate(rows)]
-    scores = _accepted_scores(header, numbered, SUITE, COHORT)
-    if scores is None:
+    accepted = _accepted(CsvTable("t.csv", header, numbered), numbered, SUITE, COHORT)
+    if accepted is None:
         return  # the row-by-row check then names the problems (or finds none)
     _refuse_rows("t.csv", header, numbered, SUITE, COHORT)  # raises if it finds a problem
     table = validate_attempts(CsvTable("t.csv", header, numbered), suite=SUITE, cohort=COHORT)
-    assert [record["score"] for record in table.records] == scores
+    assert table.rows == accepted.rows

@@ -9,8 +9,13 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 
 
+#: conda-forge names that differ from the PyPI ones.
+CONDA_NAMES = {"python-fastjsonschema": "fastjsonschema"}
+
+
 def _name(requirement: str) -> str:
-    return re.split(r"[<>=!~ \[]", requirement.strip(), maxsplit=1)[0].lower()
+    name = re.split(r"[<>=!~ \[]", requirement.strip(), maxsplit=1)[0].lower()
+    return CONDA_NAMES.get(name, name)
 
 
 def test_environment_yml_matches_pyproject():

@@ -15,8 +15,8 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections import Counter, defaultdict
-from dataclasses import dataclass
+from collections import defaultdict
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -92,8 +92,8 @@ def _row_rules() -> tuple[
 def _applicable_rules(row: dict[str, str]) -> dict[str, _ColumnRule]:
     columns, conditional = _row_rules()
     rules = dict(columns)
-    for field, const, then in conditional:
-        if row[field] == const:
+    for column, const, then in conditional:
+        if row[column] == const:
             rules.update(then)
     return rules
 
@@ -232,7 +232,10 @@ def _rows(table: CsvTable) -> list[tuple[int, list[str]]]:
     rows, problems = [], []
     width = len(table.header)
     for line, values in table.rows:
-        if not any(value.strip() for value in values):
+        if len(values) == width and values[0]:  # a model id: not a blank row
+            rows.append((line, values))
+            continue
+        if not "".join(values).strip():
             continue
         if len(values) == width:
             rows.append((line, values))
@@ -248,25 +251,33 @@ def _rows(table: CsvTable) -> list[tuple[int, list[str]]]:
 class AttemptRows:
     """A validated attempts table: every row, in file order (blank lines aside).
 
-    ``records`` holds one mapping per row: each column's text as written, except
-    ``score`` (a float, ``None`` when blank), and ``line`` (the CSV line). ``columns`` is
-    the header (the nine attempt columns, then any further ones such as ``note``).
+    ``values`` holds each row's text as written (``columns`` names them: the nine attempt
+    columns, then any further ones such as ``note``); ``rows`` holds each row as the index
+    output shows it: ``attempt``, ``line`` (the CSV line), ``adoption_status``,
+    ``score_status``, ``score`` (a float, ``None`` when blank) and the further columns.
     """
 
     source: str
     columns: tuple[str, ...]
-    records: list[dict[str, Any]]
+    values: list[list[str]]
+    rows: list[dict[str, Any]]
+    groups: dict[tuple[str, str, str], list[dict[str, Any]]] = field(repr=False)
 
     def __len__(self) -> int:
-        return len(self.records)
+        return len(self.rows)
+
+    def keys(self) -> list[tuple[str, str, str]]:
+        """``(model, track, item)`` of every row."""
+        return [(v[0], v[1], v[2]) for v in self.values]
 
     def to_frame(self):
-        """The rows as a pandas DataFrame (``score`` NaN when blank, ``line`` an int)."""
+        """The rows as a pandas DataFrame: every column, ``score`` a float (NaN when blank)
+        and ``line`` the CSV line."""
         import pandas as pd
 
-        frame = pd.DataFrame.from_records(self.records, columns=[*self.columns, "line"])
-        frame["score"] = frame["score"].astype(float)
-        frame["line"] = frame["line"].astype(int)
+        frame = pd.DataFrame(self.values, columns=list(self.columns))
+        frame["score"] = [math.nan if r["score"] is None else r["score"] for r in self.rows]
+        frame["line"] = [r["line"] for r in self.rows]
         return frame
 
 
@@ -296,28 +307,55 @@ def validate_attempts(table: CsvTable, *, suite: Suite, cohort: Cohort) -> Attem
     """
     _check_header(table)
     rows = _rows(table)
+    accepted = _accepted(table, rows, suite, cohort)
+    if accepted is not None:
+        return accepted
+    _refuse_rows(table.source, table.header, rows, suite, cohort)
+    scores = [parse_decimal(values[4]) if values[4].strip() else None for _, values in rows]
+    return _attempt_rows(table, rows, scores)
+
+
+def _accepted(
+    table: CsvTable, rows: list[tuple[int, list[str]]], suite: Suite, cohort: Cohort
+) -> AttemptRows | None:
+    """The table's rows when every check holds, column by column and task by task.
+
+    It accepts only what :func:`_refuse_rows` would find nothing in (the row-by-row check
+    names the problems of a table refused here).
+    """
     scores = _accepted_scores(table.header, rows, suite, cohort)
     if scores is None:
-        _refuse_rows(table.source, table.header, rows, suite, cohort)
-        scores = [parse_decimal(values[4]) if values[4].strip() else None for _, values in rows]
-    header = tuple(table.header)
-    records = []
-    for (line, values), score in zip(rows, scores, strict=True):
-        record = dict(zip(header, values, strict=True))
-        record["score"] = score
-        record["line"] = line
-        records.append(record)
-    return AttemptRows(table.source, header, records)
+        return None
+    attempts = _attempt_rows(table, rows, scores)
+    return attempts if _groups_hold(attempts.groups, cohort) else None
+
+
+def _attempt_rows(
+    table: CsvTable, rows: list[tuple[int, list[str]]], scores: list[float | None]
+) -> AttemptRows:
+    further = [(name, k) for k, name in enumerate(table.header) if name not in ATTEMPT_COLUMNS]
+    output_rows = [
+        {
+            "attempt": values[3],
+            "line": line,
+            "adoption_status": values[5],
+            "score_status": values[6],
+            "score": score,
+            **{name: values[k] for name, k in further},
+        }
+        for (line, values), score in zip(rows, scores, strict=True)
+    ]
+    groups: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
+    for (_, values), row in zip(rows, output_rows, strict=True):
+        groups[values[0], values[1], values[2]].append(row)
+    values = [values for _, values in rows]
+    return AttemptRows(table.source, tuple(table.header), values, output_rows, dict(groups))
 
 
 def _accepted_scores(
     header: list[str], rows: list[tuple[int, list[str]]], suite: Suite, cohort: Cohort
 ) -> list[float | None] | None:
-    """Every row's score when the whole table holds, column by column; else ``None``.
-
-    It accepts only what :func:`_refuse_rows` would find nothing in (the row-by-row
-    check names the problems of a table refused here).
-    """
+    """Every row's score when each column holds (values, ranges, labels); else ``None``."""
     if not rows:
         return []
     columns = dict(
@@ -329,18 +367,22 @@ def _accepted_scores(
         if name != "score" and not all(rule.accepts(value) for value in set(columns[name])):
             return None
     ((field, const, then),) = conditional
-    loose, strict = rules["score"], then["score"]
+    loose, strict = rules["score"].pattern.search, then["score"].pattern.search
+    isfinite = math.isfinite
     scores: list[float | None] = []
+    append = scores.append
     for text, status, row_track in zip(columns["score"], columns[field], track, strict=True):
-        if status == const:
-            value = parse_decimal(text) if strict.accepts(text) else None
-            if value is None or not math.isfinite(value) or not _in_range(row_track, value):
+        if status == const:  # the same rules as parse_decimal and _in_range, inline
+            if strict(text) is None:
                 return None
-            scores.append(value)
-        elif not loose.accepts(text):
+            value = float(text)
+            if not isfinite(value) or not _in_range(row_track, value):
+                return None
+            append(value)
+        elif loose(text) is None:
             return None
         else:
-            scores.append(parse_decimal(text) if text.strip() else None)
+            append(float(text) if text.strip() else None)
     if not set(model) <= cohort.models.keys():
         return None
     labels = zip(track, item, columns["score_type"], columns["solver_protocol"], strict=True)
@@ -353,14 +395,18 @@ def _accepted_scores(
             or protocol not in expected_protocols
         ):
             return None
-    keys = list(zip(model, track, item, attempt, strict=True))
-    if len(set(keys)) != len(keys):
-        return None
-    adoption = columns["adoption_status"]
-    adopted = Counter(k[:3] for k, a in zip(keys, adoption, strict=True) if a in ADOPTED_STATUSES)
-    if any(count > cohort.models[k[0]].planned(k[2]) for k, count in adopted.items()):
-        return None
     return scores
+
+
+def _groups_hold(groups: dict[tuple[str, str, str], list[dict[str, Any]]], cohort: Cohort) -> bool:
+    """No attempt id twice in a task, and no more adopted attempts than planned."""
+    for (model, _, item), rows in groups.items():
+        if len(rows) > 1 and len({row["attempt"] for row in rows}) < len(rows):
+            return False
+        adopted = sum(row["adoption_status"] in ADOPTED_STATUSES for row in rows)
+        if adopted > 1 and adopted > cohort.models[model].planned(item):
+            return False
+    return True
 
 
 def _refuse_rows(

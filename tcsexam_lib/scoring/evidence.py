@@ -100,18 +100,23 @@ def check_solver_evidence(
     provenance records a different sha256).
     """
     solver_rows = [
-        row
-        for row in attempts.records
-        if row["track"] == "solver"
+        (model, item, row)
+        for (model, track, item), row in zip(attempts.keys(), attempts.rows, strict=True)
+        if track == "solver"
         and row["adoption_status"] in ADOPTED_STATUSES
         and row["score_status"] == "valid"
     ]
     per_model: dict[str, dict[str, Any]] = {}
-    for row in solver_rows:
-        model, item, attempt = row["model"], row["item"], str(row["attempt"])
+    for model, item, row in solver_rows:
+        attempt = row["attempt"]
         entry = per_model.setdefault(model, empty_evidence_entry(evidence_dir))
         issues = _row_issues(
-            row, outputs.get((model, item, attempt)), evidence_dir, reference_id, reference_sha256
+            (model, "solver", item),
+            row,
+            outputs.get((model, item, attempt)),
+            evidence_dir,
+            reference_id,
+            reference_sha256,
         )
         summary = entry["summary"]
         summary["rows_checked"] += 1
@@ -131,6 +136,7 @@ _COUNTED_AS = {
 
 
 def _row_issues(
+    key: tuple[str, str, str],
     row: dict[str, Any],
     found: SolverOutput | None,
     evidence_dir: str | os.PathLike[str],
@@ -138,8 +144,7 @@ def _row_issues(
     reference_sha256: str | None,
 ) -> list[Issue]:
     """What is wrong with one adopted valid solver row's evidence (nothing: it matches)."""
-    key = (row["model"], "solver", row["item"])
-    where = {"attempt": str(row["attempt"]), "line": int(row["line"])}
+    where = {"attempt": row["attempt"], "line": row["line"]}
     if found is None:
         text = f"no solver-score output in {evidence_dir}"
         return [Issue.about("solver_evidence_missing", key, text, **where)]

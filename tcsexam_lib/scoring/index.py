@@ -12,13 +12,11 @@ equal-weight mean over the tasks of each track, (3) the fixed weights. A model i
 
 from __future__ import annotations
 
-from collections import defaultdict
 from typing import Any
 
 from ..references.suites import Suite
 from ..vocab import (
     ADOPTED_STATUSES,
-    ATTEMPT_COLUMNS,
     METRIC_ID,
     TRACK_LETTERS,
     TRACK_WEIGHTS,
@@ -33,6 +31,11 @@ STATUS_COMPLETE = "complete"
 STATUS_PROVISIONAL = "provisional"
 STATUS_INCOMPLETE = "incomplete"
 _STATUS_ORDER = (STATUS_COMPLETE, STATUS_PROVISIONAL, STATUS_INCOMPLETE)
+
+
+def _worst(statuses: set[str]) -> str:
+    """The status of a whole made of parts with these statuses (incomplete beats provisional)."""
+    return max(statuses, key=_STATUS_ORDER.index)
 
 
 def _row_issue(code: str, key: tuple[str, str, str], row: dict[str, Any], text: str) -> Issue:
@@ -73,24 +76,16 @@ def coverage_category(adoption_status: str, score_status: str) -> str:
     return "valid"
 
 
-def _row_record(row: dict[str, Any], extra_columns: list[str]) -> dict[str, Any]:
-    score = row["score"]
-    record = {
-        "attempt": row["attempt"],
-        "line": int(row["line"]),
-        "adoption_status": row["adoption_status"],
-        "score_status": row["score_status"],
-        "score": score,
-    }
-    for column in extra_columns:
-        record[column] = row[column]
-    return record
-
-
 def _score_task(
-    key: tuple[str, str, str], planned: int, rows: list[dict[str, Any]], extra_columns: list[str]
+    key: tuple[str, str, str], planned: int, rows: list[dict[str, Any]]
 ) -> tuple[dict[str, Any], list[Issue]]:
     """Mean of one task's adopted valid attempts, its status and its issues."""
+    if len(rows) == planned and all(
+        r["adoption_status"] == "selected" and r["score_status"] == "valid" for r in rows
+    ):  # the usual case: every planned attempt adopted and valid, nothing to report
+        attempts = [r["attempt"] for r in rows]
+        scores = [r["score"] for r in rows]
+        return _task(key, STATUS_COMPLETE, planned, attempts, attempts, scores, rows), []
     adopted = [r for r in rows if r["adoption_status"] in ADOPTED_STATUSES]
     valid = [r for r in adopted if r["score_status"] == "valid"]
     provisional = [r for r in adopted if r["adoption_status"] == "selected_provisional"]
@@ -118,26 +113,39 @@ def _score_task(
         if row["adoption_status"] == "excluded" and not str(row.get("note") or "").strip():
             text = "is excluded without a note saying why it was replaced"
             issues.append(_row_issue("excluded_without_note", key, row, text))
-    complete = len(valid) == planned
-    scores = [float(r["score"]) for r in valid]
-    if not complete:
+    if len(valid) < planned:
         status = STATUS_INCOMPLETE
     elif provisional:
         status = STATUS_PROVISIONAL
     else:
         status = STATUS_COMPLETE
-    task = {
+    adopted_ids = [r["attempt"] for r in adopted]
+    valid_ids = [r["attempt"] for r in valid]
+    scores = [r["score"] for r in valid]
+    return _task(key, status, planned, adopted_ids, valid_ids, scores, rows), issues
+
+
+def _task(
+    key: tuple[str, str, str],
+    status: str,
+    planned: int,
+    adopted: list[str],
+    valid: list[str],
+    scores: list[float],
+    rows: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """One task of the index output: its mean when every planned attempt is there."""
+    return {
         "track": key[1],
         "item": key[2],
         "status": status,
         "planned_attempts": planned,
-        "adopted_attempts": [str(r["attempt"]) for r in adopted],
-        "adopted_valid_attempts": [str(r["attempt"]) for r in valid],
+        "adopted_attempts": adopted,
+        "adopted_valid_attempts": valid,
         "scores": scores,
-        "mean": mean_score(scores) if complete else None,
-        "rows": [_row_record(r, extra_columns) for r in rows],
+        "mean": None if status == STATUS_INCOMPLETE else mean_score(scores),
+        "rows": rows,
     }
-    return task, issues
 
 
 def compute_index(
@@ -161,23 +169,17 @@ def compute_index(
         letter, weight and contribution of each track), ``tasks`` (per-task mean,
         adopted attempt ids and every input row), ``coverage`` and ``issues``.
     """
-    extra_columns = [c for c in attempts.columns if c not in ATTEMPT_COLUMNS]
-    groups: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
-    for row in attempts.records:
-        groups[(row["model"], row["track"], row["item"])].append(row)
+    groups = attempts.groups
     models: dict[str, Any] = {}
     for model, plan in cohort.models.items():
         tasks, issues = [], []
         for track, item in suite.tasks:
             key = (model, track, item)
-            task, task_issues = _score_task(
-                key, plan.planned(item), groups.get(key, []), extra_columns
-            )
+            task, task_issues = _score_task(key, plan.planned(item), groups.get(key, []))
             tasks.append(task)
             issues.extend(task_issues)
         models[model] = _summarise_model(tasks, [issue.to_dict() for issue in issues])
-    statuses = [m["status"] for m in models.values()]
-    overall = max(statuses, key=_STATUS_ORDER.index)
+    overall = _worst({m["status"] for m in models.values()})
     return {
         "metric_id": METRIC_ID,
         "suite": suite.name,
@@ -192,9 +194,11 @@ def compute_index(
 
 
 def _summarise_model(tasks: list[dict[str, Any]], issues: list[dict[str, Any]]) -> dict[str, Any]:
+    by_track: dict[str, list[dict[str, Any]]] = {track: [] for track in TRACKS}
+    for task in tasks:
+        by_track[task["track"]].append(task)
     tracks = {}
-    for track in TRACKS:
-        in_track = [t for t in tasks if t["track"] == track]
+    for track, in_track in by_track.items():
         means = [t["mean"] for t in in_track if t["mean"] is not None]
         mean = mean_score(means) if len(means) == len(in_track) else None
         tracks[track] = {
@@ -205,8 +209,7 @@ def _summarise_model(tasks: list[dict[str, Any]], issues: list[dict[str, Any]]) 
             "tasks_planned": len(in_track),
             "tasks_complete": len(means),
         }
-    task_statuses = [t["status"] for t in tasks]
-    status = max(task_statuses, key=_STATUS_ORDER.index)
+    status = _worst({t["status"] for t in tasks})
     index = None
     if status != STATUS_INCOMPLETE:
         index = combine_track_means({t: tracks[t]["mean"] for t in TRACKS})
