@@ -32,7 +32,7 @@ from ..jsonio import dumps_json, read_json_with_digest
 from ..provenance import created_utc, kit_version
 from ..schemas import validate_with_schema
 from ..scoring.formulas import compute_instance_stats
-from ..scoring.solver import candidate_value
+from ..scoring.instances import candidate_value
 from ..vocab import (
     COMPLETED_FAILURE_STATUSES,
     FIXED_REFERENCE_ID,

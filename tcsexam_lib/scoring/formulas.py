@@ -229,6 +229,20 @@ def instance_scores(
     return z.tolist(), ndtr(z).tolist()
 
 
+def relative_score(valid_scores: Sequence[float], n_scored: int) -> float:
+    """A task's relative score: the mean instance score over its ``n_scored`` instances.
+
+    ``valid_scores`` are the scores of the valid candidates; every other scored instance
+    (a completed failure) scores 0, which adds nothing to the sum.
+
+    Examples
+    --------
+    >>> relative_score([0.5], 2)  # the worked example: 0.5 and a timeout's 0
+    0.25
+    """
+    return math.fsum(valid_scores) / n_scored
+
+
 def mean_score(scores: Sequence[float]) -> float:
     """An equal-weight mean (``math.fsum`` then one division).
 

@@ -10,12 +10,11 @@ The task's ``relative_score`` is the mean over the scored instances, in [0, 1].
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Sequence
 from typing import Any
 
-from ..errors import NOT_GIVEN, InputRefused, Problem
+from ..errors import InputRefused, Problem
 from ..jsonio import read_json_with_digest
 from ..references.model import Reference, TaskReference
 from ..schemas import validate_with_schema
@@ -26,10 +25,14 @@ from ..vocab import (
     STATUS_OK,
     sorted_statuses,
 )
-from .formulas import instance_scores, mean_score
-
-#: The fields of a record that the output rows hold under their own names.
-_OWN_FIELDS = frozenset({"instance", "status", "A", "solved"})
+from .formulas import relative_score
+from .instances import (
+    RecordColumns,
+    candidate_value,
+    candidate_values,
+    instance_rows,
+    record_columns,
+)
 
 #: How many missing instance names a refusal spells out before counting the rest.
 _MAX_NAMED_MISSING = 50
@@ -57,73 +60,6 @@ def _describe_record_path(records: Any):
         return "(top level)"
 
     return describe
-
-
-def _keep_extra_fields(row: dict[str, Any], record: dict[str, Any]) -> None:
-    """Copy a record's further fields into its output row without replacing computed ones.
-
-    A field whose name the kit computes (``score``, ``mu``, ``reason``...) is kept as
-    ``record_<name>``, so a judge's own ``score`` never changes the relative score.
-    """
-    for key, value in record.items():
-        if key not in _OWN_FIELDS:
-            row[f"record_{key}" if key in row else key] = value
-
-
-def candidate_value(
-    record: dict[str, Any], task: TaskReference, where: str
-) -> tuple[float | None, Problem | None]:
-    """The usable value of an ``ok`` record, or a problem saying why there is none.
-
-    Objective tasks need a finite number ``A`` (not a boolean); ``solve`` tasks take
-    ``A`` 1 or 0 or ``solved`` true or false (both must agree when both are given).
-    """
-    has_a = "A" in record and record["A"] is not None
-    has_solved = "solved" in record and record["solved"] is not None
-    a = record.get("A")
-    if task.kind == "objective":  # a 'solved' field was refused before
-        if not has_a:
-            return None, Problem(
-                where,
-                field="A",
-                value=record.get("A", NOT_GIVEN),
-                allowed="a finite number when status is 'ok'",
-            )
-        if isinstance(a, bool) or not isinstance(a, int | float) or not math.isfinite(a):
-            return None, Problem(
-                where,
-                field="A",
-                value=a,
-                allowed="a finite number (not a boolean) when status is 'ok'",
-            )
-        return float(a), None
-    # solve task: 1 (solved) or 0 (not solved), from `solved` or from A
-    if has_a:
-        if isinstance(a, bool):
-            value = 1.0 if a else 0.0
-        elif isinstance(a, int | float) and a in (0, 1):
-            value = float(a)
-        else:
-            return None, Problem(
-                where, field="A", value=a, allowed="1 (solved) or 0 (not solved) on a solve task"
-            )
-    else:
-        value = None
-    if has_solved:
-        solved = 1.0 if record["solved"] else 0.0
-        if value is not None and value != solved:
-            return None, Problem(
-                where, field="solved", value=record["solved"], detail=f"disagrees with A = {a!r}"
-            )
-        value = solved
-    if value is None:
-        return None, Problem(
-            where,
-            field="A",
-            value=record.get("A", NOT_GIVEN),
-            allowed="A (1 or 0) or solved (true/false) when status is 'ok'",
-        )
-    return value, None
 
 
 def score_solver_task(
@@ -180,8 +116,10 @@ def score_solver_task(
     >>> out["relative_score"], [row["score"] for row in out["instances"]]
     (0.25, [0.5, 0.0])
     """
-    if not _records_look_valid(records):
+    columns = record_columns(records)
+    if columns is None:
         validate_with_schema(records, "records", source, _describe_record_path(records))
+        columns = RecordColumns.of(records)
     if task not in reference.tasks:
         raise InputRefused(
             "Task is not in the reference",
@@ -195,13 +133,11 @@ def score_solver_task(
             ],
         )
     task_ref = reference.tasks[task]
-    names = [record["instance"] for record in records]
-    statuses = [record["status"] for record in records]
-    values = _candidate_values(records, names, statuses, task_ref)
-    if values is None:
-        _refuse_records(records, task_ref, reference.reference_id, source)
-        values = _candidate_values(records, names, statuses, task_ref, strict=False)
-    rows, unscored_rows = _instance_rows(records, names, statuses, values, task_ref, reference)
+    candidates = candidate_values(records, columns, task_ref)
+    if candidates is None:
+        refuse_records(records, task_ref, source)  # names every problem
+        raise AssertionError("records refused column by column but not one by one")
+    rows, unscored_rows, scores = instance_rows(records, columns, candidates, task_ref, reference)
     return {
         "task": task,
         "reference_id": reference.reference_id,
@@ -210,7 +146,7 @@ def score_solver_task(
         "direction": task_ref.direction,
         "scale_floor_relative": reference.scale_floor_relative,
         "scale_floor_absolute": reference.scale_floor_absolute,
-        "relative_score": mean_score([row["score"] for row in rows]),
+        "relative_score": relative_score(scores, len(rows)),
         "n_scored": len(rows),
         "n_records": len(records),
         "instances": rows,
@@ -218,148 +154,7 @@ def score_solver_task(
     }
 
 
-_OPTIONAL_FIELD_TYPES = {"A": {int, float, bool, type(None)}, "solved": {bool, type(None)}}
-
-
-def _records_look_valid(records: Any) -> bool:
-    """True when the records certainly match their published schema (checked per field).
-
-    A list of objects, each with a non-empty string ``instance`` and ``status``; ``A`` a
-    number, boolean or null and ``solved`` a boolean or null when present. Anything else
-    goes to the full schema validator, which names what is wrong (or accepts it).
-    """
-    if type(records) is not list or not all(type(record) is dict for record in records):
-        return False
-    for field in ("instance", "status"):
-        found = [record.get(field) for record in records]
-        if not {type(value) for value in found} <= {str} or not all(found):
-            return False
-    for field, allowed in _OPTIONAL_FIELD_TYPES.items():
-        if not {type(record[field]) for record in records if field in record} <= allowed:
-            return False
-    return True
-
-
-def _candidate_values(
-    records: list[dict[str, Any]],
-    names: list[str],
-    statuses: list[str],
-    task_ref: TaskReference,
-    *,
-    strict: bool = True,
-) -> list[float | None] | None:
-    """The value of every ``ok`` record of a scored instance (``None`` for the others).
-
-    With ``strict``, ``None`` is returned instead when any rule of the records does not
-    hold (a duplicate, an unknown or infrastructure status, a missing scored instance,
-    ``solved`` on an objective task, an ``ok`` record without a usable value): the
-    records are then checked one by one to name every problem.
-    """
-    scored = task_ref.scored
-    if strict and (
-        len(set(names)) != len(names)
-        or not set(statuses) <= KNOWN_RECORD_STATUSES
-        or (task_ref.kind == "objective" and any("solved" in record for record in records))
-        or not scored.keys() <= set(names)
-        or any(
-            s in INFRASTRUCTURE_STATUSES
-            for n, s in zip(names, statuses, strict=True)
-            if n in scored
-        )
-    ):
-        return None
-    wanted = [n in scored and s == STATUS_OK for n, s in zip(names, statuses, strict=True)]
-    if task_ref.kind == "objective":
-        found = [record.get("A") for record, w in zip(records, wanted, strict=True) if w]
-        if strict and not (
-            {type(a) for a in found} <= {int, float} and all(map(math.isfinite, found))
-        ):
-            return None
-        values = iter(map(float, found))
-    else:
-        checked = [
-            candidate_value(record, task_ref, "")
-            for record, w in zip(records, wanted, strict=True)
-            if w
-        ]
-        if strict and any(problem is not None for _, problem in checked):
-            return None
-        values = iter(value for value, _ in checked)
-    return [next(values) if w else None for w in wanted]
-
-
-def _instance_rows(
-    records: list[dict[str, Any]],
-    names: list[str],
-    statuses: list[str],
-    values: list[float | None],
-    task_ref: TaskReference,
-    reference: Reference,
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """One output row per record: scored instances (with z and score), then unscored ones."""
-    scored = task_ref.scored
-    stats = [scored.get(name) for name in names]
-    zs, scores = instance_scores(
-        [v for v in values if v is not None],
-        [st.mu for st, v in zip(stats, values, strict=True) if v is not None],
-        [st.scale for st, v in zip(stats, values, strict=True) if v is not None],
-        task_ref.direction,
-    )
-    z_of, score_of = iter(zs), iter(scores)
-    rows, unscored_rows = [], []
-    for record, name, status, value, st in zip(
-        records, names, statuses, values, stats, strict=True
-    ):
-        if st is None:
-            unscored_rows.append(_unscored_row(record, task_ref, reference))
-            continue
-        ok = value is not None
-        row = {
-            "instance": name,
-            "status": status,
-            "A": value,
-            "mu": st.mu,
-            "s": st.s,
-            "scale": st.scale,
-            "scale_term": st.scale_term,
-            "z": next(z_of) if ok else None,
-            "score": next(score_of) if ok else 0.0,
-        }
-        if len(record) > 2:  # further fields than instance and status
-            if not ok and "A" in record:
-                row["A_reported"] = record["A"]
-            if "solved" in record:
-                row["solved"] = record["solved"]
-            _keep_extra_fields(row, record)
-        rows.append(row)
-    return rows, unscored_rows
-
-
-def _unscored_row(
-    record: dict[str, Any], task_ref: TaskReference, reference: Reference
-) -> dict[str, Any]:
-    """The row of a record outside the scored set, with the reason it is not counted."""
-    name = record["instance"]
-    reason = task_ref.unscored.get(name)
-    if reason is None:
-        reason = (
-            f"not an instance of task '{task_ref.name}' in reference '{reference.reference_id}'"
-        )
-    else:
-        reason = f"listed in unscored_reference_instances: {reason}"
-    row = {
-        "instance": name,
-        "status": record["status"],
-        "reason": reason,
-        **{k: record[k] for k in ("A", "solved") if k in record},
-    }
-    _keep_extra_fields(row, record)
-    return row
-
-
-def _refuse_records(
-    records: list[dict[str, Any]], task_ref: TaskReference, reference_id: str, source: str
-) -> None:
+def refuse_records(records: list[dict[str, Any]], task_ref: TaskReference, source: str) -> None:
     """Check the records one by one; raise naming every problem (none found: return)."""
     problems: list[Problem] = []
     seen: dict[str, int] = {}

@@ -1,0 +1,181 @@
+"""``tcsexam reference check|build`` and ``tcsexam verify``: references and provenance."""
+
+from __future__ import annotations
+
+import argparse
+
+from .common import add_references_dir
+
+#: How many floor-set instances `reference check` prints per task (--json lists them all).
+_SHOWN_FLOOR_INSTANCES = 10
+
+
+def _scale_terms_text(terms: dict[str, int], n_scored: int) -> str:
+    if n_scored and sum(terms.values()) != n_scored:
+        return "not computed (the floors are not usable)"
+    return ", ".join(f"{term} {n}" for term, n in terms.items())
+
+
+def _print_reference_check(result) -> None:
+    for report in result.files:
+        print(f"{report.path}")
+        print(f"  sha256 {report.sha256 or '(unreadable)'}")
+        if report.reference_id is not None:
+            label = " (simulated data)" if report.simulated else ""
+            print(f"  reference_id {report.reference_id}, suite {report.suite}{label}")
+            floors = [
+                "(absent)" if value is None else repr(value)
+                for value in (report.scale_floor_relative, report.scale_floor_absolute)
+            ]
+            print(f"  floors: relative {floors[0]}, absolute {floors[1]}")
+            print(
+                f"  {report.n_tasks} task(s), {report.n_scored} scored and "
+                f"{report.n_unscored} unscored instance(s); scale set by: "
+                + _scale_terms_text(report.scale_terms, report.n_scored)
+            )
+        for task in report.tasks:
+            terms = _scale_terms_text(task.scale_terms, task.n_scored)
+            print(
+                f"    {task.task} ({task.kind}, {task.direction}): {task.n_scored} scored, "
+                f"{task.n_unscored} unscored; scale set by: {terms}"
+            )
+            shown = task.floor_instances[:_SHOWN_FLOOR_INSTANCES]
+            for row in shown:
+                print(
+                    f"      floor sets the scale of '{row['instance']}': {row['scale_term']} "
+                    f"(mu {row['mu']:.6g}, s {row['s']:.6g}, scale {row['scale']:.6g})"
+                )
+            hidden = len(task.floor_instances) - len(shown)
+            if hidden > 0:
+                print(f"      ... and {hidden} more (--json lists them all)")
+    for note in result.notes:
+        print(f"note: {note}")
+    findings = result.all_findings
+    if findings:
+        print(f"{len(findings)} finding(s):")
+        for finding in findings:
+            print(f"  - {finding}")
+    print(
+        f"reference check {result.target}: "
+        + ("OK, everything holds" if result.ok else "FAILED (exit 2)")
+    )
+
+
+def _cmd_reference_check(args: argparse.Namespace) -> int:
+    import json
+
+    from ..references.check import check_reference
+
+    result = check_reference(args.target, references_dir=args.references_dir)
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        _print_reference_check(result)
+    return 0 if result.ok else 2
+
+
+def _cmd_reference_build(args: argparse.Namespace) -> int:
+    from ..references.build import run_reference_build
+
+    path, data = run_reference_build(
+        reference_id=args.id,
+        suite=args.suite,
+        tasks=args.tasks,
+        runs=args.runs,
+        output_dir=args.output_dir,
+        description=args.description,
+    )
+    n_scored = sum(len(task["instances"]) for task in data["tasks"].values()) - len(
+        data["unscored_reference_instances"]
+    )
+    print(
+        f"reference {data['reference_id']} suite {data['suite']}: {len(data['tasks'])} task(s), "
+        f"{n_scored} scored and {len(data['unscored_reference_instances'])} unscored "
+        f"instance(s) from {len(args.runs)} runs -> {path}"
+    )
+    print(f"check it with: tcsexam reference check {path}")
+    return 0
+
+
+def add_reference_commands(sub) -> None:
+    reference = sub.add_parser("reference", help="check or build solver reference files")
+    ref_sub = reference.add_subparsers(dest="reference_command", required=True, metavar="ACTION")
+    check = ref_sub.add_parser(
+        "check",
+        help="check a reference file, or every suite file of a reference id (exit 0 only "
+        "when everything holds, 2 otherwise)",
+    )
+    check.add_argument(
+        "target", metavar="ID|PATH", help="a reference id (references/<id>/*.json) or a file"
+    )
+    check.add_argument("--json", action="store_true", help="print the full report as JSON")
+    add_references_dir(check)
+    check.set_defaults(handler=_cmd_reference_check)
+
+    build = ref_sub.add_parser(
+        "build", help="build a custom reference from K runs of a reference solver"
+    )
+    build.add_argument("--id", required=True, help="the new reference id (never an existing one)")
+    build.add_argument("--suite", required=True, help="suite name of the file (lite, full, ...)")
+    build.add_argument(
+        "--tasks",
+        required=True,
+        metavar="TASKS.json",
+        help="kind, direction and both floors (schema references/schemas/"
+        "reference-tasks.schema.json)",
+    )
+    build.add_argument(
+        "--runs",
+        required=True,
+        nargs="+",
+        metavar="RUN_DIR",
+        help="one folder per reference run, each holding <task>.json instance records",
+    )
+    build.add_argument(
+        "--output-dir",
+        required=True,
+        metavar="DIR",
+        help="references folder; the file goes to DIR/<id>/<suite>.json",
+    )
+    build.add_argument("--description", default=None, help="free text stored in the file")
+    build.set_defaults(handler=_cmd_reference_build)
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from ..verify import verify_output
+
+    result = verify_output(args.output, base_dir=args.base_dir)
+    print(f"{result.output} ({result.producer}); inputs taken from {result.base_dir}")
+    for check in result.inputs:
+        print(f"  {check}")
+    for note in result.notes:
+        print(f"note: {note}")
+    if result.recompute_error:
+        print(f"recomputation refused: {result.recompute_error}")
+    if result.differences:
+        print(f"{len(result.differences)} value(s) differ:")
+        for difference in result.differences:
+            print(f"  - {difference}")
+    if result.ok:
+        print("verify: MATCH (recomputed from unchanged inputs; created_utc ignored)")
+        return 0
+    changed = ", ".join(f"{c.role} ({c.path})" for c in result.changed_inputs)
+    print("verify: MISMATCH" + (f"; changed input(s): {changed}" if changed else ""))
+    return 2
+
+
+def add_verify_command(sub) -> None:
+    verify = sub.add_parser(
+        "verify",
+        help="recompute a solver-score or score output from its recorded inputs "
+        "(exit 0 match, 2 mismatch or changed input)",
+    )
+    verify.add_argument("output", metavar="OUTPUT.json", help="an output of the kit")
+    verify.add_argument(
+        "--base-dir",
+        default=None,
+        metavar="DIR",
+        help="folder the recorded relative paths are relative to (default: the recorded "
+        "working folder when it exists, else the current one)",
+    )
+    verify.set_defaults(handler=_cmd_verify)

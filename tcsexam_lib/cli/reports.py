@@ -1,0 +1,139 @@
+"""``tcsexam report``, ``tcsexam stats`` and ``tcsexam demo``: pages, intervals, demo data."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .common import SIMULATED_NOTE
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from ..demo import SIMULATED_LABEL, compare_demo, write_demo
+
+    if args.demo_command == "generate":
+        written = write_demo(args.root)
+        print(f"{len(written)} demo file(s) written ({SIMULATED_LABEL})")
+        return 0
+    differing = compare_demo(args.root)
+    for relative, what in differing:
+        print(f"  {relative}: {what}")
+    if differing:
+        print(
+            f"demo check: {len(differing)} file(s) are not the generator's output; "
+            "`tcsexam demo generate` rewrites the generator's files (it removes nothing)"
+        )
+        return 2
+    print("demo check: every demo file equals the generator's output")
+    return 0
+
+
+def add_demo_commands(sub) -> None:
+    demo = sub.add_parser(
+        "demo", help="write or check the embedded SIMULATED demo data (not TCSExam results)"
+    )
+    demo_sub = demo.add_subparsers(dest="demo_command", required=True, metavar="ACTION")
+    for action, text in (
+        ("generate", "write the demo files from the seeded generator"),
+        ("check", "compare the demo files with the generator (exit 0 equal, 2 otherwise)"),
+    ):
+        command = demo_sub.add_parser(action, help=text)
+        command.add_argument(
+            "--root",
+            default=None,
+            metavar="DIR",
+            help="folder that receives demo/ and references/ (default: the kit's checkout)",
+        )
+        command.set_defaults(handler=_cmd_demo)
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from ..reports.runner import run_report
+
+    result = run_report(args.params, jobs=args.jobs, output=args.output, progress=print)
+    for failure in result.failures:
+        print(f"FAILED {failure.label}: {failure.error}", file=sys.stderr)
+        print(f"  see {failure.html or failure.executed}", file=sys.stderr)
+    pages = ", ".join(str(page) for page in result.landing_pages)
+    notebooks = sum(len(rs.notebooks) for rs in result.run_sets)
+    print(
+        f"report: {notebooks - len(result.failures)} of {notebooks} notebook(s) ran in "
+        f"{result.seconds:.1f} s; landing page {pages}"
+    )
+    return 0 if result.ok else 1
+
+
+def add_report_command(sub) -> None:
+    report = sub.add_parser(
+        "report",
+        help="score run sets (params/*.yaml) and render every model's notebooks to HTML "
+        "(exit 0 all ran, 1 a notebook failed, 2 parameters refused)",
+    )
+    report.add_argument(
+        "params", nargs="+", metavar="PARAMS.yaml", help="run-set parameter file(s)"
+    )
+    report.add_argument(
+        "-j", "--jobs", type=int, default=1, metavar="N", help="notebooks run in parallel"
+    )
+    report.add_argument(
+        "--output",
+        default=None,
+        metavar="DIR",
+        help="output folder (default: the files' output, else build/reports)",
+    )
+    report.set_defaults(handler=_cmd_report)
+
+
+def _interval_text(interval) -> str:
+    return "—" if interval is None else f"[{interval[0]:.2f}, {interval[1]:.2f}]"
+
+
+def _cmd_stats(args: argparse.Namespace) -> int:
+    from ..stats import run_stats
+
+    result = run_stats(
+        index=args.index,
+        output=args.output,
+        resamples=args.resamples,
+        seed=args.seed,
+        level=args.level,
+    )
+    level = f"{result['level'] * 100:g}%"
+    for model in result["ranking"]:
+        entry = result["models"][model]
+        best, worst = entry["rank_ci"]
+        print(
+            f"{model}: index {entry['index']:.2f}, {level} CI {_interval_text(entry['index_ci'])}"
+            f", rank {entry['rank']} (interval {best}-{worst}), {entry['status']}"
+        )
+    for model, entry in result["models"].items():
+        if entry["index"] is None:
+            print(f"{model}: {entry['status']}, no index: no interval, no rank")
+    significant = sum(pair["significant"] for pair in result["pairs"])
+    if result["pairs"]:
+        print(f"pairs: {significant} of {len(result['pairs'])} differ after Holm at {level}")
+    if result["tie_groups"]:
+        print(f"tied with the leader: {', '.join(result['tie_groups'][0])}")
+    print(f"method: {result['method']['name']} (B = {result['resamples']}, seed {result['seed']})")
+    print(f"-> {args.output}")
+    if result.get("simulated"):
+        print(SIMULATED_NOTE)
+    return 0
+
+
+def add_stats_command(sub) -> None:
+    stats = sub.add_parser(
+        "stats",
+        help="confidence intervals, paired comparisons, rank intervals and tie groups of a "
+        "tcsexam score output (beside the index, never instead of it)",
+    )
+    stats.add_argument("index", metavar="INDEX.json", help="an output of tcsexam score")
+    stats.add_argument("--output", required=True, help="where to write the JSON result")
+    stats.add_argument(
+        "--resamples", type=int, default=10_000, metavar="B", help="replicates (default 10000)"
+    )
+    stats.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    stats.add_argument(
+        "--level", type=float, default=0.95, help="confidence level in (0, 1) (default 0.95)"
+    )
+    stats.set_defaults(handler=_cmd_stats)

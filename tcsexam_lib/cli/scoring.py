@@ -1,0 +1,100 @@
+"""``tcsexam solver-score`` and ``tcsexam score``: the two scoring commands."""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+
+from .common import SIMULATED_NOTE, add_references_dir, run_with
+
+#: How many models `tcsexam score` lists on the terminal (beyond: the models that are not
+#: complete, and a count per status).
+_SHOWN_MODELS = 20
+
+
+def _cmd_solver_score(args: argparse.Namespace) -> int:
+    from ..scoring.commands import run_solver_score
+
+    result = run_with(run_solver_score, args)
+    print(
+        f"{args.task}: relative_score {result['relative_score']!r} over "
+        f"{result['n_scored']} scored instance(s), {len(result['unscored_instances'])} unscored "
+        f"(reference {result['reference_id']}) -> {args.output}"
+    )
+    if result.get("simulated"):
+        print(SIMULATED_NOTE)
+    return 0
+
+
+def _cmd_score(args: argparse.Namespace) -> int:
+    from ..scoring.commands import run_score
+
+    result = run_with(run_score, args)
+    models = result["models"]
+    shown = (
+        list(models)
+        if len(models) <= _SHOWN_MODELS
+        else [model for model, entry in models.items() if entry["status"] != "complete"][
+            :_SHOWN_MODELS
+        ]
+    )
+    for model in shown:
+        entry = models[model]
+        index = "no index" if entry["index"] is None else f"index {entry['index']:.2f}"
+        errors = sum(1 for issue in entry["issues"] if issue["severity"] == "error")
+        print(
+            f"{model}: {entry['status']}, {index}"
+            + (f", {errors} blocking issue(s)" if errors else "")
+        )
+    if len(shown) < len(models):
+        counts = Counter(entry["status"] for entry in models.values())
+        tally = ", ".join(f"{counts[status]} {status}" for status in sorted(counts))
+        print(f"{len(models)} models ({tally}); every model is in {args.output}")
+    if "solver_evidence" in result:
+        state = "consistent" if result["solver_evidence"]["consistent"] else "INCONSISTENT"
+        print(f"solver evidence: {state} (see the solver_evidence_* issues)")
+    print(f"overall status {result['status']} -> {args.output}")
+    if result.get("simulated"):
+        print(SIMULATED_NOTE)
+    return 0
+
+
+def add_scoring_commands(sub) -> None:
+    """The ``solver-score`` and ``score`` subcommands."""
+    solver = sub.add_parser(
+        "solver-score", help="score one solver task's instance records against a reference"
+    )
+    solver.add_argument("--task", required=True, help="solver task id, e.g. maxcut-mqlib")
+    solver.add_argument("--records", required=True, help="JSON list of final instance records")
+    solver.add_argument(
+        "--reference",
+        required=True,
+        metavar="SUITE|PATH",
+        help="a suite name (lite, full, ...: references/<id>/<suite>.json) or a reference file",
+    )
+    solver.add_argument(
+        "--reference-id",
+        default=None,
+        help="reference id (default with a suite name: paper-k3-fixed-260925; with a path, "
+        "checked against the file when given)",
+    )
+    solver.add_argument("--output", required=True, help="where to write the JSON result")
+    solver.add_argument("--model", default=None, help="model whose records these are (recorded)")
+    solver.add_argument("--attempt", default=None, help="attempt id of the records (recorded)")
+    add_references_dir(solver)
+    solver.set_defaults(handler=_cmd_solver_score)
+
+    score = sub.add_parser("score", help="compute the weighted TCSExam index of a cohort")
+    score.add_argument("--suite", required=True, help="suite name (references/suites/<suite>.json)")
+    score.add_argument("--attempts", required=True, help="attempts table (CSV)")
+    score.add_argument("--cohort", required=True, help="cohort declaration (JSON)")
+    score.add_argument("--output", required=True, help="where to write the JSON result")
+    score.add_argument(
+        "--solver-evidence",
+        metavar="DIR",
+        default=None,
+        help="folder of solver-score outputs (with --model/--attempt) to cross-check every "
+        "adopted solver row against",
+    )
+    add_references_dir(score)
+    score.set_defaults(handler=_cmd_score)
