@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import InputRefused, Problem
-from .jsonio import read_input_bytes
+from .inputfiles import MAX_BYTES, decode_text, read_input_bytes
 
 _DECIMAL = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*")
 
@@ -88,11 +88,8 @@ def read_csv_table(path: str | os.PathLike[str], *, kind: str = "CSV file") -> C
     (['a', 'b'], [3, 4])
     """
     path = Path(path)
-    data = read_input_bytes(path, kind)
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise InputRefused(f"{kind} is not UTF-8", [Problem(str(path), detail=str(exc))]) from exc
+    data = read_input_bytes(path, kind, MAX_BYTES["csv"])
+    text = decode_text(data, path, kind)
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     try:
         records = list(reader)

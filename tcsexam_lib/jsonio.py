@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import InputRefused, OutputRefused, Problem
+from .inputfiles import decode_text, read_input_bytes
 
 
 class _DuplicateKey(ValueError):
@@ -64,6 +65,16 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 Describe = Callable[[list[Any]], str]
 
+#: How deep arrays and objects may nest in a JSON input (the kit's formats need 6).
+MAX_JSON_DEPTH = 64
+
+
+def _stack_depth() -> int:
+    frame, depth = sys._getframe(), 0
+    while frame is not None:
+        frame, depth = frame.f_back, depth + 1
+    return depth
+
 
 def parse_json_text(
     text: str, source: str, describe_for: Callable[[Any], Describe] | None = None
@@ -89,6 +100,8 @@ def parse_json_text(
         value = int(text)
         return value if abs(value) <= _LARGEST_FLOAT else keep_literal(text)
 
+    previous_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(_stack_depth() + MAX_JSON_DEPTH + 8)  # the C parser counts nesting
     try:
         data = json.loads(
             text,
@@ -97,6 +110,9 @@ def parse_json_text(
             parse_int=keep_finite_int,
             object_pairs_hook=_no_duplicates,
         )
+    except RecursionError as exc:
+        detail = f"nested more than {MAX_JSON_DEPTH} levels deep (arrays and objects)"
+        raise InputRefused("Input nested too deep", [Problem(source, detail=detail)]) from exc
     except json.JSONDecodeError as exc:
         raise InputRefused(
             "Input is not valid JSON",
@@ -104,6 +120,8 @@ def parse_json_text(
         ) from exc
     except ValueError as exc:  # a repeated key, or an integer too long to convert
         raise InputRefused("Input is not strict JSON", [Problem(source, detail=str(exc))]) from exc
+    finally:
+        sys.setrecursionlimit(previous_limit)
     if seen_literal:
         describe = describe_for(data) if describe_for else json_pointer
         problems = [
@@ -145,35 +163,8 @@ def read_json_with_digest(
     """:func:`read_json` and the sha256 of the bytes parsed (the file is read once)."""
     path = Path(path)
     data = read_input_bytes(path)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputRefused("Input file unreadable", [Problem(str(path), detail=str(exc))]) from exc
+    text = decode_text(data, path)
     return parse_json_text(text, str(path), describe_for), hashlib.sha256(data).hexdigest()
-
-
-def read_input_bytes(path: str | os.PathLike[str], kind: str = "Input file") -> bytes:
-    """The bytes of an input file; a missing or unreadable one is refused by name.
-
-    ``kind`` starts the refusal's summary (``"<kind> not found"``, ``"<kind> unreadable"``).
-    """
-    path = Path(path)
-    try:
-        return path.read_bytes()
-    except FileNotFoundError as exc:
-        raise InputRefused(
-            f"{kind} not found", [Problem(str(path), detail="no such file")]
-        ) from exc
-    except OSError as exc:
-        raise InputRefused(f"{kind} unreadable", [Problem(str(path), detail=str(exc))]) from exc
-
-
-def read_input_text(path: str | os.PathLike[str], kind: str = "Input file") -> str:
-    """The UTF-8 text of an input file; a missing or unreadable one is refused by name."""
-    try:
-        return read_input_bytes(path, kind).decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputRefused(f"{kind} unreadable", [Problem(str(path), detail=str(exc))]) from exc
 
 
 def sha256_file(path: str | os.PathLike[str]) -> str:

@@ -1,9 +1,10 @@
 """Strict YAML reading for the kit's parameter files.
 
 A parameter file is a YAML mapping read with PyYAML's safe loader; a key repeated in
-one mapping is refused (plain YAML keeps the last one silently), as is anything that is
-not a mapping at the top level. Every refusal names the file, and the line and column
-where the parser stopped.
+one mapping is refused (plain YAML keeps the last one silently), as is an alias
+(``*name``: a parameter file has no use for one, and nested aliases can expand a few
+hundred bytes into gigabytes) and anything that is not a mapping at the top level.
+Every refusal names the file, and the line and column where the parser stopped.
 """
 
 from __future__ import annotations
@@ -15,11 +16,23 @@ from typing import Any
 import yaml
 
 from .errors import InputRefused, Problem
-from .jsonio import read_input_text
+from .inputfiles import MAX_BYTES, read_input_text
 
 
 class _StrictLoader(yaml.SafeLoader):
-    """A YAML safe loader that refuses a key repeated in one mapping."""
+    """A YAML safe loader that refuses a key repeated in one mapping, and aliases."""
+
+    def compose_node(self, parent, index):  # type: ignore[no-untyped-def]
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise yaml.composer.ComposerError(
+                None,
+                None,
+                f"alias *{event.anchor} refused (anchors and aliases are not allowed in a "
+                "parameter file)",
+                event.start_mark,
+            )
+        return super().compose_node(parent, index)
 
 
 def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode) -> dict[Any, Any]:
@@ -52,7 +65,7 @@ def read_yaml_mapping(path: str | os.PathLike[str], kind: str = "Parameter file"
     {'suite': 'demo-lite', 'protocol': 'offline'}
     """
     path = Path(path)
-    text = read_input_text(path, kind)
+    text = read_input_text(path, kind, MAX_BYTES["yaml"])
     try:
         data = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError as exc:
