@@ -27,6 +27,7 @@ from typing import Any
 
 from .errors import InputRefused, Problem, TcsexamError
 from .jsonio import dumps_json, read_json, sha256_file
+from .schemas import validate_with_schema
 from .scoring.commands import run_score, run_solver_score
 from .stats.command import run_stats
 from .vocab import METRIC_ID
@@ -204,10 +205,11 @@ def verify_output(
                     str(output),
                     field="provenance",
                     detail="no provenance block with parameters",
-                    allowed="an output of tcsexam solver-score or tcsexam score",
+                    allowed="an output of tcsexam solver-score, score or stats",
                 )
             ],
         )
+    validate_with_schema(data, "provenance", str(output))
     entry = provenance.get("entry_point") or _PRODUCERS.get(provenance.get("producer"))
     if entry not in _ENTRY_POINTS:
         raise InputRefused(

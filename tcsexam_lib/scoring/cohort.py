@@ -76,6 +76,7 @@ def load_cohort(path: str | os.PathLike[str], *, suite: Suite) -> Cohort:
     for model, entry in data["models"].items():
         plan = entry["attempts_per_task"]
         where = f"{path} model '{model}'"
+        problems.extend(_whole_counts(plan, where))
         if isinstance(plan, dict):
             for task in plan:
                 if task != "default" and task not in all_tasks:
@@ -114,6 +115,24 @@ def load_cohort(path: str | os.PathLike[str], *, suite: Suite) -> Cohort:
         digest,
         data,
     )
+
+
+def _whole_counts(plan: int | dict[str, int], where: str) -> list[Problem]:
+    """Counts written as whole numbers: ``1.0`` is a number, not a count of attempts.
+
+    (JSON Schema's ``integer`` accepts ``1.0``; a count with a decimal point is refused.)
+    """
+    counts = plan.items() if isinstance(plan, dict) else [(None, plan)]
+    return [
+        Problem(
+            where,
+            field="attempts_per_task" if task is None else f"attempts_per_task.{task}",
+            value=count,
+            allowed="a whole number written without a decimal point (1, not 1.0)",
+        )
+        for task, count in counts
+        if not isinstance(count, int)
+    ]
 
 
 def load_cohort_reference(

@@ -18,9 +18,13 @@ from typing import Any
 
 from ..errors import InputRefused, Problem
 from ..jsonio import read_json_with_digest
+from ..schemas import schema_accepts, schema_errors, schema_problem
 from ..vocab import ADOPTED_STATUSES
 from .attempts import AttemptRows
 from .issues import Issue
+
+#: The schema every solver-score output of an evidence folder is checked against.
+SOLVER_OUTPUT_SCHEMA = "solver-output"
 
 #: Largest absolute difference accepted between a table score and its evidence.
 SCORE_TOLERANCE = 1e-9
@@ -52,18 +56,22 @@ def read_solver_outputs(
     problems = []
     for path in sorted(folder.rglob("*.json")):
         data, digest = read_json_with_digest(path)
-        keys = ("model", "task", "attempt", "relative_score", "reference_id")
-        if not isinstance(data, dict) or any(k not in data for k in keys):
+        if not schema_accepts(data, SOLVER_OUTPUT_SCHEMA):
             problems.append(
                 Problem(
                     str(path),
-                    detail="not a solver-score output with model and "
-                    "attempt (run tcsexam solver-score with --model and --attempt)",
-                    allowed="fields " + ", ".join(keys),
+                    detail="not a solver-score output with model and attempt (run tcsexam "
+                    "solver-score with --model and --attempt)",
+                    allowed=f"an output matching references/schemas/{SOLVER_OUTPUT_SCHEMA}"
+                    ".schema.json",
                 )
             )
+            problems.extend(
+                schema_problem(error, str(path))
+                for error in schema_errors(data, SOLVER_OUTPUT_SCHEMA)
+            )
             continue
-        key = (str(data["model"]), str(data["task"]), str(data["attempt"]))
+        key = (data["model"], data["task"], data["attempt"])
         if key in found:
             problems.append(
                 Problem(
