@@ -655,7 +655,7 @@ COHORT_SUITE = [
         "score",
         plan(0),
         field_msg(f"cohort.json models.{MODEL}.attempts_per_task", "attempts_per_task", 0)
-        + r" \(allowed: a positive integer",
+        + r" \(allowed: a whole number of attempts from 1 to 100",
     ),
     Refusal(
         "cohort-attempts-per-task-0-for-one-task",
