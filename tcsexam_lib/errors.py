@@ -17,6 +17,31 @@ from typing import Any
 MAX_LISTED_PROBLEMS = 20
 
 
+#: Unicode categories shown escaped in messages: controls, format characters (a
+#: right-to-left override, a zero-width space), line and paragraph separators, surrogates.
+_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
+
+
+def visible(text: str) -> str:
+    r"""``text`` with every invisible or direction-changing character shown as ``\uXXXX``.
+
+    Ids and notes come from the user's files; shown raw, a NUL, a right-to-left override
+    or a zero-width space could hide or reorder what a terminal displays.
+
+    Examples
+    --------
+    >>> print(visible("model\u202eevil\x00"))
+    model\u202eevil\u0000
+    """
+    if text.isprintable():
+        return text
+    import unicodedata
+
+    return "".join(
+        f"\\u{ord(ch):04x}" if unicodedata.category(ch) in _HIDDEN_CATEGORIES else ch for ch in text
+    )
+
+
 def _show_value(value: Any) -> str:
     """Render a received value for a message: JSON-like, short, never empty."""
     if value is _NOT_GIVEN:
@@ -54,6 +79,9 @@ class Problem:
     detail: str | None = None
 
     def __str__(self) -> str:
+        return visible(self._text())
+
+    def _text(self) -> str:
         parts = [self.where]
         if self.field is not None:
             parts.append(f"field '{self.field}' = {_show_value(self.value)}")
@@ -91,8 +119,8 @@ class TcsexamError(Exception):
 
     def _render(self) -> str:
         if not self.problems:
-            return self.summary
-        lines = [self.summary]
+            return visible(self.summary)
+        lines = [visible(self.summary)]
         for problem in self.problems[:MAX_LISTED_PROBLEMS]:
             lines.append(f"  - {problem}")
         hidden = len(self.problems) - MAX_LISTED_PROBLEMS

@@ -220,9 +220,17 @@ def dumps_json(data: Any) -> str:
 
 
 def refuse_output_over_inputs(
-    output: str | os.PathLike[str], inputs: list[Any], *, field: str, allowed: str
+    output: str | os.PathLike[str],
+    inputs: list[Any],
+    *,
+    field: str,
+    allowed: str,
+    folders: list[Any] = (),
 ) -> None:
-    """Refuse an output path that is one of the inputs (``None`` inputs are skipped).
+    """Refuse an output path that is one of the inputs or lies inside an input folder.
+
+    ``None`` inputs are skipped. An output inside an input folder (a folder of solver
+    evidence) would be read as an input the next time.
 
     Examples
     --------
@@ -239,6 +247,11 @@ def refuse_output_over_inputs(
             "Output would overwrite an input",
             [Problem(str(output), field=field, value=str(output), allowed=allowed)],
         )
+    for folder in folders:
+        if folder is not None and Path(folder).resolve() in target.parents:
+            detail = f"it lies inside the input folder {folder}"
+            problem = Problem(str(output), field=field, value=str(output), detail=detail)
+            raise InputRefused("Output would land among the inputs", [problem])
 
 
 def _current_umask() -> int:

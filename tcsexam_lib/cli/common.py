@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from typing import TextIO
+
+from ..errors import visible
 
 #: Printed under every output computed from simulated (demo) inputs.
 SIMULATED_NOTE = "SIMULATED demo data: these numbers are not TCSExam results"
@@ -24,3 +28,9 @@ def run_with(function, args: argparse.Namespace):
     code = function.__code__
     names = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
     return function(**{name: value for name, value in vars(args).items() if name in names})
+
+
+def say(text: str = "", file: TextIO | None = None) -> None:
+    """Print a line, every invisible or direction-changing character shown escaped (ids and
+    notes come from the user's files)."""
+    print(visible(text), file=file or sys.stdout)

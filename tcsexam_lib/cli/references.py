@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import add_references_dir
+from .common import add_references_dir, say
 
 #: How many floor-set instances `reference check` prints per task (--json lists them all).
 _SHOWN_FLOOR_INSTANCES = 10
@@ -18,44 +18,44 @@ def _scale_terms_text(terms: dict[str, int], n_scored: int) -> str:
 
 def _print_reference_check(result) -> None:
     for report in result.files:
-        print(f"{report.path}")
-        print(f"  sha256 {report.sha256 or '(unreadable)'}")
+        say(f"{report.path}")
+        say(f"  sha256 {report.sha256 or '(unreadable)'}")
         if report.reference_id is not None:
             label = " (simulated data)" if report.simulated else ""
-            print(f"  reference_id {report.reference_id}, suite {report.suite}{label}")
+            say(f"  reference_id {report.reference_id}, suite {report.suite}{label}")
             floors = [
                 "(absent)" if value is None else repr(value)
                 for value in (report.scale_floor_relative, report.scale_floor_absolute)
             ]
-            print(f"  floors: relative {floors[0]}, absolute {floors[1]}")
-            print(
+            say(f"  floors: relative {floors[0]}, absolute {floors[1]}")
+            say(
                 f"  {report.n_tasks} task(s), {report.n_scored} scored and "
                 f"{report.n_unscored} unscored instance(s); scale set by: "
                 + _scale_terms_text(report.scale_terms, report.n_scored)
             )
         for task in report.tasks:
             terms = _scale_terms_text(task.scale_terms, task.n_scored)
-            print(
+            say(
                 f"    {task.task} ({task.kind}, {task.direction}): {task.n_scored} scored, "
                 f"{task.n_unscored} unscored; scale set by: {terms}"
             )
             shown = task.floor_instances[:_SHOWN_FLOOR_INSTANCES]
             for row in shown:
-                print(
+                say(
                     f"      floor sets the scale of '{row['instance']}': {row['scale_term']} "
                     f"(mu {row['mu']:.6g}, s {row['s']:.6g}, scale {row['scale']:.6g})"
                 )
             hidden = len(task.floor_instances) - len(shown)
             if hidden > 0:
-                print(f"      ... and {hidden} more (--json lists them all)")
+                say(f"      ... and {hidden} more (--json lists them all)")
     for note in result.notes:
-        print(f"note: {note}")
+        say(f"note: {note}")
     findings = result.all_findings
     if findings:
-        print(f"{len(findings)} finding(s):")
+        say(f"{len(findings)} finding(s):")
         for finding in findings:
-            print(f"  - {finding}")
-    print(
+            say(f"  - {finding}")
+    say(
         f"reference check {result.target}: "
         + ("OK, everything holds" if result.ok else "FAILED (exit 2)")
     )
@@ -68,7 +68,7 @@ def _cmd_reference_check(args: argparse.Namespace) -> int:
 
     result = check_reference(args.target, references_dir=args.references_dir)
     if args.json:
-        print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+        say(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
     else:
         _print_reference_check(result)
     return 0 if result.ok else 2
@@ -88,12 +88,12 @@ def _cmd_reference_build(args: argparse.Namespace) -> int:
     n_scored = sum(len(task["instances"]) for task in data["tasks"].values()) - len(
         data["unscored_reference_instances"]
     )
-    print(
+    say(
         f"reference {data['reference_id']} suite {data['suite']}: {len(data['tasks'])} task(s), "
         f"{n_scored} scored and {len(data['unscored_reference_instances'])} unscored "
         f"instance(s) from {len(args.runs)} runs -> {path}"
     )
-    print(f"check it with: tcsexam reference check {path}")
+    say(f"check it with: tcsexam reference check {path}")
     return 0
 
 
@@ -145,22 +145,22 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     from ..verify import verify_output
 
     result = verify_output(args.output, base_dir=args.base_dir)
-    print(f"{result.output} ({result.producer}); inputs taken from {result.base_dir}")
+    say(f"{result.output} ({result.producer}); inputs taken from {result.base_dir}")
     for check in result.inputs:
-        print(f"  {check}")
+        say(f"  {check}")
     for note in result.notes:
-        print(f"note: {note}")
+        say(f"note: {note}")
     if result.recompute_error:
-        print(f"recomputation refused: {result.recompute_error}")
+        say(f"recomputation refused: {result.recompute_error}")
     if result.differences:
-        print(f"{len(result.differences)} value(s) differ:")
+        say(f"{len(result.differences)} value(s) differ:")
         for difference in result.differences:
-            print(f"  - {difference}")
+            say(f"  - {difference}")
     if result.ok:
-        print("verify: MATCH (recomputed from unchanged inputs; created_utc ignored)")
+        say("verify: MATCH (recomputed from unchanged inputs; created_utc ignored)")
         return 0
     changed = ", ".join(f"{c.role} ({c.path})" for c in result.changed_inputs)
-    print("verify: MISMATCH" + (f"; changed input(s): {changed}" if changed else ""))
+    say("verify: MISMATCH" + (f"; changed input(s): {changed}" if changed else ""))
     return 2
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import SIMULATED_NOTE
+from .common import SIMULATED_NOTE, say
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
@@ -13,18 +13,18 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
     if args.demo_command == "generate":
         written = write_demo(args.root)
-        print(f"{len(written)} demo file(s) written ({SIMULATED_LABEL})")
+        say(f"{len(written)} demo file(s) written ({SIMULATED_LABEL})")
         return 0
     differing = compare_demo(args.root)
     for relative, what in differing:
-        print(f"  {relative}: {what}")
+        say(f"  {relative}: {what}")
     if differing:
-        print(
+        say(
             f"demo check: {len(differing)} file(s) are not the generator's output; "
             "`tcsexam demo generate` rewrites the generator's files (it removes nothing)"
         )
         return 2
-    print("demo check: every demo file equals the generator's output")
+    say("demo check: every demo file equals the generator's output")
     return 0
 
 
@@ -50,13 +50,13 @@ def add_demo_commands(sub) -> None:
 def _cmd_report(args: argparse.Namespace) -> int:
     from ..reports.runner import run_report
 
-    result = run_report(args.params, jobs=args.jobs, output=args.output, progress=print)
+    result = run_report(args.params, jobs=args.jobs, output=args.output, progress=say)
     for failure in result.failures:
-        print(f"FAILED {failure.label}: {failure.error}", file=sys.stderr)
-        print(f"  see {failure.html or failure.executed}", file=sys.stderr)
+        say(f"FAILED {failure.label}: {failure.error}", file=sys.stderr)
+        say(f"  see {failure.html or failure.executed}", file=sys.stderr)
     pages = ", ".join(str(page) for page in result.landing_pages)
     notebooks = sum(len(rs.notebooks) for rs in result.run_sets)
-    print(
+    say(
         f"report: {notebooks - len(result.failures)} of {notebooks} notebook(s) ran in "
         f"{result.seconds:.1f} s; landing page {pages}"
     )
@@ -102,22 +102,22 @@ def _cmd_stats(args: argparse.Namespace) -> int:
     for model in result["ranking"]:
         entry = result["models"][model]
         best, worst = entry["rank_ci"]
-        print(
+        say(
             f"{model}: index {entry['index']:.2f}, {level} CI {_interval_text(entry['index_ci'])}"
             f", rank {entry['rank']} (interval {best}-{worst}), {entry['status']}"
         )
     for model, entry in result["models"].items():
         if entry["index"] is None:
-            print(f"{model}: {entry['status']}, no index: no interval, no rank")
+            say(f"{model}: {entry['status']}, no index: no interval, no rank")
     significant = sum(pair["significant"] for pair in result["pairs"])
     if result["pairs"]:
-        print(f"pairs: {significant} of {len(result['pairs'])} differ after Holm at {level}")
+        say(f"pairs: {significant} of {len(result['pairs'])} differ after Holm at {level}")
     if result["tie_groups"]:
-        print(f"tied with the leader: {', '.join(result['tie_groups'][0])}")
-    print(f"method: {result['method']['name']} (B = {result['resamples']}, seed {result['seed']})")
-    print(f"-> {args.output}")
+        say(f"tied with the leader: {', '.join(result['tie_groups'][0])}")
+    say(f"method: {result['method']['name']} (B = {result['resamples']}, seed {result['seed']})")
+    say(f"-> {args.output}")
     if result.get("simulated"):
-        print(SIMULATED_NOTE)
+        say(SIMULATED_NOTE)
     return 0
 
 

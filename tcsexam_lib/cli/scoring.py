@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 
-from .common import SIMULATED_NOTE, add_references_dir, run_with
+from .common import SIMULATED_NOTE, add_references_dir, run_with, say
 
 #: How many models `tcsexam score` lists on the terminal (beyond: the models that are not
 #: complete, and a count per status).
@@ -16,13 +16,13 @@ def _cmd_solver_score(args: argparse.Namespace) -> int:
     from ..scoring.commands import run_solver_score
 
     result = run_with(run_solver_score, args)
-    print(
+    say(
         f"{args.task}: relative_score {result['relative_score']!r} over "
         f"{result['n_scored']} scored instance(s), {len(result['unscored_instances'])} unscored "
         f"(reference {result['reference_id']}) -> {args.output}"
     )
     if result.get("simulated"):
-        print(SIMULATED_NOTE)
+        say(SIMULATED_NOTE)
     return 0
 
 
@@ -42,20 +42,20 @@ def _cmd_score(args: argparse.Namespace) -> int:
         entry = models[model]
         index = "no index" if entry["index"] is None else f"index {entry['index']:.2f}"
         errors = sum(1 for issue in entry["issues"] if issue["severity"] == "error")
-        print(
+        say(
             f"{model}: {entry['status']}, {index}"
             + (f", {errors} blocking issue(s)" if errors else "")
         )
     if len(shown) < len(models):
         counts = Counter(entry["status"] for entry in models.values())
         tally = ", ".join(f"{counts[status]} {status}" for status in sorted(counts))
-        print(f"{len(models)} models ({tally}); every model is in {args.output}")
+        say(f"{len(models)} models ({tally}); every model is in {args.output}")
     if "solver_evidence" in result:
         state = "consistent" if result["solver_evidence"]["consistent"] else "INCONSISTENT"
-        print(f"solver evidence: {state} (see the solver_evidence_* issues)")
-    print(f"overall status {result['status']} -> {args.output}")
+        say(f"solver evidence: {state} (see the solver_evidence_* issues)")
+    say(f"overall status {result['status']} -> {args.output}")
     if result.get("simulated"):
-        print(SIMULATED_NOTE)
+        say(SIMULATED_NOTE)
     return 0
 
 

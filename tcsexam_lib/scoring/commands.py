@@ -182,16 +182,22 @@ def run_score(
     )
     read = [attempts, cohort, inputs.suite.path, inputs.reference.path]
     read += [found.path for found in (evidence[1] if evidence else {}).values()]
-    _write_output(output, result, read)
+    _write_output(output, result, read, folders=[solver_evidence])
     return result
 
 
-def _write_output(output: PathLike | None, result: dict[str, Any], inputs: list[Any]) -> None:
-    """Write ``result`` atomically, refusing to replace one of its own inputs."""
+def _write_output(
+    output: PathLike | None, result: dict[str, Any], inputs: list[Any], folders: list[Any] = ()
+) -> None:
+    """Write ``result`` atomically, refusing to replace an input or land in an input folder."""
     if output is None:
         return
     refuse_output_over_inputs(
-        output, inputs, field="--output", allowed="a path that is not one of the inputs"
+        output,
+        inputs,
+        field="--output",
+        allowed="a path that is not one of the inputs",
+        folders=list(folders),
     )
     write_json_atomic(output, result)
 
