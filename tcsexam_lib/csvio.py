@@ -39,6 +39,27 @@ def parse_decimal(text: str) -> float | None:
     return float(text)
 
 
+#: First characters that make a spreadsheet run a cell as a formula (CSV injection).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutral_cell(text: str) -> str:
+    """A cell safe to open in a spreadsheet: a formula-like text gets a leading ``'``.
+
+    A plain number (``-0.5``, ``+1``) is left as it is; anything else starting with ``=``,
+    ``+``, ``-``, ``@``, a tab or a carriage return is written as text. Applied to the
+    files the kit writes, never to what it reads.
+
+    Examples
+    --------
+    >>> neutral_cell("=SUM(A1:A9)"), neutral_cell("-0.5"), neutral_cell("retry")
+    ("'=SUM(A1:A9)", '-0.5', 'retry')
+    """
+    if text.startswith(FORMULA_STARTS) and parse_decimal(text) is None:
+        return "'" + text
+    return text
+
+
 @dataclass
 class CsvTable:
     """A CSV table as text: ``header`` and ``rows`` as ``(line, values)`` pairs.
@@ -62,12 +83,18 @@ class CsvTable:
             None,
         )
 
+    def neutralized(self) -> CsvTable:
+        """This table with every formula-like cell made text (:func:`neutral_cell`)."""
+        rows = [(line, [neutral_cell(v) for v in values]) for line, values in self.rows]
+        return CsvTable(self.source, [neutral_cell(h) for h in self.header], rows, None)
+
     def to_text(self) -> str:
-        """The table as CSV text (``\\n`` line ends, minimal quoting)."""
+        """The table as CSV text (``\\n`` line ends, minimal quoting), every formula-like
+        cell written as text (:func:`neutral_cell`)."""
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(self.header)
-        writer.writerows(values for _, values in self.rows)
+        writer.writerow(map(neutral_cell, self.header))
+        writer.writerows(map(neutral_cell, values) for _, values in self.rows)
         return buffer.getvalue()
 
 

@@ -46,8 +46,10 @@ def fill_table(table: CsvTable, outputs: list[dict[str, Any]]) -> tuple[CsvTable
     A ``valid`` solver row whose ``score`` is blank gets the ``relative_score`` of the
     output with the same model, task and attempt (written as the shortest text that reads
     back to the same float). A score already written that differs from its output by more
-    than 1e-9 is kept and reported. Everything else is copied unchanged. The copy's
-    ``source`` says that its blank solver scores were filled.
+    than 1e-9 is kept and reported. Everything else is copied unchanged, but for a
+    formula-like note, made text (:func:`~tcsexam_lib.csvio.neutral_cell`: the copy is a
+    file the kit writes). The copy's ``source`` says that its blank solver scores were
+    filled.
 
     Examples
     --------
@@ -104,7 +106,7 @@ def fill_table(table: CsvTable, outputs: list[dict[str, Any]]) -> tuple[CsvTable
     result.orphans = [
         {"model": key[0], "task": key[1], "attempt": key[2]} for key in by_key if key not in named
     ]
-    return filled, result
+    return filled.neutralized(), result
 
 
 def fill_solver_rows(

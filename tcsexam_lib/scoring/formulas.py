@@ -172,7 +172,7 @@ def z_score(a: float, mu: float, scale: float, direction: str) -> float:
     (1.0, -1.0)
     """
     diff = a - mu if direction == "maximize" else mu - a
-    return diff / scale
+    return diff / scale  # may be an infinity for a value far beyond the reference
 
 
 def phi(z: float) -> float:
@@ -224,8 +224,9 @@ def instance_scores(
 
     a = np.asarray(values, dtype=float)
     mu = np.asarray(mus, dtype=float)
-    diff = a - mu if direction == "maximize" else mu - a
-    z = diff / np.asarray(scales, dtype=float)
+    with np.errstate(over="ignore", invalid="ignore"):  # an infinity is the caller's to refuse
+        diff = a - mu if direction == "maximize" else mu - a
+        z = diff / np.asarray(scales, dtype=float)
     return z.tolist(), ndtr(z).tolist()
 
 
@@ -254,8 +255,13 @@ def mean_score(scores: Sequence[float]) -> float:
     --------
     >>> mean_score([0.5, 0.0])
     0.25
+    >>> mean_score([1e308, 1e308])  # the sum is not a float: neither is the mean here
+    inf
     """
-    return math.fsum(scores) / len(scores)
+    try:
+        return math.fsum(scores) / len(scores)
+    except OverflowError:  # fsum's exact sum does not fit a float
+        return math.inf
 
 
 def track_contribution(track: str, mean: float) -> float:

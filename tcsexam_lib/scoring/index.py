@@ -12,8 +12,10 @@ equal-weight mean over the tasks of each track, (3) the fixed weights. A model i
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
+from ..errors import InputRefused, Problem
 from ..references.suites import Suite
 from ..vocab import (
     ADOPTED_STATUSES,
@@ -31,6 +33,20 @@ STATUS_COMPLETE = "complete"
 STATUS_PROVISIONAL = "provisional"
 STATUS_INCOMPLETE = "incomplete"
 _STATUS_ORDER = (STATUS_COMPLETE, STATUS_PROVISIONAL, STATUS_INCOMPLETE)
+
+
+def _refuse_overflow(model: str, tracks: dict[str, dict[str, Any]]) -> None:
+    """Raw rewards so large that the weighted sum of the means is not a float."""
+    means = {track: entry["mean"] for track, entry in tracks.items()}
+    problem = Problem(
+        f"model '{model}'",
+        field="track means",
+        value=means,
+        detail="a mean or the index (30*P + 30*S + 30*C + 10*O) overflows a float",
+        allowed="scores whose weighted means sum to a float (construction rewards below "
+        "about 1e306)",
+    )
+    raise InputRefused("Cannot compute the index", [problem])
 
 
 def _worst(statuses: set[str]) -> str:
@@ -178,7 +194,7 @@ def compute_index(
             task, task_issues = _score_task(key, plan.planned(item), groups.get(key, []))
             tasks.append(task)
             issues.extend(task_issues)
-        models[model] = _summarise_model(tasks, [issue.to_dict() for issue in issues])
+        models[model] = _summarise_model(model, tasks, [issue.to_dict() for issue in issues])
     overall = _worst({m["status"] for m in models.values()})
     return {
         "metric_id": METRIC_ID,
@@ -193,7 +209,9 @@ def compute_index(
     }
 
 
-def _summarise_model(tasks: list[dict[str, Any]], issues: list[dict[str, Any]]) -> dict[str, Any]:
+def _summarise_model(
+    model: str, tasks: list[dict[str, Any]], issues: list[dict[str, Any]]
+) -> dict[str, Any]:
     by_track: dict[str, list[dict[str, Any]]] = {track: [] for track in TRACKS}
     for task in tasks:
         by_track[task["track"]].append(task)
@@ -213,6 +231,9 @@ def _summarise_model(tasks: list[dict[str, Any]], issues: list[dict[str, Any]]) 
     index = None
     if status != STATUS_INCOMPLETE:
         index = combine_track_means({t: tracks[t]["mean"] for t in TRACKS})
+    sums = [index, *(t["mean"] for t in tasks), *(t["contribution"] for t in tracks.values())]
+    if not all(math.isfinite(value) for value in sums if value is not None):
+        _refuse_overflow(model, tracks)
     coverage = {
         "tasks_planned": len(tasks),
         "tasks_complete": sum(t["mean"] is not None for t in tasks),

@@ -216,8 +216,11 @@ def instance_rows(
     candidates: CandidateValues,
     task_ref: TaskReference,
     reference: Reference,
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[float]]:
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[float]] | None:
     """The output rows of the scored instances and of the others, and the valid scores.
+
+    ``None`` when a candidate's ``z`` overflows a float (the records are then checked one
+    by one to name it).
 
     Scored rows are in record order with their reference statistics, ``z`` and score (a
     completed failure scores 0 and has no ``z``); records outside the scored set are kept
@@ -233,6 +236,8 @@ def instance_rows(
         list(map(_scale, chosen)),
         task_ref.direction,
     )
+    if not all(map(math.isfinite, zs)):
+        return None  # a candidate so far from the reference that z overflows a float
     value_of, z_of, score_of = iter(candidates.values.tolist()), iter(zs), iter(scores)
     with few_collections():
         rows = _scored_rows(names, statuses, wanted, stats, value_of, z_of, score_of)

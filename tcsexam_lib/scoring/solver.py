@@ -10,6 +10,7 @@ The task's ``relative_score`` is the mean over the scored instances, in [0, 1].
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Sequence
 from typing import Any
@@ -25,7 +26,7 @@ from ..vocab import (
     STATUS_OK,
     sorted_statuses,
 )
-from .formulas import relative_score
+from .formulas import InstanceStats, relative_score, z_score
 from .instances import (
     RecordColumns,
     candidate_value,
@@ -137,7 +138,11 @@ def score_solver_task(
     if candidates is None:
         refuse_records(records, task_ref, source)  # names every problem
         raise AssertionError("records refused column by column but not one by one")
-    rows, unscored_rows, scores = instance_rows(records, columns, candidates, task_ref, reference)
+    scored = instance_rows(records, columns, candidates, task_ref, reference)
+    if scored is None:
+        refuse_records(records, task_ref, source)  # names the candidate whose z overflows
+        raise AssertionError("z overflowed column by column but not one by one")
+    rows, unscored_rows, scores = scored
     return {
         "task": task,
         "reference_id": reference.reference_id,
@@ -152,6 +157,23 @@ def score_solver_task(
         "instances": rows,
         "unscored_instances": unscored_rows,
     }
+
+
+def _overflow_problem(
+    value: float, stats: InstanceStats, task_ref: TaskReference, where: str
+) -> Problem | None:
+    """A candidate so far from the reference that ``z`` is not a float (an infinity)."""
+    if math.isfinite(z_score(value, stats.mu, stats.scale, task_ref.direction)):
+        return None
+    return Problem(
+        where,
+        field="A",
+        value=value,
+        detail=f"z = (A - mu) / scale overflows a float (mu {stats.mu!r}, scale "
+        f"{stats.scale!r}): almost certainly a recording error",
+        allowed="a value whose distance to the reference mean, in scales, is a float "
+        "(below about 1.8e308 scales)",
+    )
 
 
 def refuse_records(records: list[dict[str, Any]], task_ref: TaskReference, source: str) -> None:
@@ -190,7 +212,9 @@ def refuse_records(records: list[dict[str, Any]], task_ref: TaskReference, sourc
                 )
             )
         elif status == STATUS_OK:
-            _, problem = candidate_value(record, task_ref, where)
+            value, problem = candidate_value(record, task_ref, where)
+            if problem is None:
+                problem = _overflow_problem(value, task_ref.scored[name], task_ref, where)
             if problem is not None:
                 problems.append(problem)
     missing = [name for name in task_ref.scored if name not in seen]
