@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: help report demo test test-unit test-doctest test-nbval test-smoke lint format bench bench-speed bench-calibration clean \
+.PHONY: help report demo test test-unit test-hostile test-doctest test-nbval test-smoke lint format bench bench-speed bench-calibration clean \
 	teaching-notebook
 
 help:
@@ -20,10 +20,15 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
-test: test-unit test-doctest test-nbval test-smoke lint
+test: test-unit test-hostile test-doctest test-nbval test-smoke lint
 
 test-unit: $(STAMP)
-	$(BIN)/python -m pytest -q -m "not smoke" tests
+	$(BIN)/python -m pytest -q -m "not smoke and not hostile" tests
+
+# Malformed and hostile inputs through the real tcsexam process: exit code, message,
+# no traceback, previous output untouched, nothing else changed.
+test-hostile: $(STAMP)
+	$(BIN)/python -m pytest -q -m hostile tests
 
 # The real notebooks on the demo: the report runner over one run set, and each notebook
 # run directly with its params/notebooks/*.yaml (a kernel per notebook).

@@ -601,3 +601,18 @@ def test_views_coverage_marks_failed_and_missing_repeats(demo_index):
     assert {"valid", "failed", "missing"} <= cells
     contributions = report_views.track_table(demo_index, "sim-alpha")["contribution"]
     assert contributions.sum() == pytest.approx(demo_index["models"]["sim-alpha"]["index"])
+
+
+def test_fill_writes_formula_like_notes_as_text_and_leaves_the_input_alone(ws):
+    """CSV injection: the copy the kit writes is safe to open in a spreadsheet."""
+    write_run_set(ws)
+    ws.rows[0]["note"] = '=HYPERLINK("http://x","y")'
+    ws.rows[1]["note"] = "-rerun"
+    ws.write()
+    before = ws.attempts_path.read_bytes()
+    fill_solver_rows(ws.attempts_path, _outputs(ws), ws.root / "filled.csv")
+    assert ws.attempts_path.read_bytes() == before
+    rows = _read_csv(ws.root / "filled.csv")
+    assert rows[0]["note"] == '\'=HYPERLINK("http://x","y")'
+    assert rows[1]["note"] == "'-rerun"
+    assert rows[0]["score"] == ws.rows[0]["score"]  # a number is left as it is
