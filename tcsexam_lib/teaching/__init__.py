@@ -13,6 +13,7 @@ The notebook stays thin: every number it shows comes from a call here or in
   :func:`worked_example_records`) and tiny ILLUSTRATIVE cohorts scored with
   :func:`tcsexam_lib.run_score` (:func:`score_tiny_cohort`,
   :func:`status_walkthrough`);
+- uncertainty: :func:`close_indexes_report` (why two close indexes may not differ);
 - plots (matplotlib, imported lazily): :func:`plot_phi_curve`,
   :func:`plot_solver_instance`, :func:`plot_floor_effect`,
   :func:`plot_averaging_order`, :func:`plot_track_contributions`.
@@ -58,6 +59,7 @@ from .reports import (
     solver_score_report,
     track_means_report,
 )
+from .uncertainty import close_indexes_report
 from .widgets import (
     TeachingWidget,
     solver_score_widget,
@@ -66,6 +68,7 @@ from .widgets import (
 )
 
 __all__ = [
+    "close_indexes_report",
     "EXERCISES",
     "EXERCISE_1_A",
     "EXERCISE_2_REFERENCES",
