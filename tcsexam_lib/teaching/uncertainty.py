@@ -28,9 +28,7 @@ def close_models_task_means(seed: int = 20261202) -> list[np.ndarray]:
     tracks = []
     for track in TRACKS:
         base = rng.uniform(0.2, 0.8, size=20)
-        rows = [
-            base + shift + rng.normal(0.0, 0.25, size=20) for shift in CLOSE_MODELS.values()
-        ]
+        rows = [base + shift + rng.normal(0.0, 0.25, size=20) for shift in CLOSE_MODELS.values()]
         upper = 1.5 if track == "construction" else 1.0
         tracks.append(np.clip(np.vstack(rows), 0.0, upper))
     return tracks
@@ -45,9 +43,7 @@ def close_indexes_report(resamples: int = 2000, seed: int = 0) -> str:
     ILLUSTRATIVE (simulated) cohort: 3 models, 20 tasks per track
     """
     names = list(CLOSE_MODELS)
-    out = analyse_cohort(
-        close_models_task_means(), names=names, resamples=resamples, seed=seed
-    )
+    out = analyse_cohort(close_models_task_means(), names=names, resamples=resamples, seed=seed)
     lines = [f"ILLUSTRATIVE (simulated) cohort: {len(names)} models, 20 tasks per track"]
     for position in out.order:
         low, high = out.index_ci[0][position], out.index_ci[1][position]
