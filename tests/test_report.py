@@ -30,6 +30,7 @@ from tcsexam_lib import (
 )
 from tcsexam_lib.reports import runner as report_module
 from tcsexam_lib.reports.landing import build_landing_page
+from tcsexam_lib.reports.publish import read_manifests
 
 #: Records of the solve task: both instances solved (a relative score computed by the kit).
 SAT_RECORDS = [
@@ -129,15 +130,15 @@ PARAMS_REFUSALS = [
         id="records-inside-the-run-set-output",
     ),
     pytest.param(
-        {"output": ".", "attempts": "lite-offline.attempts.csv"},
-        r"field 'attempts' = \"lite-offline\.attempts\.csv\": the report would write "
-        r".*lite-offline\.attempts\.csv",
-        id="attempts-where-the-filled-copy-goes",
+        {"output": ".", "attempts": "lite-offline/attempts.csv"},
+        r"field 'attempts' = \"lite-offline/attempts\.csv\": .*lite-offline/attempts\.csv lies "
+        r"inside the run set's output folder .*lite-offline, which the runner replaces as a whole",
+        id="attempts-inside-the-run-set-folder",
     ),
     pytest.param(
         {"notebooks": ["index", "teaching"]},
         r"field 'notebooks\[1\]' = \"teaching\" "
-        r"\(allowed: \"solver_scoring\", \"index\", \"diagnostics\"\)",
+        r"\(allowed: \"cohort\", \"solver_scoring\", \"index\", \"diagnostics\"\)",
         id="unknown-notebook",
     ),
 ]
@@ -146,7 +147,7 @@ PARAMS_REFUSALS = [
 @pytest.mark.parametrize(("overrides", "match"), PARAMS_REFUSALS)
 def test_params_refusals_name_file_field_value_and_allowed(ws, overrides, match):
     (ws.root / "lite-offline").mkdir()  # a records folder for the cases that point at it
-    (ws.root / "lite-offline.attempts.csv").write_text("")
+    (ws.root / "lite-offline" / "attempts.csv").write_text("")
     path = write_run_set(ws, **overrides)
     with pytest.raises(InputRefused, match=match):
         load_report_params(path)
@@ -206,7 +207,7 @@ def test_params_paths_are_relative_to_the_file_and_output_overridable(ws, tmp_pa
     assert params.cohort == ws.cohort_path.resolve()
     assert params.output == (ws.root / "out").resolve()
     assert params.name == "lite-offline"
-    assert params.notebooks == ("solver_scoring", "index", "diagnostics")
+    assert params.notebooks == ("cohort", "solver_scoring", "index", "diagnostics")
     assert load_report_params(path, output=tmp_path / "x").output == (tmp_path / "x").resolve()
 
 
@@ -480,12 +481,15 @@ def test_runner_reports_a_failing_notebook_with_its_cell_while_the_others_finish
     assert "[2/2]" in done.out and "1 of 2 notebook(s) ran" in done.out
 
     out = ws.root / "out"
-    model_dir = out / "lite-offline" / MODEL
+    run_set = out / "lite-offline"
+    model_dir = run_set / "models" / MODEL
+    evidence = run_set / "evidence" / MODEL
     # runner layout: solver outputs, filled attempts, index JSON, notebooks and HTML
-    assert sorted(p.name for p in (model_dir / "solver").iterdir()) == sorted(
+    assert sorted(p.name for p in evidence.iterdir()) == sorted(
         [f"{SOLVE_TASK}-1.json", f"{SOLVER_TASK}-1.json"]
     )
-    solver_out = read_output(model_dir / "solver" / f"{SOLVER_TASK}-1.json")
+    assert not [p for p in out.iterdir() if p.name.startswith(".")]  # no staging left
+    solver_out = read_output(evidence / f"{SOLVER_TASK}-1.json")
     assert (solver_out["model"], solver_out["attempt"], solver_out["relative_score"]) == (
         MODEL,
         "1",
@@ -504,9 +508,9 @@ def test_runner_reports_a_failing_notebook_with_its_cell_while_the_others_finish
     assert "<title>lite-offline/test-model-a/index (TCSExam report)</title>" in reader
     assert code in (model_dir / "index.html").read_text()
 
-    filled = {r["item"]: r for r in _read_csv(out / "lite-offline.attempts.csv")}
+    filled = {r["item"]: r for r in _read_csv(run_set / "lite-offline.attempts.csv")}
     assert float(filled[SOLVE_TASK]["score"]) == sat_score(ws)
-    index = read_output(out / "lite-offline.index.json")
+    index = read_output(run_set / "lite-offline.index.json")
     assert index["solver_evidence"]["consistent"] is True
     assert index["provenance"]["producer"] == "tcsexam report"
 
@@ -514,9 +518,9 @@ def test_runner_reports_a_failing_notebook_with_its_cell_while_the_others_finish
     assert "SIMULATED DEMO DATA — not TCSExam results" in landing
     assert "1 notebook(s) failed" in landing and "ZeroDivisionError" in landing
     entry = index["models"][MODEL]
-    assert f"<td>{MODEL}</td><td class='complete'>complete</td>" in landing
-    assert f"<td class='num'>{entry['index']:.4f}</td>" in landing
-    assert "href='lite-offline/test-model-a/index.reader.html'" in landing
+    assert f"<td class='complete'>complete</td><td>{MODEL}</td>" in landing
+    assert f"<td class='num'>{entry['index']:.2f}</td>" in landing
+    assert "href='lite-offline/models/test-model-a/index.reader.html'" in landing
 
 
 def test_runner_index_equals_run_score_and_real_data_get_no_banner(ws, tiny_notebooks):
@@ -528,7 +532,7 @@ def test_runner_index_equals_run_score_and_real_data_get_no_banner(ws, tiny_note
     assert result.ok and len(result.run_sets[0].notebooks) == 1
     expected = run_score(
         suite="lite",
-        attempts=ws.root / "out" / "lite-offline.attempts.csv",
+        attempts=ws.root / "out" / "lite-offline" / "lite-offline.attempts.csv",
         cohort=ws.cohort_path,
         references_dir=ws.refs_dir,
     )
@@ -536,40 +540,29 @@ def test_runner_index_equals_run_score_and_real_data_get_no_banner(ws, tiny_note
     assert got["index"] == expected["models"][MODEL]["index"]
     assert got["track_means"] == expected["models"][MODEL]["track_means"]
     assert any("1 blank solver score(s) filled" in line for line in lines)
-    assert lines[-1] == f"landing page: {ws.root / 'out' / 'index.html'}"
+    assert lines[-1].endswith(f"landing page {ws.root / 'out' / 'index.html'}")
     page = (ws.root / "out" / "index.html").read_text()
-    assert page == build_landing_page(result.run_sets, ws.root / "out")
+    assert page == build_landing_page(read_manifests(ws.root / "out"))
     assert "SIMULATED" not in page
-    assert "<th>P</th><th>S</th><th>C</th><th>O</th>" in page
+    assert "<th class='num'>P</th><th class='num'>S</th><th class='num'>C</th>" in page
 
 
-def test_landing_page_escapes_model_names_in_text_and_links(tmp_path):
-    from tcsexam_lib.reports.execute import NotebookOutcome
-    from tcsexam_lib.reports.fill import FillResult
-    from tcsexam_lib.reports.params import ReportParams
-    from tcsexam_lib.reports.runner import RunSetResult
-
+def test_landing_page_escapes_model_names_in_text_and_links():
     model = "o'brien<b>"
-    params = ReportParams(
-        tmp_path / "p.yaml", "lite", "offline", tmp_path, tmp_path, tmp_path, None,
-        tmp_path, ("index",), models=(model,),
-    )  # fmt: skip
-    folder = tmp_path / "lite-offline"
-    reader = folder / model / "index.reader.html"
+    notebook = {"name": "index", "ok": True, "error": None, "executed": f"models/{model}/index.ipynb",
+                "html": f"models/{model}/index.html",
+                "reader_html": f"models/{model}/index.reader.html"}  # fmt: skip
     entry = {"status": "complete", "index": 55.5,
              "track_means": {"P": 0.4, "S": 0.25, "C": 1.2, "O": 0.0}}  # fmt: skip
-    notebook = NotebookOutcome(
-        f"lite-offline/{model}/index", "index", reader.with_name("index.ipynb"),
-        reader.with_name("index.html"), reader, 1.0,
-    )  # fmt: skip
-    rs = RunSetResult(
-        params, folder, tmp_path / "i.json", tmp_path / "a.csv",
-        {"reference_id": "r", "status": "complete", "models": {model: entry}},
-        FillResult(tmp_path / "a.csv"), {}, False, [notebook],
-    )  # fmt: skip
-    page = build_landing_page([rs], tmp_path)
+    manifest = {
+        "folder": "lite-offline", "name": "lite-offline", "suite": "lite", "protocol": "offline",
+        "simulated": False, "reference_id": "r", "status": "complete", "cohort": None,
+        "index_json": "i.json", "attempts": "a.csv", "kernel_log": "k.log",
+        "summary": {"models": {model: entry}}, "notebooks": {model: [notebook]},
+    }  # fmt: skip
+    page = build_landing_page([manifest])
     assert "o&#x27;brien&lt;b&gt;" in page and model not in page
-    assert "href='lite-offline/o%27brien%3Cb%3E/index.reader.html'" in page
+    assert "href='lite-offline/models/o%27brien%3Cb%3E/index.reader.html'" in page
 
 
 # --- report_views on the demo (no kernel) ----------------------------------------------
