@@ -549,9 +549,10 @@ def test_runner_index_equals_run_score_and_real_data_get_no_banner(ws, tiny_note
 
 def test_landing_page_escapes_model_names_in_text_and_links():
     model = "o'brien<b>"
-    notebook = {"name": "index", "ok": True, "error": None, "executed": f"models/{model}/index.ipynb",
-                "html": f"models/{model}/index.html",
-                "reader_html": f"models/{model}/index.reader.html"}  # fmt: skip
+    folder = f"models/{model}"
+    notebook = {"name": "index", "ok": True, "error": None}
+    for key, suffix in (("executed", "ipynb"), ("html", "html"), ("reader_html", "reader.html")):
+        notebook[key] = f"{folder}/index.{suffix}"
     entry = {"status": "complete", "index": 55.5,
              "track_means": {"P": 0.4, "S": 0.25, "C": 1.2, "O": 0.0}}  # fmt: skip
     manifest = {
