@@ -355,7 +355,13 @@ def _add_demo_commands(sub) -> None:
 def _cmd_report(args: argparse.Namespace) -> int:
     from .reports.runner import run_report
 
-    result = run_report(args.params, jobs=args.jobs, output=args.output, progress=print)
+    result = run_report(
+        args.params,
+        jobs=args.jobs,
+        output=args.output,
+        notebooks_dir=args.notebooks_dir,
+        progress=print,
+    )
     for failure in result.failures:
         print(f"FAILED {failure.label}: {failure.error}", file=sys.stderr)
         print(f"  see {failure.html or failure.executed}", file=sys.stderr)
@@ -385,6 +391,12 @@ def _add_report_command(sub) -> None:
         default=None,
         metavar="DIR",
         help="output folder (default: the files' output, else build/reports)",
+    )
+    report.add_argument(
+        "--notebooks-dir",
+        default=None,
+        metavar="DIR",
+        help="folder of the report notebooks (default: the kit's notebooks/)",
     )
     report.set_defaults(handler=_cmd_report)
 

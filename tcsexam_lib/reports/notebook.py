@@ -273,11 +273,50 @@ def new_axes(ax: Any = None, size: tuple[float, float] = (6.0, 3.5)):
 
     matplotlib.rcParams["text.parse_math"] = False
     matplotlib.rcParams["axes.prop_cycle"] = matplotlib.cycler(color=list(OKABE_ITO))
+    _show_charts_as_compact_png()
     if ax is not None:
         return ax.figure, ax
     fig, ax = plt.subplots(figsize=size, layout="constrained")
     plt.close(fig)  # returned, not shown twice
     return fig, ax
+
+
+#: Resolution and colours of a chart image in a report (flat charts need few colours).
+CHART_DPI = 80
+CHART_COLOURS = 96
+
+
+def compact_png(fig: Any) -> bytes:
+    """A chart as a small PNG: ``CHART_DPI`` dots per inch, ``CHART_COLOURS`` colours.
+
+    A report page embeds every chart; a full-colour PNG of a flat chart is several
+    times larger than it needs to be.
+    """
+    import io
+
+    from PIL import Image
+
+    raw = io.BytesIO()
+    fig.savefig(raw, format="png", dpi=CHART_DPI, bbox_inches="tight", facecolor="white")
+    image = Image.open(raw).convert("RGB").quantize(colors=CHART_COLOURS)
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
+def _show_charts_as_compact_png() -> None:
+    """In a notebook, show every matplotlib figure with :func:`compact_png`."""
+    from IPython import get_ipython
+
+    shell = get_ipython()
+    if shell is None:
+        return
+    from matplotlib.figure import Figure
+
+    formatters = shell.display_formatter.formatters
+    formatters["image/png"].for_type(Figure, compact_png)
+    formatters["image/svg+xml"].pop(Figure, None)
+    formatters["application/pdf"].pop(Figure, None)
 
 
 def label_simulated(fig: Any, simulated: bool) -> Any:
