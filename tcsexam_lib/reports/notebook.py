@@ -253,8 +253,10 @@ def one_line_errors() -> None:
     if shell is None:
         return
 
-    def handler(_shell, etype, value, _tb, tb_offset=None):
-        return [f"{etype.__name__}: {value}"]
+    def handler(shell, etype, value, _tb, tb_offset=None):
+        stb = [f"{etype.__name__}: {value}"]
+        shell._showtraceback(etype, value, stb)  # IPython's hook that shows an error
+        return stb
 
     shell.set_custom_exc((TcsexamError,), handler)
 
