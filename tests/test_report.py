@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import nbformat
+import pandas as pd
 import pytest
 import yaml
 from conftest import MODEL, SOLVE_TASK, SOLVER_TASK, Workspace, read_output
@@ -595,3 +596,55 @@ def test_views_coverage_marks_failed_and_missing_repeats(demo_index):
     assert {"valid", "failed", "missing"} <= cells
     contributions = report_views.track_table(demo_index, "sim-alpha")["contribution"]
     assert contributions.sum() == pytest.approx(demo_index["models"]["sim-alpha"]["index"])
+
+
+def test_charts_never_read_mathtext_and_carry_the_simulated_label(demo_index):
+    import io
+
+    from tcsexam_lib import views as report_views
+
+    odd = "sim-$\\frac$"  # not valid mathtext: drawing it as mathtext would raise
+    result = {**demo_index, "models": {odd: demo_index["models"]["sim-gamma"]}}
+    charts = [
+        report_views.plot_track_contributions(result, odd),
+        report_views.plot_coverage(result, odd),
+        report_views.plot_repeat_spread(result, odd),
+        report_views.plot_ranked_index(result),
+        report_views.plot_task_heatmap(result),
+    ]
+    for fig in charts:
+        fig.savefig(io.BytesIO(), format="png")
+        assert fig.get_suptitle() == report_views.SIMULATED_TEXT
+    title = charts[0].axes[0].get_title()
+    assert title == f"{odd}: incomplete, no index (incomplete)" and "null" not in title
+
+
+def test_each_issue_is_said_once_with_what_to_do(demo_index):
+    from tcsexam_lib import views as report_views
+
+    beta = report_views.explain_status(demo_index, "sim-beta").text
+    assert "change its adoption_status from selected_provisional to selected" in beta
+    assert "run the report again" in beta
+    assert beta.count("sim-con-02") == 1 and "(line 44)" in beta
+    assert "provisionally (selected_provisional)" not in beta
+    gamma = report_views.explain_status(demo_index, "sim-gamma").text
+    blocking = [i for i in demo_index["models"]["sim-gamma"]["issues"] if i["severity"] == "error"]
+    for issue in blocking:
+        assert gamma.count(issue["message"]) == 1
+    assert gamma.count("What to do:") == len(blocking)
+
+
+def test_tables_use_one_number_format_and_hide_nothing(demo_index):
+    from tcsexam_lib import views as report_views
+
+    board = report_views.table_html(report_views.leaderboard(demo_index))
+    alpha = demo_index["models"]["sim-alpha"]
+    assert f"<td class='num'>{alpha['index']:.2f}</td>" in board
+    assert f"<td class='num'>{alpha['track_means']['S']:.4f}</td>" in board
+    assert "<th></th>" not in board and "e-0" not in board and "null" not in board
+    issues = report_views.issues_table(demo_index, "sim-alpha")
+    assert report_views.table_html(issues).startswith("<p class='tcs-note'>No issue")
+    plan = report_views.solver_plan_table(demo_index, "sim-gamma", [])
+    assert "planned, no adopted attempt yet" in plan["state"].tolist()
+    big = pd.DataFrame({"n": range(2000)})
+    assert report_views.table_html(big).count("<tr>") == 2001  # every row, header included
