@@ -316,6 +316,14 @@ def _add_verify_command(sub) -> None:
 def _cmd_demo(args: argparse.Namespace) -> int:
     from .demo import SIMULATED_LABEL, compare_demo, write_demo
 
+    if args.demo_command == "generate" and args.scale == "full":
+        from .demo_full_size import LABEL, write_files
+
+        root = args.root or "build/demo-full-size"
+        written = write_files(root)
+        print(f"{len(written)} file(s) written under {root} ({LABEL})")
+        print(f"render them with: tcsexam report {root}/demo-full-size-offline.yaml -j 2")
+        return 0
     if args.demo_command == "generate":
         written = write_demo(args.root)
         print(f"{len(written)} demo file(s) written ({SIMULATED_LABEL})")
@@ -347,8 +355,17 @@ def _add_demo_commands(sub) -> None:
             "--root",
             default=None,
             metavar="DIR",
-            help="folder that receives demo/ and references/ (default: the kit's checkout)",
+            help="folder that receives demo/ and references/ (default: the kit's checkout; "
+            "with --scale full: build/demo-full-size)",
         )
+        if action == "generate":
+            command.add_argument(
+                "--scale",
+                choices=("demo", "full"),
+                default="demo",
+                help="demo: the embedded demo; full: a SIMULATED run set of the size of "
+                "TCSExam Full (1,860 + 32 instances, 20 solver tasks, 20 models, 3 attempts)",
+            )
         command.set_defaults(handler=_cmd_demo)
 
 
