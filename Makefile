@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: help report demo test test-unit test-doctest test-nbval test-smoke lint format bench clean
+.PHONY: help report report-full-size demo test test-unit test-doctest test-nbval test-smoke lint format bench clean
 
 help:
 	@echo "make report   build the demo reports (simulated data) under build/reports/"
@@ -33,6 +33,11 @@ report: $(STAMP)
 	$(BIN)/tcsexam report params/demo-*.yaml -j 2
 	@echo "Landing page: build/reports/index.html (SIMULATED demo data)"
 
+# A SIMULATED run set of the size of TCSExam Full (not part of `make report`).
+report-full-size: $(STAMP)
+	$(BIN)/tcsexam demo generate --scale full --root build/demo-full-size
+	$(BIN)/tcsexam report build/demo-full-size/demo-full-size-offline.yaml -j 2
+
 test-doctest: $(STAMP)
 	$(BIN)/python -m pytest -q --doctest-modules tcsexam_lib
 
@@ -54,6 +59,7 @@ clean:
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_scoring.py
+	$(BIN)/python benchmarks/bench_report.py
 
 demo: $(STAMP)
 	$(BIN)/tcsexam demo generate

@@ -106,7 +106,9 @@ def build_files() -> dict[str, str]:
     >>> n - len(reference["unscored_reference_instances"]), len(reference["tasks"])
     (1860, 20)
     >>> sum(1 for name in files if name.startswith("demo-full-size-offline/records/"))
-    1200
+    1199
+
+    (20 models x 20 solver tasks x 3 attempts, less sim-m20's missing repeat.)
     """
     rng = random.Random(SEED)
     tasks = _tasks()

@@ -497,17 +497,17 @@ def test_runner_reports_a_failing_notebook_with_its_cell_while_the_others_finish
         0.25,
     )
     for name in ("index", "solver_scoring"):
-        for suffix in (".ipynb", ".html", ".reader.html"):
+        for suffix in (".ipynb", ".html"):
             assert (model_dir / f"{name}{suffix}").is_file(), f"{name}{suffix}"
     assert not list(model_dir.glob(".*partial*"))
     executed = nbformat.read(model_dir / "index.ipynb", as_version=4)
     assert executed.metadata.papermill.parameters["model"] == MODEL
     assert "report of test-model-a" in executed.cells[-1].outputs[0]["text"]
-    reader = (model_dir / "index.reader.html").read_text()
+    page = (model_dir / "index.html").read_text()
     code = '<span class="n">model</span>'  # the cell's source, as the HTML highlights it
-    assert "report of test-model-a" in reader and code not in reader
-    assert "<title>lite-offline/test-model-a/index (TCSExam report)</title>" in reader
-    assert code in (model_dir / "index.html").read_text()
+    assert "report of test-model-a" in page and code in page  # the code, shown on demand
+    assert '<span id="code"></span>' in page and 'href="#code">Show the code' in page
+    assert "<title>lite-offline/test-model-a/index (TCSExam report)</title>" in page
 
     filled = {r["item"]: r for r in _read_csv(run_set / "lite-offline.attempts.csv")}
     assert float(filled[SOLVE_TASK]["score"]) == sat_score(ws)
@@ -521,7 +521,8 @@ def test_runner_reports_a_failing_notebook_with_its_cell_while_the_others_finish
     entry = index["models"][MODEL]
     assert f"<td class='complete'>complete</td><td>{MODEL}</td>" in landing
     assert f"<td class='num'>{entry['index']:.2f}</td>" in landing
-    assert "href='lite-offline/models/test-model-a/index.reader.html'" in landing
+    assert "href='lite-offline/models/test-model-a/index.html'" in landing
+    assert "href='lite-offline/models/test-model-a/index.html#code'" in landing
 
 
 def test_runner_index_equals_run_score_and_real_data_get_no_banner(ws, tiny_notebooks):
@@ -552,7 +553,7 @@ def test_landing_page_escapes_model_names_in_text_and_links():
     model = "o'brien<b>"
     folder = f"models/{model}"
     notebook = {"name": "index", "ok": True, "error": None}
-    for key, suffix in (("executed", "ipynb"), ("html", "html"), ("reader_html", "reader.html")):
+    for key, suffix in (("executed", "ipynb"), ("html", "html")):
         notebook[key] = f"{folder}/index.{suffix}"
     entry = {"status": "complete", "index": 55.5,
              "track_means": {"P": 0.4, "S": 0.25, "C": 1.2, "O": 0.0}}  # fmt: skip
@@ -564,7 +565,7 @@ def test_landing_page_escapes_model_names_in_text_and_links():
     }  # fmt: skip
     page = build_landing_page([manifest])
     assert "o&#x27;brien&lt;b&gt;" in page and model not in page
-    assert "href='lite-offline/models/o%27brien%3Cb%3E/index.reader.html'" in page
+    assert "href='lite-offline/models/o%27brien%3Cb%3E/index.html'" in page
 
 
 # --- report_views on the demo (no kernel) ----------------------------------------------

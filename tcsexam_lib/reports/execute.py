@@ -55,7 +55,6 @@ class NotebookOutcome:
     name: str
     executed: Path
     html: Path | None
-    reader_html: Path | None
     seconds: float
     error: str | None = None
     cell: int | None = None
@@ -157,7 +156,7 @@ def execute_notebook(job: NotebookJob) -> NotebookOutcome:
         )
     except Exception as exc:  # noqa: BLE001 - any failure is reported, others go on
         error = f"{type(exc).__name__}: {_first_line(str(exc), 200)}"
-    html_path = reader_path = None
+    html_path = None
     if partial.exists():
         notebook = nbformat.read(partial, as_version=4)
         meta = notebook.metadata.get("papermill", {})
@@ -166,7 +165,7 @@ def execute_notebook(job: NotebookJob) -> NotebookOutcome:
         write_text_atomic(executed, nbformat.writes(notebook) + "\n")
         partial.unlink()
         try:
-            html_path, reader_path = render_html(
+            html_path = render_html(
                 executed,
                 f"{job.label} (TCSExam report)",
                 output=job.output or job.folder,
@@ -180,7 +179,6 @@ def execute_notebook(job: NotebookJob) -> NotebookOutcome:
         job.name,
         executed,
         html_path,
-        reader_path,
         time.monotonic() - started,
         error,
         cell,

@@ -41,12 +41,12 @@ def _href(folder: str, relative: str | None) -> str | None:
 
 def _notebook_links(folder: str, nb: dict[str, Any]) -> str:
     name = html.escape(nb["name"].replace("_", " "))
-    reader = _href(folder, nb.get("reader_html"))
-    text = f"<a href='{reader}'>{name}</a>" if reader else name
-    full = _href(folder, nb.get("html"))
-    if full:
+    page = _href(folder, nb.get("html"))
+    text = f"<a href='{page}'>{name}</a>" if page else name
+    if page:
         text += (
-            f" (<a href='{full}'>code</a>, <a href='{_href(folder, nb.get('executed'))}'>ipynb</a>)"
+            f" (<a href='{page}#code'>code</a>, "
+            f"<a href='{_href(folder, nb.get('executed'))}'>ipynb</a>)"
         )
     if not nb.get("ok"):
         text += " <span class='failed'>FAILED</span>"
@@ -79,7 +79,13 @@ def _run_set_section(manifest: dict[str, Any]) -> str:
         + f"; built {html.escape(manifest.get('created_utc', ''))}.</p>"
     )
     letters = [TRACK_LETTERS[t] for t in TRACKS]
-    head = ["status", "model", "index (points)", *letters, "reports (code hidden; with code)"]
+    head = [
+        "status",
+        "model",
+        "index (points)",
+        *letters,
+        "reports (with the code; executed notebook)",
+    ]
     numeric = {2, 3, 4, 5, 6}
     out.append(
         "<table class='tcs-table'><thead><tr>"

@@ -284,8 +284,8 @@ def new_axes(ax: Any = None, size: tuple[float, float] = (6.0, 3.5)):
 
 
 #: Resolution and colours of a chart image in a report (flat charts need few colours).
-CHART_DPI = 80
-CHART_COLOURS = 96
+CHART_DPI = 72
+CHART_COLOURS = 32
 
 
 def compact_png(fig: Any) -> bytes:
@@ -300,7 +300,7 @@ def compact_png(fig: Any) -> bytes:
 
     raw = io.BytesIO()
     fig.savefig(raw, format="png", dpi=CHART_DPI, bbox_inches="tight", facecolor="white")
-    image = Image.open(raw).convert("RGB").quantize(colors=CHART_COLOURS)
+    image = Image.open(raw).convert("RGB").quantize(colors=CHART_COLOURS, dither=Image.Dither.NONE)
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)
     return out.getvalue()

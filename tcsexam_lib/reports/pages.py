@@ -1,8 +1,10 @@
 """Report pages: executed notebooks rendered to self-contained HTML with shared styling.
 
-Every page is rendered by nbconvert with the kit's template (the ``lab`` template with
-its inline CSS, require.js, MathJax and mermaid scripts taken out). Styling and scripts
-live once per report folder, in ``_assets/``, linked relatively from every page:
+Every notebook is rendered by nbconvert into one page with the kit's template (the
+``lab`` template with its inline CSS, require.js, MathJax and mermaid scripts taken
+out): its outputs, with the code cells shown on demand (``<name>.html#code``, plain
+CSS). Styling and scripts live once per report folder, in ``_assets/``, linked
+relatively from every page:
 
 - ``notebook.css``: the ``lab`` template's own CSS (written once, not 263 KB per page);
 - ``report.css``: the kit's banner, navigation and table styles;
@@ -38,8 +40,13 @@ _TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
 {%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
 {%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
 {%- block body_header -%}
-{{ super() }}
-<nav class="tcs-nav">{{ resources.tcs_nav }}</nav>
+<body class="jp-Notebook" data-jp-theme-light="true" data-jp-theme-name="JupyterLab Light">
+<span id="code"></span>
+<nav class="tcs-nav">{{ resources.tcs_nav }}
+<a class="tcs-show-code" href="#code">Show the code</a>
+<a class="tcs-hide-code" href="#">Hide the code</a>
+</nav>
+<main>
 {%- endblock body_header -%}
 {% block footer_js %}
 <script src="{{ resources.tcs_assets }}/report.js"></script>
@@ -66,6 +73,11 @@ table.tcs-table caption{caption-side:top;text-align:left;color:#444;padding:2px 
 .jp-RenderedHTMLCommon table.tcs-table td.num{text-align:right}
 .jp-RenderedHTMLCommon table.tcs-table td,.jp-RenderedHTMLCommon table.tcs-table th{
 text-align:left}
+main .jp-CodeCell .jp-Cell-inputWrapper,main .jp-OutputPrompt,main .jp-InputPrompt{display:none}
+#code:target ~ main .jp-CodeCell .jp-Cell-inputWrapper{display:flex}
+#code:target ~ main .jp-OutputPrompt,#code:target ~ main .jp-InputPrompt{display:block}
+.tcs-hide-code,#code:target ~ nav .tcs-show-code{display:none}
+#code:target ~ nav .tcs-hide-code{display:inline}
 """
 
 #: Tables with more rows than this are paged (and searchable) in the browser.
@@ -150,11 +162,13 @@ def relative_link(target: str | os.PathLike[str], start: str | os.PathLike[str])
 
 def render_html(
     executed: str | os.PathLike[str], title: str, *, output: Path, final_folder: Path, nav: str
-) -> tuple[Path, Path]:
-    """Write ``<name>.html`` (with code) and ``<name>.reader.html`` (code hidden).
+) -> Path:
+    """Write ``<name>.html``: the outputs, and the code on demand (``<name>.html#code``).
 
-    ``output`` is the report folder (where ``_assets/`` is), ``final_folder`` the folder
-    the page is published in (links are relative to it), ``nav`` the navigation HTML.
+    One page per notebook: the code cells are hidden by the shared CSS until the reader
+    follows the page's "Show the code" link (no script needed). ``output`` is the report
+    folder (where ``_assets/`` is), ``final_folder`` the folder the page is published in
+    (links are relative to it), ``nav`` the navigation HTML.
     """
     import nbformat
     from jinja2 import DictLoader
@@ -164,16 +178,10 @@ def render_html(
     notebook = nbformat.read(executed, as_version=4)
     assets = Path(os.path.relpath(output / ASSETS, final_folder)).as_posix()
     resources = {"metadata": {"name": title}, "tcs_assets": assets, "tcs_nav": nav}
-    options = {
-        "template_name": "lab",
-        "template_file": "tcsexam.html.j2",
-        "extra_loaders": [DictLoader({"tcsexam.html.j2": _TEMPLATE})],
-    }
-    full, _ = HTMLExporter(**options).from_notebook_node(notebook, resources=dict(resources))
-    reader, _ = HTMLExporter(
-        exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True, **options
-    ).from_notebook_node(notebook, resources=dict(resources))
-    stem = executed.with_suffix("")
-    html_path = write_text_atomic(stem.with_suffix(".html"), full)
-    reader_path = write_text_atomic(Path(f"{stem}.reader.html"), reader)
-    return html_path, reader_path
+    exporter = HTMLExporter(
+        template_name="lab",
+        template_file="tcsexam.html.j2",
+        extra_loaders=[DictLoader({"tcsexam.html.j2": _TEMPLATE})],
+    )
+    page, _ = exporter.from_notebook_node(notebook, resources=resources)
+    return write_text_atomic(executed.with_suffix(".html"), page)

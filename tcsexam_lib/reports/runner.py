@@ -14,8 +14,8 @@ attempts table read once):
    ``<suite>-<protocol>.attempts.csv`` and ``evidence/<model>/<task>-<attempt>.json``,
    every path they record relative to their own folder;
 4. executes the cohort notebook and each model's notebooks with papermill (each in its
-   own kernel, ``jobs`` at a time) on those written outputs, and renders each to HTML
-   twice: with code, and without (for readers);
+   own kernel, ``jobs`` at a time) on those written outputs, and renders each to one
+   HTML page (the outputs; the code on demand);
 5. when a run set's last notebook is done, switches its folder into
    ``<output>/<suite>-<protocol>/`` in one rename and rewrites the landing page
    ``<output>/index.html`` from every run set published there.

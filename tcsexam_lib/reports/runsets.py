@@ -140,7 +140,7 @@ def notebook_jobs(
         solver_dir = _relative(rs.folder / EVIDENCE / model, final)
         nav = (
             f"<a href='{relative_link(landing, final)}'>All reports (landing page)</a>"
-            f"<a href='{relative_link(rs.folder / 'cohort.reader.html', final)}'>"
+            f"<a href='{relative_link(rs.folder / 'cohort.html', final)}'>"
             f"Cohort report of {p.name}</a>"
         )
         per_notebook = {
@@ -183,7 +183,6 @@ def manifest(rs: RunSetResult) -> dict[str, Any]:
             "error": nb.error,
             "executed": _relative(nb.executed, staging),
             "html": _relative(nb.html, staging),
-            "reader_html": _relative(nb.reader_html, staging),
         }
 
     by_model: dict[str, list[dict[str, Any]]] = {model: [] for model in p.models}
@@ -221,7 +220,7 @@ def publish(rs: RunSetResult, say: Progress) -> Path:
     switch_into_place(staging, rs.folder)
     rs.published = True
     for nb in rs.notebooks:
-        for attr in ("executed", "html", "reader_html"):
+        for attr in ("executed", "html"):
             path = getattr(nb, attr)
             if path is not None:
                 setattr(nb, attr, rs.folder / path.relative_to(staging))
