@@ -275,11 +275,11 @@ def new_axes(ax: Any = None, size: tuple[float, float] = (6.0, 3.5)):
 
     matplotlib.rcParams["text.parse_math"] = False
     matplotlib.rcParams["axes.prop_cycle"] = matplotlib.cycler(color=list(OKABE_ITO))
-    _show_charts_as_compact_png()
     if ax is not None:
         return ax.figure, ax
     fig, ax = plt.subplots(figsize=size, layout="constrained")
     plt.close(fig)  # returned, not shown twice
+    _show_charts_as_compact_png()  # after the inline backend has set up its own formatter
     return fig, ax
 
 
