@@ -284,8 +284,8 @@ def new_axes(ax: Any = None, size: tuple[float, float] = (6.0, 3.5)):
 
 
 #: Resolution and colours of a chart image in a report (flat charts need few colours).
-CHART_DPI = 72
-CHART_COLOURS = 32
+CHART_DPI = 100
+CHART_COLOURS = 64
 
 
 def compact_png(fig: Any) -> bytes:
