@@ -300,7 +300,9 @@ def compact_png(fig: Any) -> bytes:
 
     raw = io.BytesIO()
     fig.savefig(raw, format="png", dpi=CHART_DPI, bbox_inches="tight", facecolor="white")
-    image = Image.open(raw).convert("RGB").quantize(colors=CHART_COLOURS, dither=Image.Dither.NONE)
+    image = Image.open(raw).convert("RGB")
+    octree, flat = Image.Quantize.FASTOCTREE, Image.Dither.NONE  # keeps rare colours (the label)
+    image = image.quantize(CHART_COLOURS, method=octree, dither=flat)
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)
     return out.getvalue()
