@@ -303,6 +303,11 @@ def compact_png(fig: Any) -> bytes:
     image = Image.open(raw).convert("RGB")
     octree, flat = Image.Quantize.FASTOCTREE, Image.Dither.NONE  # keeps rare colours (the label)
     image = image.quantize(CHART_COLOURS, method=octree, dither=flat)
+    palette = image.getpalette() or []
+    for k in range(0, len(palette), 3):  # the octree's near-white back to white
+        if min(palette[k : k + 3]) >= 245:
+            palette[k : k + 3] = [255, 255, 255]
+    image.putpalette(palette)
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)
     return out.getvalue()
