@@ -50,7 +50,6 @@ def test_runner_on_a_demo_run_set_lists_every_model_as_run_score_does(tmp_path):
                 continue
             executed = tmp_path / params.name / "models" / model / f"{name}.ipynb"
             assert executed.with_suffix(".html").is_file()
-            assert Path(f"{executed.with_suffix('')}.reader.html").is_file()
             notebook = nbformat.read(executed, as_version=4)
             meta = notebook.metadata.papermill
             assert meta["parameters"]["model"] == model and meta["exception"] is None
@@ -66,7 +65,7 @@ def test_runner_on_a_demo_run_set_lists_every_model_as_run_score_does(tmp_path):
                 assert "<th></th>" not in table  # no pandas row index
     gamma = params.name + "/models/sim-gamma/index.ipynb"
     assert "<td class='num'>—</td>" in (tmp_path / gamma).read_text(encoding="utf-8")
-    cohort = (tmp_path / params.name / "cohort.reader.html").read_text(encoding="utf-8")
+    cohort = (tmp_path / params.name / "cohort.html").read_text(encoding="utf-8")
     for heading in ("Leaderboard", "Models ranked by their index", "Task x model"):
         assert f">{heading}<" in cohort
     # publishable: world-readable under umask 022, no machine path, nothing remote
