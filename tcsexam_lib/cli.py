@@ -55,10 +55,10 @@ def _cmd_score(args: argparse.Namespace) -> int:
 
     result = _run_with(run_score, args)
     for model, entry in result["models"].items():
-        index = "null" if entry["index"] is None else f"{entry['index']:.4f}"
+        index = "no index" if entry["index"] is None else f"index {entry['index']:.2f}"
         errors = sum(1 for issue in entry["issues"] if issue["severity"] == "error")
         print(
-            f"{model}: {entry['status']}, index {index}"
+            f"{model}: {entry['status']}, {index}"
             + (f", {errors} blocking issue(s)" if errors else "")
         )
     if "solver_evidence" in result:
