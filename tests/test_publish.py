@@ -184,8 +184,8 @@ def test_a_folder_the_kit_did_not_write_is_refused_and_left_alone(ws, quick_note
     (foreign / "notes.txt").write_text("mine")
     with pytest.raises(
         InputRefused,
-        match=r"lite-offline: field 'output' = .*: this folder was not written by tcsexam "
-        r"report \(no run-set\.json\).* \(allowed: move or remove it, or choose another output",
+        match=r"lite-offline: field 'output' = .*: this folder has no run-set\.json \(it was "
+        r"not written by this version of tcsexam report\).* \(allowed: move or remove it",
     ):
         run_report([path])
     assert sorted(p.name for p in foreign.iterdir()) == ["notes.txt"]

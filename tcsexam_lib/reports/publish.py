@@ -72,7 +72,16 @@ def remove_tree(path: Path) -> None:
 
 
 def remove_stale_staging(output: Path) -> list[Path]:
-    """Remove staging folders left by runs that were killed (their process is gone)."""
+    """Remove staging folders left by runs that were killed (their process is gone).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> out = Path(tempfile.mkdtemp())
+    >>> (out / ".lite-offline.staging-999999999").mkdir()
+    >>> [p.name for p in remove_stale_staging(out)], list(out.iterdir())
+    (['.lite-offline.staging-999999999'], [])
+    """
     removed = []
     if not output.is_dir():
         return removed
@@ -109,8 +118,9 @@ def refuse_foreign_folders(output: Path, names: list[str], source: str) -> None:
                     str(target),
                     field="output",
                     value=str(output),
-                    detail="this folder was not written by tcsexam report (no run-set.json); "
-                    "the runner replaces only its own run-set folders",
+                    detail="this folder has no run-set.json (it was not written by this "
+                    "version of tcsexam report); the runner replaces only the run-set folders "
+                    "it wrote",
                     allowed="move or remove it, or choose another output folder",
                 )
             )
@@ -151,6 +161,16 @@ def switch_into_place(staging: Path, final: Path) -> None:
     With an existing ``final`` the two are exchanged in one atomic step where the
     system offers it (else ``final`` is renamed away, then the staging folder renamed
     in). A symlink at ``final`` is replaced itself, never followed.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> out = Path(tempfile.mkdtemp())
+    >>> for name in ("old", "new"):
+    ...     (out / name).mkdir(); _ = (out / name / "page.html").write_text(name)
+    >>> switch_into_place(out / "new", out / "old")
+    >>> (out / "old" / "page.html").read_text(), sorted(p.name for p in out.iterdir())
+    ('new', ['old'])
     """
     if not (final.exists() or final.is_symlink()):
         os.rename(staging, final)

@@ -55,7 +55,15 @@ COHORT_NOTEBOOK = "cohort"
 
 
 def summary(score: dict[str, Any]) -> dict[str, Any]:
-    """What another run set's cohort report compares: status, index, P/S/C/O per model."""
+    """What another run set's cohort report compares: status, index, P/S/C/O per model.
+
+    Examples
+    --------
+    >>> score = {"suite": "lite", "solver_protocol": "online", "models": {"m": {
+    ...     "status": "complete", "index": 55.5, "track_means": {"P": 0.4}, "issues": []}}}
+    >>> summary(score)["models"]["m"]
+    {'status': 'complete', 'index': 55.5, 'track_means': {'P': 0.4}}
+    """
     return {
         "suite": score["suite"],
         "solver_protocol": score["solver_protocol"],

@@ -75,6 +75,13 @@ def run_jobs(
     ``state`` is ``ok`` (``value`` is what the function returned), ``error`` (it
     raised: ``value`` is the message) or ``died`` (the worker process ended). Whatever
     happens (an exception, Ctrl-C), every worker is killed before this returns.
+
+    Examples
+    --------
+    >>> results = {}
+    >>> run_jobs([-1, -2, -3], 2, abs, lambda k, state, value: results.update({k: value}))
+    >>> sorted(results.items())  # in the order the jobs ended; here sorted
+    [(0, 1), (1, 2), (2, 3)]
     """
     if not jobs:
         return
