@@ -5,7 +5,7 @@ counts of the fixed Full reference (1,860 scored and 32 unscored instances) over
 solver tasks, a suite ``demo-full-size`` (20 solver, 10 theorem, 10 construction and 5
 conjecture tasks), and a cohort of 20 simulated models with 3 attempts per task. Most
 models are complete; ``sim-m19`` is provisional and ``sim-m20`` incomplete (a missing
-repeat). Solver scores are left blank in the attempts table: the report runner fills
+repeat of the first task of each track). Solver scores are left blank in the attempts table: the report runner fills
 them from the records. Every file says ``simulated``.
 
 It is written to a folder of its own (``build/demo-full-size`` by default), never into
@@ -108,7 +108,7 @@ def build_files() -> dict[str, str]:
     >>> sum(1 for name in files if name.startswith("demo-full-size-offline/records/"))
     1199
 
-    (20 models x 20 solver tasks x 3 attempts, less sim-m20's missing repeat.)
+    (20 models x 20 solver tasks x 3 attempts, less sim-m20's missing solver repeat.)
     """
     rng = random.Random(SEED)
     tasks = _tasks()
@@ -131,7 +131,7 @@ def build_files() -> dict[str, str]:
             for item in items:
                 for attempt in range(1, ATTEMPTS + 1):
                     if model == MODELS[-1] and item == items[0] and attempt == ATTEMPTS:
-                        continue  # sim-m20: a missing repeat, so incomplete
+                        continue  # sim-m20: a missing repeat per track, so incomplete
                     solver = track == "solver"
                     if solver:
                         path = f"{run}/records/{model}/{item}/{attempt}.json"
