@@ -5,8 +5,8 @@ counts of the fixed Full reference (1,860 scored and 32 unscored instances) over
 solver tasks, a suite ``demo-full-size`` (20 solver, 10 theorem, 10 construction and 5
 conjecture tasks), and a cohort of 20 simulated models with 3 attempts per task. Most
 models are complete; ``sim-m19`` is provisional and ``sim-m20`` incomplete (a missing
-repeat of the first task of each track). Solver scores are left blank in the attempts table: the report runner fills
-them from the records. Every file says ``simulated``.
+repeat of the first task of each track). Solver scores are left blank in the attempts
+table: the report runner fills them from the records. Every file says ``simulated``.
 
 It is written to a folder of its own (``build/demo-full-size`` by default), never into
 the kit, and is not part of ``make report``::
