@@ -4,8 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: help report demo test test-unit test-hostile test-doctest test-nbval test-smoke lint format bench bench-speed bench-calibration clean \
-	teaching-notebook
+.PHONY: help report report-full-size demo test test-unit test-hostile test-doctest test-nbval test-smoke lint format \
+	bench bench-speed bench-report bench-calibration clean teaching-notebook
 
 help:
 	@echo "make report   build the demo reports (simulated data) under build/reports/"
@@ -39,6 +39,11 @@ report: $(STAMP)
 	$(BIN)/tcsexam report params/demo-*.yaml -j 2
 	@echo "Landing page: build/reports/index.html (SIMULATED demo data)"
 
+# A SIMULATED run set of the size of TCSExam Full (not part of `make report`).
+report-full-size: $(STAMP)
+	$(BIN)/tcsexam demo generate --scale full --root build/demo-full-size
+	$(BIN)/tcsexam report build/demo-full-size/demo-full-size-offline.yaml -j 2
+
 test-doctest: $(STAMP)
 	$(BIN)/python -m pytest -q --doctest-modules tcsexam_lib
 
@@ -68,7 +73,7 @@ clean:
 
 # Speed and memory as ratios against baselines run side by side (SIMULATED data), then
 # the calibration of tcsexam stats. Figures are printed, never asserted.
-bench: $(STAMP) bench-speed bench-calibration
+bench: $(STAMP) bench-speed bench-report bench-calibration
 
 bench-speed: $(STAMP)
 	$(BIN)/python benchmarks/bench_speed.py
@@ -77,6 +82,10 @@ bench-speed: $(STAMP)
 # (seeded; about 2 minutes on two cores). Prints each figure with its goal, PASS or MISS.
 bench-calibration: $(STAMP)
 	$(BIN)/python benchmarks/bench_calibration.py
+
+# One notebook page against a bare papermill run of a one-cell notebook, side by side.
+bench-report: $(STAMP)
+	$(BIN)/python benchmarks/bench_report.py
 
 demo: $(STAMP)
 	$(BIN)/tcsexam demo generate

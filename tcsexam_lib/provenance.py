@@ -119,3 +119,62 @@ def build_provenance(
         "inputs": describe_inputs(inputs),
         "created_utc": created_utc(),
     }
+
+
+#: Marker of a provenance block whose paths are relative to the output file's folder.
+RELATIVE_TO_OUTPUT = "output_folder"
+
+
+def _relative_text(value: Any, folder: Path) -> Any:
+    """An absolute path string made relative to ``folder`` (POSIX); anything else as is."""
+    if isinstance(value, os.PathLike):
+        value = str(value)
+    if isinstance(value, str) and value and Path(value).is_absolute():
+        return Path(os.path.relpath(value, folder)).as_posix()
+    return value
+
+
+def relative_provenance(
+    provenance: dict[str, Any], folder: str | os.PathLike[str]
+) -> dict[str, Any]:
+    """The provenance block with every path relative to ``folder``, the output's folder.
+
+    Reports are published: they must not show the machine's folders. Every absolute
+    path (the working folder, parameters, inputs, the references folder, the reference
+    file) becomes relative to the folder the output is written to, and
+    ``paths_relative_to`` says so; ``tcsexam verify`` then takes relative paths from
+    the output file's folder.
+
+    Examples
+    --------
+    >>> block = {"cwd": "/home/me/kit", "parameters": {"attempts": "/home/me/kit/a.csv",
+    ...          "suite": "lite"}, "references_dir": "/home/me/kit/references",
+    ...          "reference": {"path": None, "resolved": None},
+    ...          "inputs": {"attempts": {"path": "/home/me/kit/a.csv",
+    ...                                  "resolved": "/home/me/kit/a.csv", "sha256": "x"}}}
+    >>> out = relative_provenance(block, "/home/me/kit/build/reports/lite-offline")
+    >>> out["cwd"], out["parameters"]["attempts"], out["parameters"]["suite"]
+    ('.', '../../../a.csv', 'lite')
+    >>> out["inputs"]["attempts"]["resolved"], out["paths_relative_to"]
+    ('../../../a.csv', 'output_folder')
+    """
+    folder = Path(folder).resolve()
+    out = dict(provenance)
+    out["cwd"] = "."
+    out["paths_relative_to"] = RELATIVE_TO_OUTPUT
+    out["parameters"] = {
+        key: _relative_text(value, folder) for key, value in provenance["parameters"].items()
+    }
+    out["references_dir"] = _relative_text(provenance.get("references_dir"), folder)
+    out["reference"] = {
+        key: _relative_text(value, folder) if key in ("path", "resolved") else value
+        for key, value in (provenance.get("reference") or {}).items()
+    }
+    out["inputs"] = {
+        role: {
+            key: _relative_text(value, folder) if key in ("path", "resolved") else value
+            for key, value in described.items()
+        }
+        for role, described in (provenance.get("inputs") or {}).items()
+    }
+    return out

@@ -8,7 +8,9 @@ reference file. :func:`verify_output`
 1. finds every recorded input again and compares its sha256 with the recorded one
    (an input edited, removed or added since is named with its role and path);
 2. calls the same library function with the same parameters, from the same working
-   folder (the recorded ``cwd`` when it exists, else ``base_dir`` or the current one);
+   folder (the recorded ``cwd`` when it exists, else ``base_dir`` or the current one;
+   the output file's own folder when the block says ``paths_relative_to:
+   output_folder``, as in the report runner's outputs);
 3. compares the recomputed output with the recorded one, everything except the
    ``provenance`` block (so ``created_utc`` is ignored), value by value.
 
@@ -27,6 +29,7 @@ from typing import Any
 
 from .errors import InputRefused, Problem, TcsexamError
 from .jsonio import dumps_json, read_json, sha256_file
+from .provenance import RELATIVE_TO_OUTPUT
 from .schemas import validate_with_schema
 from .scoring.commands import run_score, run_solver_score
 from .stats.command import run_stats
@@ -121,9 +124,10 @@ def _locate(recorded: dict[str, Any], base: Path) -> Path:
     """Where a recorded input is now: its path under ``base``, else its resolved path."""
     given = Path(recorded.get("path") or "")
     candidate = given if given.is_absolute() else base / given
-    resolved = recorded.get("resolved")
-    if not candidate.exists() and resolved and Path(resolved).exists():
-        return Path(resolved)
+    resolved = Path(recorded.get("resolved") or given)
+    resolved = resolved if resolved.is_absolute() else base / resolved
+    if not candidate.exists() and resolved.exists():
+        return resolved
     return candidate
 
 
@@ -227,6 +231,8 @@ def verify_output(
     notes: list[str] = []
     if base_dir is not None:
         base = Path(base_dir).resolve()
+    elif provenance.get("paths_relative_to") == RELATIVE_TO_OUTPUT:
+        base = output.resolve().parent  # a published report: paths from the file's folder
     elif recorded_cwd and Path(recorded_cwd).is_dir():
         base = Path(recorded_cwd)
     else:
@@ -271,7 +277,7 @@ def _recompute(
     arguments = {name: parameters.get(name) for name in names}
     recorded_refs = provenance.get("references_dir")
     if arguments.get("references_dir") is None and recorded_refs:
-        if Path(recorded_refs).is_dir():
+        if (base / recorded_refs).is_dir():  # a relative one is relative to the base
             arguments["references_dir"] = recorded_refs
         else:
             result.notes.append(

@@ -158,7 +158,7 @@ def _run_set(ws: Workspace) -> Path:
 def no_notebooks(monkeypatch):
     """The runner's writing and scoring, without starting a kernel."""
     monkeypatch.setattr(runner, "execute_notebooks", lambda jobs, *_: [])
-    monkeypatch.setattr(runner, "_notebook_jobs", lambda *_: [])
+    monkeypatch.setattr(runner, "notebook_jobs", lambda *_: [])
 
 
 def test_report_loads_each_input_once_and_computes_the_index_once(ws, no_notebooks):

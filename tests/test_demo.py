@@ -218,3 +218,24 @@ def test_solver_output_says_simulated_only_for_a_simulated_reference(tmp_path):
     plain = run_solver_score(task="sim-sat", records=records, reference=unmarked)
     assert "simulated" not in plain
     assert plain["relative_score"] == demo["relative_score"]
+
+
+def test_full_size_run_set_has_the_counts_of_tcsexam_full_and_is_labelled_simulated(tmp_path):
+    import json
+
+    from tcsexam_lib.demo_full_size import build_files, write_files
+    from tcsexam_lib.errors import InputRefused
+    from tcsexam_lib.references.rules import reference_from_data
+
+    files = build_files()
+    reference = json.loads(files["references/demo-k3-sim-full-size-v1/demo-full-size.json"])
+    loaded = reference_from_data(reference)
+    assert sum(len(t.scored) for t in loaded.tasks.values()) == 1860
+    assert len(reference["unscored_reference_instances"]) == 32 and len(loaded.tasks) == 20
+    cohort = json.loads(files["demo-full-size-offline/cohort.json"])
+    assert len(cohort["models"]) == 20 and cohort["simulated"] is True
+    assert all(row.endswith(",simulated") for row in
+               files["demo-full-size-offline/attempts.csv"].splitlines()[1:])  # fmt: skip
+    (tmp_path / "mine.txt").write_text("not the generator's")
+    with pytest.raises(InputRefused, match=r"field '--root' .*a non-empty folder this generator"):
+        write_files(tmp_path)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import nbformat
+import pandas as pd
 import pytest
 import yaml
 from conftest import MODEL, SOLVE_TASK, SOLVER_TASK, Workspace, read_output
@@ -30,6 +31,7 @@ from tcsexam_lib import (
 )
 from tcsexam_lib.reports import runner as report_module
 from tcsexam_lib.reports.landing import build_landing_page
+from tcsexam_lib.reports.publish import read_manifests
 
 #: Records of the solve task: both instances solved (a relative score computed by the kit).
 SAT_RECORDS = [
@@ -129,15 +131,15 @@ PARAMS_REFUSALS = [
         id="records-inside-the-run-set-output",
     ),
     pytest.param(
-        {"output": ".", "attempts": "lite-offline.attempts.csv"},
-        r"field 'attempts' = \"lite-offline\.attempts\.csv\": the report would write "
-        r".*lite-offline\.attempts\.csv",
-        id="attempts-where-the-filled-copy-goes",
+        {"output": ".", "attempts": "lite-offline/attempts.csv"},
+        r"field 'attempts' = \"lite-offline/attempts\.csv\": .*lite-offline/attempts\.csv lies "
+        r"inside the run set's output folder .*lite-offline, which the runner replaces as a whole",
+        id="attempts-inside-the-run-set-folder",
     ),
     pytest.param(
         {"notebooks": ["index", "teaching"]},
         r"field 'notebooks\[1\]' = \"teaching\" "
-        r"\(allowed: \"solver_scoring\", \"index\", \"diagnostics\"\)",
+        r"\(allowed: \"cohort\", \"solver_scoring\", \"index\", \"diagnostics\"\)",
         id="unknown-notebook",
     ),
 ]
@@ -146,7 +148,7 @@ PARAMS_REFUSALS = [
 @pytest.mark.parametrize(("overrides", "match"), PARAMS_REFUSALS)
 def test_params_refusals_name_file_field_value_and_allowed(ws, overrides, match):
     (ws.root / "lite-offline").mkdir()  # a records folder for the cases that point at it
-    (ws.root / "lite-offline.attempts.csv").write_text("")
+    (ws.root / "lite-offline" / "attempts.csv").write_text("")
     path = write_run_set(ws, **overrides)
     with pytest.raises(InputRefused, match=match):
         load_report_params(path)
@@ -206,7 +208,7 @@ def test_params_paths_are_relative_to_the_file_and_output_overridable(ws, tmp_pa
     assert params.cohort == ws.cohort_path.resolve()
     assert params.output == (ws.root / "out").resolve()
     assert params.name == "lite-offline"
-    assert params.notebooks == ("solver_scoring", "index", "diagnostics")
+    assert params.notebooks == ("cohort", "solver_scoring", "index", "diagnostics")
     assert load_report_params(path, output=tmp_path / "x").output == (tmp_path / "x").resolve()
 
 
@@ -480,33 +482,36 @@ def test_runner_reports_a_failing_notebook_with_its_cell_while_the_others_finish
     assert "[2/2]" in done.out and "1 of 2 notebook(s) ran" in done.out
 
     out = ws.root / "out"
-    model_dir = out / "lite-offline" / MODEL
+    run_set = out / "lite-offline"
+    model_dir = run_set / "models" / MODEL
+    evidence = run_set / "evidence" / MODEL
     # runner layout: solver outputs, filled attempts, index JSON, notebooks and HTML
-    assert sorted(p.name for p in (model_dir / "solver").iterdir()) == sorted(
+    assert sorted(p.name for p in evidence.iterdir()) == sorted(
         [f"{SOLVE_TASK}-1.json", f"{SOLVER_TASK}-1.json"]
     )
-    solver_out = read_output(model_dir / "solver" / f"{SOLVER_TASK}-1.json")
+    assert not [p for p in out.iterdir() if p.name.startswith(".")]  # no staging left
+    solver_out = read_output(evidence / f"{SOLVER_TASK}-1.json")
     assert (solver_out["model"], solver_out["attempt"], solver_out["relative_score"]) == (
         MODEL,
         "1",
         0.25,
     )
     for name in ("index", "solver_scoring"):
-        for suffix in (".ipynb", ".html", ".reader.html"):
+        for suffix in (".ipynb", ".html"):
             assert (model_dir / f"{name}{suffix}").is_file(), f"{name}{suffix}"
     assert not list(model_dir.glob(".*partial*"))
     executed = nbformat.read(model_dir / "index.ipynb", as_version=4)
     assert executed.metadata.papermill.parameters["model"] == MODEL
     assert "report of test-model-a" in executed.cells[-1].outputs[0]["text"]
-    reader = (model_dir / "index.reader.html").read_text()
+    page = (model_dir / "index.html").read_text()
     code = '<span class="n">model</span>'  # the cell's source, as the HTML highlights it
-    assert "report of test-model-a" in reader and code not in reader
-    assert "<title>lite-offline/test-model-a/index (TCSExam report)</title>" in reader
-    assert code in (model_dir / "index.html").read_text()
+    assert "report of test-model-a" in page and code in page  # the code, shown on demand
+    assert '<span id="code"></span>' in page and 'href="#code">Show the code' in page
+    assert "<title>lite-offline/test-model-a/index (TCSExam report)</title>" in page
 
-    filled = {r["item"]: r for r in _read_csv(out / "lite-offline.attempts.csv")}
+    filled = {r["item"]: r for r in _read_csv(run_set / "lite-offline.attempts.csv")}
     assert float(filled[SOLVE_TASK]["score"]) == sat_score(ws)
-    index = read_output(out / "lite-offline.index.json")
+    index = read_output(run_set / "lite-offline.index.json")
     assert index["solver_evidence"]["consistent"] is True
     assert index["provenance"]["producer"] == "tcsexam report"
 
@@ -514,9 +519,10 @@ def test_runner_reports_a_failing_notebook_with_its_cell_while_the_others_finish
     assert "SIMULATED DEMO DATA — not TCSExam results" in landing
     assert "1 notebook(s) failed" in landing and "ZeroDivisionError" in landing
     entry = index["models"][MODEL]
-    assert f"<td>{MODEL}</td><td class='complete'>complete</td>" in landing
-    assert f"<td class='num'>{entry['index']:.4f}</td>" in landing
-    assert "href='lite-offline/test-model-a/index.reader.html'" in landing
+    assert f"<td class='complete'>complete</td><td>{MODEL}</td>" in landing
+    assert f"<td class='num'>{entry['index']:.2f}</td>" in landing
+    assert "href='lite-offline/models/test-model-a/index.html'" in landing
+    assert "href='lite-offline/models/test-model-a/index.html#code'" in landing
 
 
 def test_runner_index_equals_run_score_and_real_data_get_no_banner(ws, tiny_notebooks):
@@ -528,7 +534,7 @@ def test_runner_index_equals_run_score_and_real_data_get_no_banner(ws, tiny_note
     assert result.ok and len(result.run_sets[0].notebooks) == 1
     expected = run_score(
         suite="lite",
-        attempts=ws.root / "out" / "lite-offline.attempts.csv",
+        attempts=ws.root / "out" / "lite-offline" / "lite-offline.attempts.csv",
         cohort=ws.cohort_path,
         references_dir=ws.refs_dir,
     )
@@ -536,40 +542,30 @@ def test_runner_index_equals_run_score_and_real_data_get_no_banner(ws, tiny_note
     assert got["index"] == expected["models"][MODEL]["index"]
     assert got["track_means"] == expected["models"][MODEL]["track_means"]
     assert any("1 blank solver score(s) filled" in line for line in lines)
-    assert lines[-1] == f"landing page: {ws.root / 'out' / 'index.html'}"
+    assert lines[-1].endswith(f"landing page {ws.root / 'out' / 'index.html'}")
     page = (ws.root / "out" / "index.html").read_text()
-    assert page == build_landing_page(result.run_sets, ws.root / "out")
+    assert page == build_landing_page(read_manifests(ws.root / "out"))
     assert "SIMULATED" not in page
-    assert "<th>P</th><th>S</th><th>C</th><th>O</th>" in page
+    assert "<th class='num'>P</th><th class='num'>S</th><th class='num'>C</th>" in page
 
 
-def test_landing_page_escapes_model_names_in_text_and_links(tmp_path):
-    from tcsexam_lib.reports.execute import NotebookOutcome
-    from tcsexam_lib.reports.fill import FillResult
-    from tcsexam_lib.reports.params import ReportParams
-    from tcsexam_lib.reports.runner import RunSetResult
-
+def test_landing_page_escapes_model_names_in_text_and_links():
     model = "o'brien<b>"
-    params = ReportParams(
-        tmp_path / "p.yaml", "lite", "offline", tmp_path, tmp_path, tmp_path, None,
-        tmp_path, ("index",), models=(model,),
-    )  # fmt: skip
-    folder = tmp_path / "lite-offline"
-    reader = folder / model / "index.reader.html"
+    folder = f"models/{model}"
+    notebook = {"name": "index", "ok": True, "error": None}
+    for key, suffix in (("executed", "ipynb"), ("html", "html")):
+        notebook[key] = f"{folder}/index.{suffix}"
     entry = {"status": "complete", "index": 55.5,
              "track_means": {"P": 0.4, "S": 0.25, "C": 1.2, "O": 0.0}}  # fmt: skip
-    notebook = NotebookOutcome(
-        f"lite-offline/{model}/index", "index", reader.with_name("index.ipynb"),
-        reader.with_name("index.html"), reader, 1.0,
-    )  # fmt: skip
-    rs = RunSetResult(
-        params, folder, tmp_path / "i.json", tmp_path / "a.csv",
-        {"reference_id": "r", "status": "complete", "models": {model: entry}},
-        FillResult(tmp_path / "a.csv"), {}, False, [notebook],
-    )  # fmt: skip
-    page = build_landing_page([rs], tmp_path)
+    manifest = {
+        "folder": "lite-offline", "name": "lite-offline", "suite": "lite", "protocol": "offline",
+        "simulated": False, "reference_id": "r", "status": "complete", "cohort": None,
+        "index_json": "i.json", "attempts": "a.csv", "kernel_log": "k.log",
+        "summary": {"models": {model: entry}}, "notebooks": {model: [notebook]},
+    }  # fmt: skip
+    page = build_landing_page([manifest])
     assert "o&#x27;brien&lt;b&gt;" in page and model not in page
-    assert "href='lite-offline/o%27brien%3Cb%3E/index.reader.html'" in page
+    assert "href='lite-offline/models/o%27brien%3Cb%3E/index.html'" in page
 
 
 # --- report_views on the demo (no kernel) ----------------------------------------------
@@ -616,3 +612,55 @@ def test_fill_writes_formula_like_notes_as_text_and_leaves_the_input_alone(ws):
     assert rows[0]["note"] == '\'=HYPERLINK("http://x","y")'
     assert rows[1]["note"] == "'-rerun"
     assert rows[0]["score"] == ws.rows[0]["score"]  # a number is left as it is
+
+
+def test_charts_never_read_mathtext_and_carry_the_simulated_label(demo_index):
+    import io
+
+    from tcsexam_lib import views as report_views
+
+    odd = "sim-$\\frac$"  # not valid mathtext: drawing it as mathtext would raise
+    result = {**demo_index, "models": {odd: demo_index["models"]["sim-gamma"]}}
+    charts = [
+        report_views.plot_track_contributions(result, odd),
+        report_views.plot_coverage(result, odd),
+        report_views.plot_repeat_spread(result, odd),
+        report_views.plot_ranked_index(result),
+        report_views.plot_task_heatmap(result),
+    ]
+    for fig in charts:
+        fig.savefig(io.BytesIO(), format="png")
+        assert fig.get_suptitle() == report_views.SIMULATED_TEXT
+    title = charts[0].axes[0].get_title()
+    assert title == f"{odd}: incomplete, no index (incomplete)" and "null" not in title
+
+
+def test_each_issue_is_said_once_with_what_to_do(demo_index):
+    from tcsexam_lib import views as report_views
+
+    beta = report_views.explain_status(demo_index, "sim-beta").text
+    assert "change its adoption_status from selected_provisional to selected" in beta
+    assert "run the report again" in beta
+    assert beta.count("sim-con-02") == 1 and "(line 44)" in beta
+    assert "provisionally (selected_provisional)" not in beta
+    gamma = report_views.explain_status(demo_index, "sim-gamma").text
+    blocking = [i for i in demo_index["models"]["sim-gamma"]["issues"] if i["severity"] == "error"]
+    for issue in blocking:
+        assert gamma.count(issue["message"]) == 1
+    assert gamma.count("What to do:") == len(blocking)
+
+
+def test_tables_use_one_number_format_and_hide_nothing(demo_index):
+    from tcsexam_lib import views as report_views
+
+    board = report_views.table_html(report_views.leaderboard(demo_index))
+    alpha = demo_index["models"]["sim-alpha"]
+    assert f"<td class='num'>{alpha['index']:.2f}</td>" in board
+    assert f"<td class='num'>{alpha['track_means']['S']:.4f}</td>" in board
+    assert "<th></th>" not in board and "e-0" not in board and "null" not in board
+    issues = report_views.issues_table(demo_index, "sim-alpha")
+    assert report_views.table_html(issues).startswith("<p class='tcs-note'>No issue")
+    plan = report_views.solver_plan_table(demo_index, "sim-gamma", [])
+    assert "planned, no adopted attempt yet" in plan["state"].tolist()
+    big = pd.DataFrame({"n": range(2000)})
+    assert report_views.table_html(big).count("<tr>") == 2001  # every row, header included

@@ -29,8 +29,8 @@ RUN_SET = PARAMS / "demo-lite-offline.yaml"
 
 def _landing_rows(page: str) -> dict[str, tuple[str, str]]:
     """model -> (status, index cell text) from the landing page's table rows."""
-    pattern = r"<tr><td>([^<]+)</td><td class='(\w+)'>\w+</td><td class='num'>([^<]+)</td>"
-    return {model: (status, index) for model, status, index in re.findall(pattern, page)}
+    pattern = r"<tr><td class='(\w+)'>\w+</td><td>([^<]+)</td><td class='num'>([^<]+)</td>"
+    return {model: (status, index) for status, model, index in re.findall(pattern, page)}
 
 
 def test_runner_on_a_demo_run_set_lists_every_model_as_run_score_does(tmp_path):
@@ -43,12 +43,13 @@ def test_runner_on_a_demo_run_set_lists_every_model_as_run_score_does(tmp_path):
     rows = _landing_rows(page)
     assert set(rows) == set(expected["models"]) == set(params.models)
     for model, entry in expected["models"].items():
-        index = "—" if entry["index"] is None else f"{entry['index']:.4f}"
+        index = "no index" if entry["index"] is None else f"{entry['index']:.2f}"
         assert rows[model] == (entry["status"], index), model
         for name in params.notebooks:
-            executed = tmp_path / params.name / model / f"{name}.ipynb"
+            if name == "cohort":
+                continue
+            executed = tmp_path / params.name / "models" / model / f"{name}.ipynb"
             assert executed.with_suffix(".html").is_file()
-            assert Path(f"{executed.with_suffix('')}.reader.html").is_file()
             notebook = nbformat.read(executed, as_version=4)
             meta = notebook.metadata.papermill
             assert meta["parameters"]["model"] == model and meta["exception"] is None
@@ -60,14 +61,27 @@ def test_runner_on_a_demo_run_set_lists_every_model_as_run_score_does(tmp_path):
             ]
             assert tables, (model, name)
             for table in tables:  # a missing value reads as —, never NaN or None
-                assert not re.search(r"<td>(NaN|None|nan)</td>", table), (model, name)
-    gamma = (tmp_path / params.name / "sim-gamma" / "index.ipynb").read_text(encoding="utf-8")
-    assert "<td>—</td>" in gamma  # sim-gamma's incomplete tracks have no mean
+                assert not re.search(r"<td[^>]*>(NaN|None|nan|null)</td>", table), (model, name)
+                assert "<th></th>" not in table  # no pandas row index
+    gamma = params.name + "/models/sim-gamma/index.ipynb"
+    assert "<td class='num'>—</td>" in (tmp_path / gamma).read_text(encoding="utf-8")
+    cohort = (tmp_path / params.name / "cohort.html").read_text(encoding="utf-8")
+    for heading in ("Leaderboard", "Models ranked by their index", "Task x model"):
+        assert f">{heading}<" in cohort
+    # publishable: world-readable under umask 022, no machine path, nothing remote
+    for path in sorted(tmp_path.rglob("*")):
+        if path.is_file():
+            text = path.read_text(encoding="utf-8", errors="replace")
+            # paths are relative: the kit's folder may appear only after "../" steps
+            assert not re.search(r"(?<!\.\.)" + re.escape(str(KIT_ROOT)), text), path
+            assert str(tmp_path) not in text, path
+            if path.suffix == ".html":
+                assert not re.search(r"""(src|href)=["']?(https?:)?//""", text), path
     statuses = sorted(entry["status"] for entry in expected["models"].values())
     assert statuses == ["complete", "incomplete", "provisional"]  # the demo's three stories
 
 
-@pytest.mark.parametrize("name", ["solver_scoring", "index", "diagnostics"])
+@pytest.mark.parametrize("name", ["cohort", "solver_scoring", "index", "diagnostics"])
 def test_notebook_runs_directly_with_its_papermill_parameter_file(tmp_path, name, monkeypatch):
     parameters = yaml.safe_load((PARAMS / "notebooks" / f"{name}.yaml").read_text())
     for key in ("output", "output_dir"):  # keep the smoke run out of build/
@@ -127,3 +141,25 @@ def test_a_typo_in_a_notebook_parameter_is_an_error(tmp_path, monkeypatch):
             parameters=parameters,
             progress_bar=False,
         )
+
+
+@pytest.mark.parametrize("name", ["solver_scoring", "index", "diagnostics"])
+def test_a_model_outside_the_cohort_is_refused_first_in_one_line(tmp_path, name, monkeypatch):
+    parameters = yaml.safe_load((PARAMS / "notebooks" / f"{name}.yaml").read_text())
+    parameters["model"] = "sim-delta"
+    monkeypatch.chdir(KIT_ROOT)
+    out = tmp_path / f"{name}.ipynb"
+    with pytest.raises(papermill.PapermillExecutionError, match="is not in the cohort"):
+        papermill.execute_notebook(
+            str(KIT_ROOT / "notebooks" / f"{name}.ipynb"),
+            str(out),
+            parameters=parameters,
+            progress_bar=False,
+        )
+    executed = nbformat.read(out, as_version=4)
+    first = next(c for c in executed.cells if c.source.startswith("from tcsexam_lib import views"))
+    (error,) = [o for o in first.outputs if o["output_type"] == "error"]
+    assert error["traceback"] == [
+        "InputRefused: Model 'sim-delta' is not in the cohort "
+        "(allowed: sim-alpha, sim-beta, sim-gamma)"
+    ]

@@ -96,7 +96,7 @@ def test_index_cli_in_process(ws, run_cli, tmp_path):
     ws.write()
     done = run_cli(ws.score_args(tmp_path / "index.json"))
     assert done.code == 0, done.err
-    assert "index 55.50" in done.out
+    assert "complete, index 55.50" in done.out
     _check_index_example(read_output(tmp_path / "index.json"))
 
 

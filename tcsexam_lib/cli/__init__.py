@@ -1,7 +1,8 @@
 """The ``tcsexam`` command: a thin shell over :mod:`tcsexam_lib`.
 
 Exit codes: 0 output written (also for an incomplete index: its status says so),
-2 input refused (nothing written, an existing output untouched), 1 unexpected failure.
+2 input refused (nothing written, an existing output untouched), 1 unexpected failure,
+130 / 143 stopped by Ctrl-C / SIGTERM (unfinished files removed, nothing half-published).
 The command modules here are the only code of the kit that prints.
 """
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import signal
 import sys
 import traceback
 from collections.abc import Sequence
@@ -72,9 +74,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``tcsexam`` console script."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    previous = _stop_on_sigterm()
     try:
         with _few_collections():
             return args.handler(args)
+    except KeyboardInterrupt:
+        # Ctrl-C (or SIGTERM): the library has already stopped its workers and removed
+        # its unfinished files; one line, no traceback.
+        signum = getattr(_stop_on_sigterm, "received", signal.SIGINT)
+        print(
+            f"tcsexam {args.command}: interrupted ({signal.Signals(signum).name}); "
+            "nothing unfinished was published",
+            file=sys.stderr,
+        )
+        return 128 + int(signum)
     except TcsexamError as exc:
         label = "refused" if exc.exit_code == 2 else "error"
         print(f"tcsexam {args.command}: {label}: {exc}", file=sys.stderr)
@@ -85,6 +98,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"tcsexam {args.command}: unexpected failure (please report it):", file=sys.stderr)
         traceback.print_exc()
         return 1
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _stop_on_sigterm():
+    """Turn SIGTERM into the same prompt stop as Ctrl-C (in the main thread only)."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def handler(signum, _frame):
+        _stop_on_sigterm.received = signum
+        raise KeyboardInterrupt
+
+    _stop_on_sigterm.received = signal.SIGINT
+    return signal.signal(signal.SIGTERM, handler)
 
 
 if __name__ == "__main__":  # pragma: no cover

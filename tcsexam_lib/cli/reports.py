@@ -11,6 +11,14 @@ from .common import SIMULATED_NOTE, say
 def _cmd_demo(args: argparse.Namespace) -> int:
     from ..demo import SIMULATED_LABEL, compare_demo, write_demo
 
+    if args.demo_command == "generate" and args.scale == "full":
+        from ..demo_full_size import LABEL, write_files
+
+        root = args.root or "build/demo-full-size"
+        written = write_files(root)
+        say(f"{len(written)} file(s) written under {root} ({LABEL})")
+        say(f"render them with: tcsexam report {root}/demo-full-size-offline.yaml -j 2")
+        return 0
     if args.demo_command == "generate":
         written = write_demo(args.root)
         say(f"{len(written)} demo file(s) written ({SIMULATED_LABEL})")
@@ -42,15 +50,30 @@ def add_demo_commands(sub) -> None:
             "--root",
             default=None,
             metavar="DIR",
-            help="folder that receives demo/ and references/ (default: the kit's checkout)",
+            help="folder that receives demo/ and references/ (default: the kit's checkout; "
+            "with --scale full: build/demo-full-size)",
         )
+        if action == "generate":
+            command.add_argument(
+                "--scale",
+                choices=("demo", "full"),
+                default="demo",
+                help="demo: the embedded demo; full: a SIMULATED run set of the size of "
+                "TCSExam Full (1,860 + 32 instances, 20 solver tasks, 20 models, 3 attempts)",
+            )
         command.set_defaults(handler=_cmd_demo)
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
     from ..reports.runner import run_report
 
-    result = run_report(args.params, jobs=args.jobs, output=args.output, progress=say)
+    result = run_report(
+        args.params,
+        jobs=args.jobs,
+        output=args.output,
+        notebooks_dir=args.notebooks_dir,
+        progress=say,
+    )
     for failure in result.failures:
         say(f"FAILED {failure.label}: {failure.error}", file=sys.stderr)
         say(f"  see {failure.html or failure.executed}", file=sys.stderr)
@@ -80,6 +103,12 @@ def add_report_command(sub) -> None:
         default=None,
         metavar="DIR",
         help="output folder (default: the files' output, else build/reports)",
+    )
+    report.add_argument(
+        "--notebooks-dir",
+        default=None,
+        metavar="DIR",
+        help="folder of the report notebooks (default: the kit's notebooks/)",
     )
     report.set_defaults(handler=_cmd_report)
 

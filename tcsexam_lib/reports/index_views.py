@@ -14,16 +14,27 @@ import pandas as pd
 from ..errors import InputRefused, Problem
 from ..scoring.index import coverage_category, missing_repeats
 from ..scoring.issues import ISSUE_CODES
-from .notebook import Note, new_axes
+from .notebook import OKABE_ITO, Note, label_simulated, new_axes
 
-#: Categories of the coverage matrix, in legend order, with their colours.
+#: Categories of the coverage matrix, in legend order, with their colours (colour-blind
+#: safe, Okabe and Ito) and hatches (so that no category is told by colour alone).
 COVERAGE_COLOURS = {
-    "valid": "#2e7d32",
-    "provisional": "#f9a825",
-    "failed": "#c62828",
-    "missing": "#9e9e9e",
-    "excluded": "#90caf9",
+    "valid": "#0072B2",
+    "provisional": "#E69F00",
+    "failed": "#D55E00",
+    "missing": "#DDDDDD",
+    "excluded": "#F5F5F5",
 }
+COVERAGE_HATCHES = {
+    "valid": "",
+    "provisional": "//",
+    "failed": "xx",
+    "missing": "..",
+    "excluded": "",
+}
+#: Text colour that reads on each category's colour.
+_TEXT_ON = {"valid": "white", "provisional": "black", "failed": "white", "missing": "black",
+            "excluded": "black"}  # fmt: skip
 
 
 def _model_entry(result: dict[str, Any], model: str) -> dict[str, Any]:
@@ -86,7 +97,7 @@ def status_table(result: dict[str, Any]) -> pd.DataFrame:
     }
     table = pd.DataFrame.from_dict(rows, orient="index")
     table.index.name = "model"
-    return table
+    return table[["status", *[c for c in table.columns if c != "status"]]]
 
 
 def track_table(result: dict[str, Any], model: str) -> pd.DataFrame:
@@ -108,14 +119,16 @@ def track_table(result: dict[str, Any], model: str) -> pd.DataFrame:
 def plot_track_contributions(result: dict[str, Any], model: str, ax: Any = None):
     """Bar plot: each track's contribution (weight x mean, points) to the model's index.
 
-    Tracks whose mean is not available (incomplete) are drawn as empty bars marked n/a.
+    Tracks whose mean is not available (incomplete) are drawn as empty bars marked "no
+    mean".
 
     Examples
     --------
     >>> entry = {"index": 12.0, "status": "complete", "tracks": {"theorem": {
     ...     "letter": "P", "weight": 30, "mean": 0.4, "contribution": 12.0}}}
-    >>> plot_track_contributions({"models": {"m": entry}}, "m").axes[0].get_ylabel()
-    'points'
+    >>> fig = plot_track_contributions({"models": {"m": entry}}, "m")
+    >>> fig.axes[0].get_ylabel(), fig.axes[0].get_title()
+    ('points', 'm: complete, index 12.00 points')
     """
     entry = _model_entry(result, model)
     fig, ax = new_axes(ax)
@@ -124,19 +137,22 @@ def plot_track_contributions(result: dict[str, Any], model: str, ax: Any = None)
         labels.append(f"{info['letter']} ({track})\n{info['weight']} x mean")
         heights.append(info["contribution"])
     drawn = [0.0 if h is None else h for h in heights]
-    bars = ax.bar(labels, drawn, color=["#1565c0", "#2e7d32", "#ef6c00", "#6a1b9a"][: len(drawn)])
+    bars = ax.bar(labels, drawn, color=list(OKABE_ITO[: len(drawn)]))
     for bar, height in zip(bars, heights, strict=True):
         ax.annotate(
-            "n/a" if height is None else f"{height:.2f}",
+            "no mean" if height is None else f"{height:.2f}",
             (bar.get_x() + bar.get_width() / 2, bar.get_height()),
+            xytext=(0, 3),
+            textcoords="offset points",
             ha="center",
             va="bottom",
         )
+    ax.set_ylim(0, max([*drawn, 1.0]) * 1.18)  # room for the labels above the bars
     ax.set_ylabel("points")
     index = entry["index"]
-    shown = "null (incomplete)" if index is None else f"{index:.2f} points"
-    ax.set_title(f"{model}: index {shown}, status {entry['status']}")
-    return fig
+    shown = "no index (incomplete)" if index is None else f"index {index:.2f} points"
+    ax.set_title(f"{model}: {entry['status']}, {shown}")
+    return label_simulated(fig, bool(result.get("simulated")))
 
 
 def task_table(result: dict[str, Any], model: str) -> pd.DataFrame:
@@ -158,7 +174,7 @@ def task_table(result: dict[str, Any], model: str) -> pd.DataFrame:
             "planned": task["planned_attempts"],
             "adopted": ", ".join(task["adopted_attempts"]),
             "adopted valid": ", ".join(task["adopted_valid_attempts"]),
-            "scores": ", ".join(f"{s:.4g}" for s in task["scores"]),
+            "scores": ", ".join(f"{s:.4f}" for s in task["scores"]),
             "mean": task["mean"],
             "rows": len(task["rows"]),
         }
@@ -188,7 +204,9 @@ def issues_table(result: dict[str, Any], model: str) -> pd.DataFrame:
         for issue in _model_entry(result, model)["issues"]
     ]
     columns = ["severity", "code", "track", "item", "attempt", "message"]
-    return pd.DataFrame(rows, columns=columns)
+    table = pd.DataFrame(rows, columns=columns)
+    table.attrs["empty_text"] = f"No issue: every planned task and repeat of {model} is there."
+    return table
 
 
 def coverage_matrix(result: dict[str, Any], model: str) -> pd.DataFrame:
@@ -227,7 +245,10 @@ def coverage_matrix(result: dict[str, Any], model: str) -> pd.DataFrame:
 
 
 def plot_coverage(result: dict[str, Any], model: str, ax: Any = None):
-    """The coverage matrix as coloured cells labelled with their attempt ids.
+    """The coverage matrix as coloured, hatched cells labelled with their attempt ids.
+
+    Colours are colour-blind safe and each category also has its hatch; the text colour
+    is chosen to read on its cell.
 
     Examples
     --------
@@ -236,34 +257,38 @@ def plot_coverage(result: dict[str, Any], model: str, ax: Any = None):
     >>> plot_coverage({"models": {"m": {"tasks": [task]}}}, "m").axes[0].get_title()
     'm: coverage (task x attempt slot)'
     """
-    from matplotlib.colors import ListedColormap
-    from matplotlib.patches import Patch
+    from matplotlib.patches import Patch, Rectangle
 
     matrix = coverage_matrix(result, model)
-    order = list(COVERAGE_COLOURS)
-    codes = [
-        [order.index(cell.split(":")[0]) if cell else len(order) for cell in row]
-        for row in matrix.values.tolist()
-    ]
-    colours = ListedColormap([*COVERAGE_COLOURS.values(), "#ffffff"])
     n_rows, n_cols = len(matrix.index), max(len(matrix.columns), 1)
-    fig, ax = new_axes(ax, size=(2.0 + 1.4 * n_cols, 1.0 + 0.28 * n_rows))
-    if n_rows:
-        ax.imshow(codes, cmap=colours, vmin=-0.5, vmax=len(order) + 0.5, aspect="auto")
-        for i, row in enumerate(matrix.values.tolist()):
-            for j, cell in enumerate(row):
-                if cell:
-                    ax.text(j, i, cell.split(": ", 1)[1], ha="center", va="center", fontsize=7)
+    fig, ax = new_axes(ax, size=(2.8 + 1.4 * n_cols, 1.2 + 0.3 * n_rows))
+    for i, row in enumerate(matrix.values.tolist()):
+        for j, cell in enumerate(row):
+            if not cell:
+                continue
+            category, label = cell.split(": ", 1)
+            ax.add_patch(
+                Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor=COVERAGE_COLOURS[category],
+                          hatch=COVERAGE_HATCHES[category], edgecolor="#555555", linewidth=0.5)
+            )  # fmt: skip
+            ax.text(j, i, label, ha="center", va="center", fontsize=7, color=_TEXT_ON[category],
+                    bbox={"facecolor": COVERAGE_COLOURS[category], "edgecolor": "none",
+                          "pad": 1})  # fmt: skip
+    ax.set_xlim(-0.5, n_cols - 0.5)
+    ax.set_ylim(n_rows - 0.5, -0.5)
     ax.set_yticks(range(n_rows), matrix.index, fontsize=7)
     ax.set_xticks(range(len(matrix.columns)), matrix.columns, fontsize=8)
     ax.set_title(f"{model}: coverage (task x attempt slot)")
     ax.legend(
-        handles=[Patch(color=c, label=k) for k, c in COVERAGE_COLOURS.items()],
+        handles=[
+            Patch(facecolor=c, hatch=COVERAGE_HATCHES[k], edgecolor="#555555", label=k)
+            for k, c in COVERAGE_COLOURS.items()
+        ],
         loc="upper left",
         bbox_to_anchor=(1.01, 1.0),
         fontsize=8,
     )
-    return fig
+    return label_simulated(fig, bool(result.get("simulated")))
 
 
 def repeat_spread_table(result: dict[str, Any], model: str) -> pd.DataFrame:
@@ -287,7 +312,7 @@ def repeat_spread_table(result: dict[str, Any], model: str) -> pd.DataFrame:
                 "track": task["track"],
                 "item": task["item"],
                 "n": len(scores),
-                "scores": ", ".join(f"{s:.4g}" for s in scores),
+                "scores": ", ".join(f"{s:.4f}" for s in scores),
                 "min": scores.min(),
                 "max": scores.max(),
                 "range": round(scores.max() - scores.min(), 12),
@@ -296,7 +321,9 @@ def repeat_spread_table(result: dict[str, Any], model: str) -> pd.DataFrame:
             }
         )
     columns = ["track", "item", "n", "scores", "min", "max", "range", "std", "mean"]
-    return pd.DataFrame(rows, columns=columns)
+    table = pd.DataFrame(rows, columns=columns)
+    table.attrs["empty_text"] = f"No task of {model} has more than one adopted valid attempt."
+    return table
 
 
 def plot_repeat_spread(result: dict[str, Any], model: str, ax: Any = None):
@@ -311,20 +338,21 @@ def plot_repeat_spread(result: dict[str, Any], model: str, ax: Any = None):
     tasks = [t for t in _model_entry(result, model)["tasks"] if len(t["scores"]) >= 2]
     fig, ax = new_axes(ax, size=(6.0, 1.0 + 0.35 * max(len(tasks), 1)))
     for position, task in enumerate(tasks):
-        ax.scatter(task["scores"], [position] * len(task["scores"]), color="#1565c0", zorder=3)
+        ax.scatter(task["scores"], [position] * len(task["scores"]), color=OKABE_ITO[0], zorder=3)
         if task["mean"] is not None:
             ax.plot([task["mean"]] * 2, [position - 0.3, position + 0.3], color="black")
     ax.set_yticks(range(len(tasks)), [f"{t['track']}/{t['item']}" for t in tasks], fontsize=8)
     ax.set_xlabel("score of each adopted valid repeat")
     ax.set_title(f"{model}: spread of repeats ({len(tasks)} task{'s' if len(tasks) != 1 else ''})")
-    return fig
+    return label_simulated(fig, bool(result.get("simulated")))
 
 
 def explain_status(result: dict[str, Any], model: str) -> Note:
-    """In words: the model's status, and everything that makes it incomplete or provisional.
+    """In words: the model's status, and each thing behind it once, with what to do.
 
-    Every issue is listed with its severity (blocking, provisional, warning), then every
-    excluded attempt with its note (kept in the table, not aggregated).
+    Every issue is listed once with its severity (blocking, provisional, warning) and
+    the action that resolves it; a provisional adoption says which row to confirm, how,
+    and that the report is then run again. Excluded attempts follow with their notes.
 
     Examples
     --------
@@ -332,7 +360,7 @@ def explain_status(result: dict[str, Any], model: str) -> Note:
     ...          "coverage": {"tasks_planned": 10, "tasks_complete": 10,
     ...                       "attempts_planned": 10, "attempts_adopted_valid": 10}}
     >>> print(explain_status({"models": {"m": entry}}, "m").text.split(". ")[0])
-    m is complete: index 55.5 points
+    m is complete: index 55.50 points
     """
     entry = _model_entry(result, model)
     cov = entry["coverage"]
@@ -344,26 +372,31 @@ def explain_status(result: dict[str, Any], model: str) -> Note:
     if status == "incomplete":
         lines = [
             f"{model} is incomplete: no index is published ({counts} have an adopted valid "
-            "score). Each item below must be resolved (a result added, or a judge re-run) "
-            "before the index exists:"
+            "score). Each item below must be resolved before the index exists:"
         ]
     elif status == "provisional":
         lines = [
-            f"{model} is provisional: index {entry['index']:.4g} points, but some adopted "
-            f"attempts are only selected_provisional ({counts}). The index may still change "
-            "when they are confirmed:"
+            f"{model} is provisional: index {entry['index']:.2f} points ({counts}), but some "
+            "adopted attempts await confirmation. To confirm each row below: check it, then "
+            "change its adoption_status from selected_provisional to selected in your "
+            "attempts table (at the line given) and run the report again; the index may "
+            "change if you adopt another attempt instead."
         ]
     else:
         lines = [
-            f"{model} is complete: index {entry['index']:.4g} points. Every planned task and "
+            f"{model} is complete: index {entry['index']:.2f} points. Every planned task and "
             f"repeat has an adopted valid score ({counts})."
         ]
-    by_severity = {"error": "blocking", "info": "provisional", "warning": "warning"}
+    by_severity = {"error": "blocking", "info": "to confirm", "warning": "warning"}
     for issue in entry["issues"]:
         label = by_severity.get(issue["severity"], issue["severity"])
+        if issue["code"] == "provisional_attempt":
+            where = issue["message"].split(": ", 1)[0]
+            lines.append(f"- [{label}] {where}: adopted for now (selected_provisional).")
+            continue
         code = ISSUE_CODES.get(issue["code"])
-        meaning = code.meaning if code else issue["code"].replace("_", " ")
-        lines.append(f"- [{label}] {meaning}: {issue['message']}")
+        action = f" What to do: {code.action}." if code else ""
+        lines.append(f"- [{label}] {issue['message']}.{action}")
     for task in entry.get("tasks", []):
         for row in task["rows"]:
             if row["adoption_status"] == "excluded":

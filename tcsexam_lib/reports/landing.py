@@ -1,4 +1,11 @@
-"""The landing page of a report folder: every run set, every model, links to its reports."""
+"""The landing page of a report folder: every run set published there, every model.
+
+The page is built from what is on disk: the ``run-set.json`` of every run-set folder
+(see :mod:`.publish`), so re-running one run set keeps the others listed. For each run
+set it leads with the cohort report, then one row per model: status first, the index
+(2 decimals; ``no index`` when incomplete), P, S, C, O (4 decimals) and links to the
+model's three reports.
+"""
 
 from __future__ import annotations
 
@@ -6,152 +13,170 @@ import html
 import os
 import urllib.parse
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..jsonio import write_text_atomic
 from ..vocab import TRACK_LETTERS, TRACKS
+from .publish import ASSETS, read_manifests
 
-if TYPE_CHECKING:  # pragma: no cover - annotations only
-    from .execute import NotebookOutcome
-    from .runner import RunSetResult
+SIMULATED_TEXT = "SIMULATED DEMO DATA — not TCSExam results"
 
 _STYLE = """
-body{font-family:system-ui,sans-serif;margin:2em;max-width:72em}
-table{border-collapse:collapse;margin:1em 0}
-th,td{border:1px solid #bbb;padding:4px 8px;text-align:left}
-td.num{text-align:right;font-variant-numeric:tabular-nums}
-.banner{border:4px solid #b71c1c;background:#ffebee;color:#b71c1c;padding:12px;
-font-size:1.4em;font-weight:bold;text-align:center;margin:1em 0}
-.complete{color:#2e7d32}.provisional{color:#ef6c00}.incomplete{color:#c62828}
-.failed{color:#c62828;font-weight:bold}
+body{font-family:system-ui,sans-serif;margin:2em;max-width:80em}
+td.complete{color:#0072B2;font-weight:bold}td.provisional{color:#9a6200;font-weight:bold}
+td.incomplete{color:#D55E00;font-weight:bold}
+.failed{color:#b71c1c;font-weight:bold}
 """
 
 
-def _fmt(value: Any) -> str:
-    return "—" if value is None else f"{value:.4f}"
+def _fmt(value: Any, decimals: int) -> str:
+    return "—" if value is None else f"{value:.{decimals}f}"
 
 
-def _relative(path: Path | None, base: Path) -> str | None:
-    """A relative link to ``path``, URL-quoted and safe inside an HTML attribute."""
-    if path is None:
+def _href(folder: str, relative: str | None) -> str | None:
+    if relative is None:
         return None
-    return html.escape(urllib.parse.quote(Path(os.path.relpath(path, base)).as_posix()))
+    return html.escape(urllib.parse.quote(f"{folder}/{relative}"))
 
 
-def _run_set_section(rs: RunSetResult, base: Path) -> str:
-    p = rs.params
-    out = [f"<h2 id='{html.escape(p.name)}'>{html.escape(p.suite)}, {html.escape(p.protocol)}"]
-    out.append(" solver protocol</h2>")
-    if rs.simulated:
-        out.append("<p class='failed'>SIMULATED DEMO DATA — not TCSExam results</p>")
-    if p.description:
-        out.append(f"<p>{html.escape(p.description)}</p>")
+def _notebook_links(folder: str, nb: dict[str, Any]) -> str:
+    name = html.escape(nb["name"].replace("_", " "))
+    page = _href(folder, nb.get("html"))
+    text = f"<a href='{page}'>{name}</a>" if page else name
+    if page:
+        text += (
+            f" (<a href='{page}#code'>code</a>, "
+            f"<a href='{_href(folder, nb.get('executed'))}'>ipynb</a>)"
+        )
+    if not nb.get("ok"):
+        text += " <span class='failed'>FAILED</span>"
+    return text
+
+
+def _run_set_section(manifest: dict[str, Any]) -> str:
+    folder = manifest["folder"]
+    name = html.escape(manifest["name"])
+    out = [
+        f"<h2 id='{name}'>{html.escape(manifest['suite'])}, "
+        f"{html.escape(manifest['protocol'])} solver protocol</h2>"
+    ]
+    if manifest.get("simulated"):
+        out.append(f"<p class='failed'>{SIMULATED_TEXT}</p>")
+    if manifest.get("description"):
+        out.append(f"<p>{html.escape(manifest['description'])}</p>")
+    cohort = manifest.get("cohort")
+    if cohort:
+        out.append(f"<p><b>Cohort report (leaderboard): {_notebook_links(folder, cohort)}</b></p>")
     links = [
-        f"<a href='{_relative(rs.index_output, base)}'>index JSON</a>",
-        f"<a href='{_relative(rs.attempts_filled, base)}'>attempts (solver rows filled)</a>",
+        f"<a href='{_href(folder, manifest['index_json'])}'>index JSON</a>",
+        f"<a href='{_href(folder, manifest['attempts'])}'>attempts (solver rows filled)</a>",
+        f"<a href='{_href(folder, manifest['kernel_log'])}'>kernel log</a>",
     ]
     out.append(
-        f"<p>Reference <code>{html.escape(str(rs.score['reference_id']))}</code>; overall "
-        f"status <b>{html.escape(rs.score['status'])}</b>; " + ", ".join(links) + "</p>"
+        f"<p>Overall status <b>{html.escape(manifest['status'])}</b>; reference "
+        f"<code>{html.escape(str(manifest['reference_id']))}</code>; "
+        + ", ".join(links)
+        + f"; built {html.escape(manifest.get('created_utc', ''))}.</p>"
     )
     letters = [TRACK_LETTERS[t] for t in TRACKS]
     head = [
-        "model",
         "status",
+        "model",
         "index (points)",
         *letters,
-        "reports (code hidden; with code; executed notebook)",
+        "reports (with the code; executed notebook)",
     ]
-    out.append("<table><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>")
-    by_model: dict[str, list[NotebookOutcome]] = {}
-    for nb in rs.notebooks:
-        by_model.setdefault(nb.label.split("/")[1], []).append(nb)
-    for model, entry in rs.score["models"].items():
-        reports = []
-        for nb in by_model.get(model, []):
-            reader = _relative(nb.reader_html, base)
-            full = _relative(nb.html, base)
-            name = html.escape(nb.name.replace("_", " "))
-            text = f"<a href='{reader}'>{name}</a>" if reader else name
-            if full:
-                notebook = _relative(nb.executed, base)
-                text += f" (<a href='{full}'>code</a>, <a href='{notebook}'>ipynb</a>)"
-            if not nb.ok:
-                text += " <span class='failed'>FAILED</span>"
-            reports.append(text)
+    numeric = {2, 3, 4, 5, 6}
+    out.append(
+        "<table class='tcs-table'><thead><tr>"
+        + "".join(
+            f"<th class='num'>{h}</th>" if k in numeric else f"<th>{h}</th>"
+            for k, h in enumerate(head)
+        )
+        + "</tr></thead><tbody>"
+    )
+    summary = manifest["summary"]["models"]
+    for model, entry in summary.items():
         status = html.escape(entry["status"])
+        reports = [_notebook_links(folder, nb) for nb in manifest["notebooks"].get(model, [])]
+        index = "no index" if entry["index"] is None else _fmt(entry["index"], 2)
         cells = [
-            f"<td>{html.escape(model)}</td>",
             f"<td class='{status}'>{status}</td>",
-            f"<td class='num'>{_fmt(entry['index'])}</td>",
-            *(f"<td class='num'>{_fmt(entry['track_means'][letter])}</td>" for letter in letters),
+            f"<td>{html.escape(model)}</td>",
+            f"<td class='num'>{index}</td>",
+            *(f"<td class='num'>{_fmt(entry['track_means'][x], 4)}</td>" for x in letters),
             f"<td>{' · '.join(reports)}</td>",
         ]
         out.append("<tr>" + "".join(cells) + "</tr>")
-    out.append("</table>")
+    out.append("</tbody></table>")
     return "".join(out)
 
 
-def build_landing_page(run_sets: list[RunSetResult], base: str | os.PathLike[str]) -> str:
-    """The landing page HTML: every model's status, index and P, S, C, O per run set.
-
-    ``base`` is the folder the page is written to (links are relative to it).
+def build_landing_page(manifests: list[dict[str, Any]]) -> str:
+    """The landing page HTML from the run sets' manifests (see :func:`read_manifests`).
 
     Examples
     --------
-    >>> page = build_landing_page([], "build/reports")
+    >>> page = build_landing_page([])
     >>> "<h1>TCSExam reports</h1>" in page, "SIMULATED" in page
     (True, False)
     """
-    base = Path(base)
-    simulated = any(rs.simulated for rs in run_sets)
-    failures = [nb for rs in run_sets for nb in rs.notebooks if not nb.ok]
+    simulated = any(m.get("simulated") for m in manifests)
+    failures = [
+        (m, label, nb)
+        for m in manifests
+        for label, nb in [
+            ("cohort", m.get("cohort") or {"ok": True}),
+            *((model, nb) for model, nbs in m["notebooks"].items() for nb in nbs),
+        ]
+        if not nb.get("ok")
+    ]
     parts = [
-        "<!DOCTYPE html><html><head><meta charset='utf-8'>",
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
+        "<meta name='viewport' content='width=device-width, initial-scale=1.0'>",
         "<title>TCSExam reports</title>",
+        f"<link rel='stylesheet' href='{ASSETS}/datatables.css'>",
+        f"<link rel='stylesheet' href='{ASSETS}/report.css'>",
         f"<style>{_STYLE}</style></head><body><h1>TCSExam reports</h1>",
     ]
     if simulated:
         parts.append(
-            "<div class='banner'>SIMULATED DEMO DATA — not TCSExam results<br>"
-            "<span style='font-size:0.7em'>Every number below comes from the kit's seeded "
-            "demo generator.</span></div>"
+            f"<div class='tcs-banner'>{SIMULATED_TEXT}<br><span>Every number below comes "
+            "from the kit's seeded demo generator.</span></div>"
         )
     parts.append(
-        "<p>Index in points: 30·P + 30·S + 30·C + 10·O (higher is better; it can exceed "
-        "100). P theorem, S solver (relative score in [0, 1]), C construction, O conjecture: "
-        "track means. <b>complete</b>: every planned task and repeat has an adopted valid "
-        "score; <b>provisional</b>: complete, but some adopted attempt is provisional; "
-        "<b>incomplete</b>: no index is published (—).</p>"
+        "<p>Status first: <b>complete</b> (every planned task and repeat has an adopted valid "
+        "score), <b>provisional</b> (complete, but some adopted attempt still awaits "
+        "confirmation), <b>incomplete</b> (no index is published). Index in points: "
+        "30·P + 30·S + 30·C + 10·O (higher is better; it can exceed 100); P theorem, "
+        "S solver (relative score in [0, 1]), C construction, O conjecture: track means "
+        "(— when a track is incomplete). Each run set's cohort report holds the "
+        "leaderboard and the views across models.</p>"
     )
+    if not manifests:
+        parts.append("<p>No run set has been published in this folder yet.</p>")
     parts.append(
         "<ul>"
         + "".join(
-            f"<li><a href='#{html.escape(rs.params.name)}'>{html.escape(rs.params.name)}</a></li>"
-            for rs in run_sets
+            f"<li><a href='#{html.escape(m['name'])}'>{html.escape(m['name'])}</a></li>"
+            for m in manifests
         )
         + "</ul>"
     )
     if failures:
         parts.append(f"<h2 class='failed'>{len(failures)} notebook(s) failed</h2><ul>")
-        for nb in failures:
-            link = _relative(nb.html, base)
-            label = html.escape(nb.label)
-            parts.append(
-                f"<li>{f'<a href={chr(39)}{link}{chr(39)}>{label}</a>' if link else label}: "
-                f"{html.escape(nb.error or '')}</li>"
-            )
+        for manifest, where, nb in failures:
+            link = _href(manifest["folder"], nb.get("html"))
+            label = html.escape(f"{manifest['name']}/{where}/{nb['name']}")
+            text = f"<a href='{link}'>{label}</a>" if link else label
+            parts.append(f"<li>{text}: {html.escape(nb.get('error') or '')}</li>")
         parts.append("</ul>")
-    parts.extend(_run_set_section(rs, base) for rs in run_sets)
-    parts.append("</body></html>\n")
+    parts.extend(_run_set_section(m) for m in manifests)
+    parts.append(f"<script src='{ASSETS}/report.js'></script></body></html>\n")
     return "".join(parts)
 
 
-def write_landing_pages(run_sets: list[RunSetResult]) -> list[Path]:
-    by_output: dict[Path, list[RunSetResult]] = {}
-    for rs in run_sets:
-        by_output.setdefault(rs.params.output, []).append(rs)
-    return [
-        write_text_atomic(folder / "index.html", build_landing_page(group, folder))
-        for folder, group in by_output.items()
-    ]
+def write_landing_page(output: str | os.PathLike[str]) -> Path:
+    """(Re)write ``<output>/index.html`` from every run set published in ``output``."""
+    output = Path(output)
+    return write_text_atomic(output / "index.html", build_landing_page(read_manifests(output)))

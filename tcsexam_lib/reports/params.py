@@ -27,7 +27,7 @@ from ..yamlio import read_yaml_mapping
 PARAMS_SCHEMA = "report-params"
 
 #: The report notebooks, in the order they are run for each model.
-REPORT_NOTEBOOKS = ("solver_scoring", "index", "diagnostics")
+REPORT_NOTEBOOKS = ("cohort", "solver_scoring", "index", "diagnostics")
 
 #: Output folder used when neither the file nor the caller names one.
 DEFAULT_OUTPUT = Path("build") / "reports"
@@ -88,17 +88,20 @@ def _refuse_output_over_inputs(
 ) -> None:
     """Refuse an output folder whose files would land on (or among) the run set's inputs."""
     name = f"{data['suite']}-{data['protocol']}"
-    written = {out / f"{name}.attempts.csv", out / f"{name}.index.json", out / "index.html"}
+    run_set = out / name  # replaced as a whole when the run set is published
     problems = [
         Problem(
             str(source),
             field=key,
             value=data[key],
-            detail=f"the report would write {paths[key]}",
+            detail=f"the report would write {paths[key]}"
+            if paths[key] == out / "index.html"
+            else f"{paths[key]} lies inside the run set's output folder {run_set}, which "
+            "the runner replaces as a whole",
             allowed=f"an input outside the files the runner writes in {out}",
         )
-        for key in ("cohort", "attempts")
-        if paths[key] in written
+        for key in ("cohort", "attempts", "references_dir")
+        if key in paths and (paths[key] == out / "index.html" or run_set in paths[key].parents)
     ]
     records = paths["records"]
     run_set_folder = out / name

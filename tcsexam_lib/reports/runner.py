@@ -9,26 +9,31 @@ attempts table read once):
 2. fills the blank solver scores of a copy of the attempts table from those outputs
    (:func:`~tcsexam_lib.reports.fill.fill_table`), validates the copy and computes the
    index once, cross-checked against the solver outputs (``solver_evidence``);
-3. only when every run set got that far, writes the outputs:
-   ``<output>/<suite>-<protocol>/<model>/solver/<task>-<attempt>.json``,
-   ``<output>/<suite>-<protocol>.attempts.csv`` and ``<output>/<suite>-<protocol>.index.json``;
-4. executes the report notebooks with papermill (each in its own kernel, ``jobs`` at a
-   time) on those written outputs, and renders each to HTML twice: with code, and
-   without (for readers);
-5. writes the landing page ``<output>/index.html``.
+3. only when every run set got that far, writes the outputs into the run set's staging
+   folder (see :mod:`.publish`): ``<suite>-<protocol>.index.json``,
+   ``<suite>-<protocol>.attempts.csv`` and ``evidence/<model>/<task>-<attempt>.json``,
+   every path they record relative to their own folder;
+4. executes the cohort notebook and each model's notebooks with papermill (each in its
+   own kernel, ``jobs`` at a time) on those written outputs, and renders each to one
+   HTML page (the outputs; the code on demand);
+5. when a run set's last notebook is done, switches its folder into
+   ``<output>/<suite>-<protocol>/`` in one rename and rewrites the landing page
+   ``<output>/index.html`` from every run set published there.
 
 A notebook that fails is reported with its cell and error while the others finish.
-Nothing is printed here: progress goes to the ``progress`` callback.
+Interrupted (Ctrl-C), the runner kills its workers and removes its staging folders:
+what was published stays as it was. Nothing is printed here: progress goes to the
+``progress`` callback.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
-import shutil
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,14 +41,16 @@ from ..csvio import CsvTable, read_csv_table
 from ..errors import InputRefused, Problem
 from ..jsonio import dumps_json, write_text_atomic
 from ..paths import KIT_ROOT
+from ..provenance import relative_provenance
 from ..scoring.attempts import AttemptRows, validate_attempts
 from ..scoring.cohort import load_cohort_reference
 from ..scoring.commands import ScoringInputs, index_document
 from ..scoring.evidence import SolverOutput
-from .execute import NotebookJob, NotebookOutcome, Progress, execute_notebooks
+from .execute import NotebookOutcome, Progress, execute_notebooks
 from .fill import FillResult, fill_table
-from .landing import write_landing_pages
+from .pages import write_assets
 from .params import ReportParams, load_report_params
+from .publish import new_staging, refuse_foreign_folders, remove_stale_staging, remove_tree
 from .records import (
     RecordsFile,
     check_records_folder,
@@ -51,27 +58,13 @@ from .records import (
     score_records_files,
     solver_output_path,
 )
+from .runsets import EVIDENCE, RunSetResult, comparisons, notebook_jobs, publish
 
 #: Folder of the kit's report notebooks.
 NOTEBOOKS_DIR = KIT_ROOT / "notebooks"
 
 #: Producer recorded in the provenance of the runner's outputs.
 PRODUCER = "tcsexam report"
-
-
-@dataclass
-class RunSetResult:
-    """One run set: its outputs, its index result, and its notebooks."""
-
-    params: ReportParams
-    folder: Path
-    index_output: Path
-    attempts_filled: Path
-    score: dict[str, Any]
-    fill: FillResult
-    solver_outputs: dict[str, list[dict[str, Any]]]
-    simulated: bool
-    notebooks: list[NotebookOutcome] = field(default_factory=list)
 
 
 @dataclass
@@ -135,22 +128,51 @@ def run_report(
             ],
         )
     all_params = _load_all_params(params_files, output)
+    for folder in sorted({p.output for p in all_params}):
+        names = sorted(p.name for p in all_params if p.output == folder)
+        refuse_foreign_folders(folder, names, ", ".join(str(p.source) for p in all_params))
     prepared = []
     for params in all_params:  # everything in memory first: a refusal writes nothing
         say(f"[{params.name}] scoring ({params.source.name})")
         prepared.append(prepare_run_set(params))
-    run_sets = [_write_run_set(run_set, say) for run_set in prepared]
-    source_dir = Path(notebooks_dir) if notebooks_dir is not None else NOTEBOOKS_DIR
-    jobs_list = [(rs, job) for rs in run_sets for job in _notebook_jobs(rs, source_dir)]
-    log_path = all_params[0].output / "report-kernels.log"
-    say(f"executing {len(jobs_list)} notebook(s), {jobs} at a time (kernel log {log_path})")
-    outcomes = execute_notebooks([job for _, job in jobs_list], jobs, say, log_path)
-    for (rs, job), outcome in zip(jobs_list, outcomes, strict=True):
-        assert outcome.label == job.label
-        rs.notebooks.append(outcome)
-    landing = write_landing_pages(run_sets)
-    for page in landing:
-        say(f"landing page: {page}")
+    for folder in sorted({p.output for p in all_params}):
+        for stale in remove_stale_staging(folder):
+            say(f"removed {stale.name} (left by an interrupted run)")
+        write_assets(folder)
+    run_sets: list[RunSetResult] = []
+    landing: list[Path] = []
+    try:
+        for item in prepared:
+            run_sets.append(_write_run_set(item, say))
+        source_dir = Path(notebooks_dir) if notebooks_dir is not None else NOTEBOOKS_DIR
+        compare = comparisons(run_sets)
+        jobs_list = [(rs, job) for rs in run_sets for job in notebook_jobs(rs, source_dir, compare)]
+        remaining = {id(rs): sum(1 for r, _ in jobs_list if r is rs) for rs in run_sets}
+
+        def publish_run_set(rs: RunSetResult) -> None:
+            page = publish(rs, say)
+            if page not in landing:
+                landing.append(page)
+
+        for rs in run_sets:
+            if not remaining[id(rs)]:
+                publish_run_set(rs)
+
+        def finished(position: int, outcome: NotebookOutcome) -> None:
+            rs, job = jobs_list[position]
+            assert outcome.label == job.label
+            rs.notebooks.append(outcome)
+            remaining[id(rs)] -= 1
+            if not remaining[id(rs)]:
+                rs.notebooks.sort(key=lambda nb: [j.label for r, j in jobs_list].index(nb.label))
+                publish_run_set(rs)
+
+        say(f"executing {len(jobs_list)} notebook(s), {jobs} at a time")
+        execute_notebooks([job for _, job in jobs_list], jobs, say, finished)
+    finally:
+        for rs in run_sets:  # interrupted or failed: nothing half-written stays
+            if not rs.published and rs.staging is not None:
+                remove_tree(rs.staging)
     return ReportResult(run_sets, landing, time.monotonic() - started)
 
 
@@ -269,48 +291,62 @@ def prepare_run_set(params: ReportParams) -> PreparedRunSet:
 
 
 def _write_run_set(prepared: PreparedRunSet, say: Progress) -> RunSetResult:
-    """Compute the index of a prepared run set and write its outputs.
+    """Compute the index of a prepared run set and write its outputs into its staging folder.
 
     The index is computed from the filled table and the solver outputs as they are
     written (their paths and sha256 go into its provenance), so that ``tcsexam verify``
-    recomputes it from the files.
+    recomputes it from the files. Every path an output records is relative to the
+    output's own folder (the report may be published anywhere).
     """
     params = prepared.params
-    folder = params.output / params.name
+    staging = new_staging(params.output, params.name)
+    try:
+        return _write_staged(prepared, staging, say)
+    except BaseException:
+        remove_tree(staging)  # nothing half-written stays
+        raise
+
+
+def _write_staged(prepared: PreparedRunSet, staging: Path, say: Progress) -> RunSetResult:
+    params = prepared.params
+    final = params.output / params.name
     texts: dict[Path, str] = {}
     evidence: dict[tuple[str, str, str], SolverOutput] = {}
     solver_outputs: dict[str, list[dict[str, Any]]] = {model: [] for model in params.models}
     for item, output in zip(prepared.records, prepared.outputs, strict=True):
-        path = solver_output_path(folder / item.model / "solver", item.task, item.attempt)
-        texts[path] = dumps_json(output)
+        relative = solver_output_path(Path(EVIDENCE) / item.model, item.task, item.attempt)
+        output = dict(output)
+        output["provenance"] = relative_provenance(
+            output["provenance"], (staging / relative).parent
+        )
+        text = dumps_json(output)
+        texts[staging / relative] = text
         evidence[(item.model, item.task, item.attempt)] = SolverOutput(
-            path, _sha256(texts[path]), output
+            relative, _sha256(text), output
         )
         solver_outputs[item.model].append(output)
-    filled_path = params.output / f"{params.name}.attempts.csv"
+    filled_name = f"{params.name}.attempts.csv"
     filled_text = prepared.filled.to_text()
-    index_path = params.output / f"{params.name}.index.json"
-    score = index_document(
-        prepared.inputs,
-        prepared.table,
-        attempts=(filled_path, _sha256(filled_text)),
-        evidence=(folder, evidence),
-        producer=PRODUCER,
-    )
-    for model in params.models:
-        solver_dir = folder / model / "solver"
-        if solver_dir.is_dir():
-            shutil.rmtree(solver_dir)  # a stale output must never count as evidence
+    index_path = staging / f"{params.name}.index.json"
+    with contextlib.chdir(staging):  # relative paths: the evidence and the filled copy
+        score = index_document(
+            prepared.inputs,
+            prepared.table,
+            attempts=(Path(filled_name), _sha256(filled_text)),
+            evidence=(Path(EVIDENCE), evidence),
+            producer=PRODUCER,
+        )
+        score["provenance"] = relative_provenance(score["provenance"], staging)
     for path, text in texts.items():
         write_text_atomic(path, text)
     for model, outputs in solver_outputs.items():
         say(f"[{params.name}] {model}: {len(outputs)} solver-score output(s)")
-    write_text_atomic(filled_path, filled_text)
+    write_text_atomic(staging / filled_name, filled_text)
     fill = prepared.fill
-    fill.output = filled_path
+    fill.output = final / filled_name
     say(
         f"[{params.name}] attempts: {len(fill.filled)} blank solver score(s) filled, "
-        f"{len(fill.mismatches)} disagreeing -> {filled_path}"
+        f"{len(fill.mismatches)} disagreeing -> {params.name}/{filled_name}"
     )
     for issue in fill.mismatches:
         say(f"[{params.name}] warning: {issue['message']}")
@@ -320,42 +356,17 @@ def _write_run_set(prepared: PreparedRunSet, say: Progress) -> RunSetResult:
         say(f"[{params.name}] {model}: {entry['status']}, {index}")
     simulated = params.simulated or prepared.inputs.reference.simulated
     return RunSetResult(
-        params, folder, index_path, filled_path, score, fill, solver_outputs, simulated
+        params,
+        final,
+        final / index_path.name,
+        final / filled_name,
+        score,
+        fill,
+        solver_outputs,
+        simulated,
+        staging=staging,
     )
 
 
 def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def _notebook_jobs(rs: RunSetResult, source_dir: Path) -> list[NotebookJob]:
-    """The notebooks of each model, given the run set's written outputs to display."""
-    p = rs.params
-    common = {
-        "suite": p.suite,
-        "protocol": p.protocol,
-        "references_dir": "" if p.references_dir is None else str(p.references_dir),
-    }
-    jobs = []
-    for model in p.models:
-        solver_dir = str(rs.folder / model / "solver")
-        per_notebook = {
-            "solver_scoring": {
-                "reference_id": rs.score["reference_id"],
-                "records_dir": str(p.records),
-                "solver_outputs": solver_dir,
-            },
-            "index": {"index_json": str(rs.index_output)},
-            "diagnostics": {"index_json": str(rs.index_output), "solver_outputs": solver_dir},
-        }
-        for name in p.notebooks:
-            jobs.append(
-                NotebookJob(
-                    label=f"{p.name}/{model}/{name}",
-                    name=name,
-                    source=source_dir / f"{name}.ipynb",
-                    folder=rs.folder / model,
-                    parameters={"model": model, **common, **per_notebook.get(name, {})},
-                )
-            )
-    return jobs

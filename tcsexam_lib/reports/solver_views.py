@@ -13,7 +13,7 @@ from typing import Any
 import pandas as pd
 
 from ..scoring.formulas import SCALE_TERMS
-from .notebook import new_axes
+from .notebook import OKABE_ITO, label_simulated, new_axes
 
 
 def relative_score_table(outputs: list[dict[str, Any]]) -> pd.DataFrame:
@@ -38,7 +38,62 @@ def relative_score_table(outputs: list[dict[str, Any]]) -> pd.DataFrame:
         for out in outputs
     ]
     columns = ["model", "task", "attempt", "relative_score", "n_scored", "n_unscored"]
-    return pd.DataFrame(rows, columns=columns)
+    table = pd.DataFrame(rows, columns=columns)
+    table.attrs["empty_text"] = "No solver records: no task attempt was scored."
+    return table
+
+
+def solver_plan_table(
+    result: dict[str, Any], model: str, outputs: list[dict[str, Any]]
+) -> pd.DataFrame:
+    """Every planned solver task and repeat of the model, with its score or why it has none.
+
+    One row per attempts-table row of each solver task (its adoption, its relative
+    score when it has a solver-score output), then one row per planned repeat that has
+    no adopted row yet; a task without any row says so.
+
+    Examples
+    --------
+    >>> task = {"track": "solver", "item": "t", "planned_attempts": 2, "adopted_attempts":
+    ...         ["1"], "rows": [{"attempt": "1", "line": 5, "adoption_status": "selected",
+    ...         "score_status": "valid", "score": 0.25}]}
+    >>> out = {"task": "t", "attempt": "1", "relative_score": 0.25}
+    >>> table = solver_plan_table({"models": {"m": {"tasks": [task]}}}, "m", [out])
+    >>> table[["attempt", "relative_score", "state"]].values.tolist()
+    [['1', 0.25, 'adopted, scored'], ['repeat 2 of 2', None, 'planned, no adopted attempt yet']]
+    """
+    from ..scoring.index import missing_repeats
+
+    scored = {(o["task"], str(o.get("attempt"))): o for o in outputs}
+    rows = []
+    for task in result["models"][model]["tasks"]:
+        if task["track"] != "solver":
+            continue
+        planned = task["planned_attempts"]
+        for row in task["rows"]:
+            out = scored.get((task["item"], str(row["attempt"])))
+            adopted = row["adoption_status"] != "excluded"
+            if row["score_status"] != "valid":
+                state = f"{'adopted' if adopted else 'excluded'}, no score: {row['score_status']}"
+            elif out is None:
+                state = "no solver records for this attempt"
+            else:
+                state = "adopted, scored" if adopted else "excluded (kept, not aggregated)"
+            if row["adoption_status"] == "selected_provisional":
+                state += " (provisional)"
+            score = None if out is None else out["relative_score"]
+            rows.append({"task": task["item"], "attempt": str(row["attempt"]),
+                         "line": row.get("line"), "relative_score": score,
+                         "state": state})  # fmt: skip
+        for repeat in missing_repeats(planned, len(task["adopted_attempts"])):
+            rows.append({"task": task["item"], "attempt": f"repeat {repeat} of {planned}",
+                         "line": None, "relative_score": None,
+                         "state": "planned, no adopted attempt yet"})  # fmt: skip
+    table = pd.DataFrame(
+        rows, columns=["task", "attempt", "line", "relative_score", "state"], dtype=object
+    )
+    table.attrs["empty_text"] = f"The cohort plans no solver task for {model}."
+    return table
 
 
 _INSTANCE_COLUMNS = [
@@ -77,7 +132,9 @@ def instance_table(outputs: list[dict[str, Any]]) -> pd.DataFrame:
         for out in outputs
         for row in out["instances"]
     ]
-    return pd.DataFrame(rows, columns=_INSTANCE_COLUMNS)
+    table = pd.DataFrame(rows, columns=_INSTANCE_COLUMNS)
+    table.attrs["empty_text"] = "No solver records: no instance was scored."
+    return table
 
 
 def unscored_table(outputs: list[dict[str, Any]]) -> pd.DataFrame:
@@ -101,7 +158,9 @@ def unscored_table(outputs: list[dict[str, Any]]) -> pd.DataFrame:
         for out in outputs
         for row in out["unscored_instances"]
     ]
-    return pd.DataFrame(rows, columns=["task", "attempt", "instance", "status", "reason"])
+    table = pd.DataFrame(rows, columns=["task", "attempt", "instance", "status", "reason"])
+    table.attrs["empty_text"] = "No unscored instance: every record is in the scored set."
+    return table
 
 
 def scale_term_table(outputs: list[dict[str, Any]]) -> pd.DataFrame:
@@ -154,7 +213,7 @@ def plot_z_histogram(outputs: list[dict[str, Any]], ax: Any = None):
     beyond = sum(1 for z in values if abs(z) > limit)
     if values:
         shown = [min(max(z, -limit), limit) for z in values]
-        ax.hist(shown, bins=[limit * (k / 20 - 1) for k in range(41)], color="#1565c0")
+        ax.hist(shown, bins=[limit * (k / 20 - 1) for k in range(41)], color=OKABE_ITO[0])
     ax.axvline(0.0, color="black", linewidth=1)
     ax.set_xlim(-limit, limit)
     ax.set_xlabel("z (positive: better than the reference mean)")
@@ -164,7 +223,7 @@ def plot_z_histogram(outputs: list[dict[str, Any]], ax: Any = None):
         f"z of {len(values)} valid values ({edge}{failures} completed failure"
         f"{'' if failures == 1 else 's'} without z)"
     )
-    return fig
+    return label_simulated(fig, any_simulated(outputs))
 
 
 def plot_instance_scores(outputs: list[dict[str, Any]], ax: Any = None):
@@ -178,13 +237,13 @@ def plot_instance_scores(outputs: list[dict[str, Any]], ax: Any = None):
     """
     fig, ax = new_axes(ax)
     values = [row["score"] for out in outputs for row in out["instances"]]
-    ax.hist(values, bins=[i / 20 for i in range(21)], color="#6a1b9a")
+    ax.hist(values, bins=[i / 20 for i in range(21)], color=OKABE_ITO[3])
     ax.axvline(0.5, color="black", linewidth=1, linestyle="--")
     ax.set_xlim(0.0, 1.0)
     ax.set_xlabel("instance score Phi(z) (0.5 = reference mean; failures score 0)")
     ax.set_ylabel("instances")
     ax.set_title(f"Solver instance scores ({len(values)} instances)")
-    return fig
+    return label_simulated(fig, any_simulated(outputs))
 
 
 def floor_instances_table(outputs: list[dict[str, Any]]) -> pd.DataFrame:
@@ -216,4 +275,17 @@ def floor_instances_table(outputs: list[dict[str, Any]]) -> pd.DataFrame:
                     **{name: row[name] for name in ("mu", "s", "scale", "scale_term")},
                 }
             )
-    return pd.DataFrame(rows, columns=["task", "instance", "mu", "s", "scale", "scale_term"])
+    table = pd.DataFrame(rows, columns=["task", "instance", "mu", "s", "scale", "scale_term"])
+    table.attrs["empty_text"] = "No floor sets a scale: every scale is the runs' sample std."
+    return table
+
+
+def any_simulated(outputs: list[dict[str, Any]]) -> bool:
+    """True when an output says its inputs are simulated (demo data).
+
+    Examples
+    --------
+    >>> any_simulated([{"simulated": True}]), any_simulated([])
+    (True, False)
+    """
+    return any(out.get("simulated") for out in outputs)

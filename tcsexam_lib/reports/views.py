@@ -3,7 +3,9 @@
 The notebooks in ``notebooks/`` hold no formula: every number they show comes from the
 outputs of ``tcsexam solver-score`` and ``tcsexam score`` (written by the report runner,
 or computed here by the same library calls when a notebook runs standalone on raw
-inputs), turned into tables and plots by :mod:`.solver_views` and :mod:`.index_views`.
+inputs), turned into tables and plots by :mod:`.solver_views`, :mod:`.index_views` and
+:mod:`.cohort_views`, and shown by :mod:`.tables`. Importing it is cheap: matplotlib is
+imported when the first chart is drawn, the scoring modules when something is computed.
 """
 
 from __future__ import annotations
@@ -11,9 +13,13 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ..jsonio import write_json_atomic
-from ..references.load import load_reference
-from ..scoring.commands import run_score
+from .cohort_views import (
+    compare_run_sets,
+    leaderboard,
+    plot_ranked_index,
+    plot_task_heatmap,
+    task_model_table,
+)
 from .index_views import (
     COVERAGE_COLOURS,
     check_protocol,
@@ -29,30 +35,33 @@ from .index_views import (
     track_table,
 )
 from .notebook import (
-    MISSING_TEXT,
     SIMULATED_TEXT,
     Note,
-    any_simulated,
-    configure_display,
+    cohort_models,
     data_banner,
     declared_parameters,
+    header,
+    one_line_errors,
     read_index_output,
     read_solver_output_files,
+    refuse_model_outside_cohort,
     refuse_unknown_parameters,
     require_parameters,
-    table_html,
+    status_line,
 )
-from .records import find_records, score_records_files, solver_output_path
 from .solver_views import (
     Z_DISPLAY_LIMIT,
+    any_simulated,
     floor_instances_table,
     instance_table,
     plot_instance_scores,
     plot_z_histogram,
     relative_score_table,
     scale_term_table,
+    solver_plan_table,
     unscored_table,
 )
+from .tables import MISSING_TEXT, configure_display, format_number, table_html
 
 __all__ = [
     "COVERAGE_COLOURS",
@@ -62,36 +71,62 @@ __all__ = [
     "Note",
     "any_simulated",
     "check_protocol",
+    "cohort_models",
+    "compare_run_sets",
     "configure_display",
     "coverage_matrix",
     "data_banner",
     "declared_parameters",
     "explain_status",
     "floor_instances_table",
+    "format_number",
+    "header",
     "index_result",
     "instance_table",
     "issues_table",
+    "leaderboard",
+    "one_line_errors",
     "plot_coverage",
     "plot_instance_scores",
+    "plot_ranked_index",
     "plot_repeat_spread",
+    "plot_task_heatmap",
     "plot_track_contributions",
     "plot_z_histogram",
     "read_index_output",
     "read_solver_output_files",
+    "refuse_model_outside_cohort",
     "refuse_unknown_parameters",
     "relative_score_table",
     "repeat_spread_table",
     "require_parameters",
     "scale_term_table",
+    "setup",
     "solver_outputs",
+    "solver_plan_table",
+    "status_line",
     "status_table",
     "table_html",
+    "task_model_table",
     "task_table",
     "track_table",
     "unscored_table",
 ]
 
 PathLike = str | os.PathLike[str]
+
+
+def setup(notebook: str, namespace: dict[str, Any], **required: Any) -> None:
+    """What the first cell of a report notebook does before anything is computed.
+
+    Refusals of the kit show as one line (not a traceback); a parameter the notebook
+    does not declare and an empty required one are refused; tables are shown by
+    :func:`table_html`.
+    """
+    one_line_errors()
+    refuse_unknown_parameters(notebook, namespace)
+    configure_display()
+    require_parameters(**required)
 
 
 def index_result(
@@ -114,6 +149,8 @@ def index_result(
     if index_json:
         return read_index_output(index_json)
     require_parameters(suite=suite, attempts=attempts, cohort=cohort)
+    from ..scoring.commands import run_score
+
     return run_score(
         suite=suite,
         attempts=attempts,
@@ -147,6 +184,10 @@ def solver_outputs(
     if solver_outputs_dir:
         return read_solver_output_files(solver_outputs_dir, tasks)
     require_parameters(records_dir=records_dir, suite=suite, reference_id=reference_id)
+    from ..jsonio import write_json_atomic
+    from ..references.load import load_reference
+    from .records import find_records, score_records_files, solver_output_path
+
     records = find_records(records_dir, model=model, tasks=tasks)
     reference = load_reference(
         suite, reference_id=reference_id, references_dir=references_dir or None

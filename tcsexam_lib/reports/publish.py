@@ -1,0 +1,206 @@
+"""Publishing a run set: a staging folder, switched into place in one rename.
+
+Everything of one run set (its index JSON, filled attempts table, solver evidence,
+notebooks, pages, kernel log and ``run-set.json``, what the landing page shows) is
+written into a hidden staging folder ``<output>/.<run set>.staging-<pid>`` beside its
+final place, and only when every notebook of the run set has run is the folder
+switched into ``<output>/<run set>`` (an atomic exchange where Linux offers one, else two
+renames); the previous folder is then removed. So no reader ever sees pages of two runs
+mixed, and an interrupted run leaves the published run set as it was.
+
+Symlinks are never followed when something is removed or replaced: a symlink at
+``<output>/<run set>`` or ``<output>/_assets`` is replaced by the kit's folder (the
+link itself goes; its target is untouched), and a removed folder's inner links are
+unlinked, not followed. A real folder at ``<output>/<run set>`` that the kit did not
+write (no ``run-set.json``) is refused rather than replaced.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputRefused, Problem
+from ..jsonio import read_json
+
+#: What the landing page shows of a run set, written last into its folder.
+MANIFEST = "run-set.json"
+#: ``kind`` of a manifest (tells the kit's run-set folders from any other folder).
+MANIFEST_KIND = "tcsexam report run set"
+#: Shared styling and scripts of every page, one copy per report folder.
+ASSETS = "_assets"
+
+_STAGING = re.compile(r"^\.(?P<name>.+)\.(?:staging|old)-(?P<pid>\d+)$")
+
+
+def staging_folder(output: Path, name: str) -> Path:
+    """The staging folder of run set ``name`` for this process.
+
+    Examples
+    --------
+    >>> staging_folder(Path("out"), "lite-offline").name.startswith(".lite-offline.staging-")
+    True
+    """
+    return output / f".{name}.staging-{os.getpid()}"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # pragma: no cover - someone else's process
+        return True
+    return True
+
+
+def remove_tree(path: Path) -> None:
+    """Remove the kit's own folder ``path`` without following any symlink.
+
+    A symlink is unlinked (its target is left alone); a folder is removed with the
+    links inside it unlinked, never followed.
+    """
+    if path.is_symlink() or path.is_file():
+        path.unlink()
+    elif path.is_dir():
+        shutil.rmtree(path)
+
+
+def remove_stale_staging(output: Path) -> list[Path]:
+    """Remove staging folders left by runs that were killed (their process is gone).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> out = Path(tempfile.mkdtemp())
+    >>> (out / ".lite-offline.staging-999999999").mkdir()
+    >>> [p.name for p in remove_stale_staging(out)], list(out.iterdir())
+    (['.lite-offline.staging-999999999'], [])
+    """
+    removed = []
+    if not output.is_dir():
+        return removed
+    for entry in sorted(output.iterdir()):
+        match = _STAGING.match(entry.name)
+        if match and not entry.is_symlink() and not _alive(int(match["pid"])):
+            remove_tree(entry)
+            removed.append(entry)
+    return removed
+
+
+def is_run_set_folder(path: Path) -> bool:
+    """True when ``path`` is a real folder holding a ``run-set.json`` the kit wrote."""
+    manifest = path / MANIFEST
+    if path.is_symlink() or not path.is_dir() or not manifest.is_file():
+        return False
+    try:
+        data = read_json(manifest)
+    except InputRefused:
+        return False
+    return isinstance(data, dict) and data.get("kind") == MANIFEST_KIND
+
+
+def refuse_foreign_folders(output: Path, names: list[str], source: str) -> None:
+    """Refuse to replace a real folder at ``<output>/<name>`` that the kit did not write."""
+    problems = []
+    for name in names:
+        target = output / name
+        if target.is_symlink() or not target.exists():
+            continue  # nothing there, or a link the runner replaces (never follows)
+        if not is_run_set_folder(target):
+            problems.append(
+                Problem(
+                    str(target),
+                    field="output",
+                    value=str(output),
+                    detail="this folder has no run-set.json (it was not written by this "
+                    "version of tcsexam report); the runner replaces only the run-set folders "
+                    "it wrote",
+                    allowed="move or remove it, or choose another output folder",
+                )
+            )
+    if problems:
+        raise InputRefused.from_problems(f"Output folder refused ({source})", problems)
+
+
+def new_staging(output: Path, name: str) -> Path:
+    """A fresh, empty staging folder for run set ``name`` (0777 less the umask)."""
+    output.mkdir(parents=True, exist_ok=True)
+    folder = staging_folder(output, name)
+    if folder.exists() or folder.is_symlink():
+        remove_tree(folder)
+    folder.mkdir()
+    return folder
+
+
+_RENAME_EXCHANGE = 2
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths atomically (Linux ``renameat2``); False where it is not offered."""
+    libc_name = ctypes.util.find_library("c")
+    if not libc_name:  # pragma: no cover - not Linux
+        return False
+    libc = ctypes.CDLL(libc_name, use_errno=True)
+    renameat2 = getattr(libc, "renameat2", None)
+    if renameat2 is None:  # pragma: no cover - old C library
+        return False
+    at_fdcwd = -100
+    result = renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), _RENAME_EXCHANGE)
+    return result == 0
+
+
+def switch_into_place(staging: Path, final: Path) -> None:
+    """Put the finished staging folder at ``final``; remove what was there before.
+
+    With an existing ``final`` the two are exchanged in one atomic step where the
+    system offers it (else ``final`` is renamed away, then the staging folder renamed
+    in). A symlink at ``final`` is replaced itself, never followed.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> out = Path(tempfile.mkdtemp())
+    >>> for name in ("old", "new"):
+    ...     (out / name).mkdir(); _ = (out / name / "page.html").write_text(name)
+    >>> switch_into_place(out / "new", out / "old")
+    >>> (out / "old" / "page.html").read_text(), sorted(p.name for p in out.iterdir())
+    ('new', ['old'])
+    """
+    if not (final.exists() or final.is_symlink()):
+        os.rename(staging, final)
+        return
+    if final.is_dir() and not final.is_symlink() and _exchange(staging, final):
+        remove_tree(staging)  # now holds the previous run set
+        return
+    old = final.parent / f".{final.name}.old-{os.getpid()}"
+    os.rename(final, old)  # renames a symlink itself, not its target
+    os.rename(staging, final)
+    remove_tree(old)
+
+
+def read_manifests(output: Path) -> list[dict[str, Any]]:
+    """The manifests of every run set published in ``output``, by folder name."""
+    if not output.is_dir():
+        return []
+    manifests = []
+    for entry in sorted(output.iterdir()):
+        if entry.name.startswith((".", "_")) or not is_run_set_folder(entry):
+            continue
+        data = read_json(entry / MANIFEST)
+        data["folder"] = entry.name
+        manifests.append(data)
+    return manifests
+
+
+def ensure_real_folder(path: Path) -> Path:
+    """``path`` as a real folder of the kit: a symlink there is replaced, never followed."""
+    if path.is_symlink() or path.is_file():
+        path.unlink()
+    path.mkdir(parents=True, exist_ok=True)
+    return path

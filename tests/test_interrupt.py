@@ -1,0 +1,143 @@
+"""Interrupting ``tcsexam report``: Ctrl-C and SIGKILL leave no process and no mixed pages.
+
+Each test runs the real console script in its own session (``start_new_session``), on
+the test-only run set with tiny notebooks: a quick one publishes a first run, then a
+notebook that records its kernel's process id and sleeps is interrupted. Whatever
+happens, every process of the session and every recorded kernel is killed at the end.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from conftest import tcsexam_command
+from test_report import _tiny_notebook, write_run_set
+
+from tcsexam_lib.reports.publish import remove_stale_staging
+
+SLEEPY = (
+    "import os, pathlib, time\n"
+    "pathlib.Path(os.environ['TCS_TEST_PIDS'], str(os.getpid())).write_text('')\n"
+    "time.sleep(120)"
+)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a zombie is gone for our purpose
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+    except OSError:
+        return False
+
+
+def _session_pids(sid: int) -> list[int]:
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if os.getsid(int(entry.name)) == sid and _alive(int(entry.name)):
+                    pids.append(int(entry.name))
+            except (ProcessLookupError, PermissionError):
+                continue
+    return pids
+
+
+def _wait_until(condition, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.1)
+    return condition()
+
+
+@pytest.fixture
+def run_set(ws, tmp_path):
+    """A published first run (quick notebooks), and a sleepy notebook folder for the next."""
+    quick, sleepy, pids = tmp_path / "quick", tmp_path / "sleepy", tmp_path / "pids"
+    for folder in (quick, sleepy, pids):
+        folder.mkdir()
+    _tiny_notebook(quick / "index.ipynb", 'print("first run of", model)')
+    _tiny_notebook(sleepy / "index.ipynb", SLEEPY)
+    path = write_run_set(ws, notebooks=["index"])
+    env = {**os.environ, "TCS_TEST_PIDS": str(pids)}
+    env.pop("TCSEXAM_REFERENCES", None)
+    first = subprocess.run(
+        [*tcsexam_command(), "report", str(path), "--notebooks-dir", str(quick)],
+        env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert first.returncode == 0, first.stderr
+    out = ws.root / "out"
+    published = {p: p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+    started: list[subprocess.Popen] = []
+
+    def start() -> subprocess.Popen:
+        process = subprocess.Popen(
+            [*tcsexam_command(), "report", str(path), "--notebooks-dir", str(sleepy)],
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            start_new_session=True,
+        )  # fmt: skip
+        started.append(process)
+        assert _wait_until(lambda: any(pids.iterdir()), 60), "no kernel started"
+        return process
+
+    yield out, published, pids, start
+    for process in started:  # never leave a process behind
+        for pid in _session_pids(process.pid):
+            os.kill(pid, signal.SIGKILL)
+        if process.poll() is None:
+            process.kill()
+        process.wait(timeout=10)
+    for pid_file in pids.iterdir():
+        if _alive(int(pid_file.name)):
+            os.kill(int(pid_file.name), signal.SIGKILL)
+
+
+def _snapshot(out: Path) -> dict[Path, bytes]:
+    return {p: p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+def test_ctrl_c_stops_promptly_in_one_line_and_publishes_nothing_half_done(run_set):
+    out, published, pids, start = run_set
+    process = start()
+    began = time.monotonic()
+    os.killpg(process.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
+    _, err = process.communicate(timeout=30)
+    seconds = time.monotonic() - began
+    assert process.returncode == 130, err
+    assert seconds < 10, seconds
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert err.strip().splitlines()[-1] == (
+        "tcsexam report: interrupted (SIGINT); nothing unfinished was published"
+    )
+    assert _wait_until(lambda: not _session_pids(process.pid), 5), _session_pids(process.pid)
+    kernels = [int(p.name) for p in pids.iterdir()]
+    assert _wait_until(lambda: not any(map(_alive, kernels)), 5), kernels
+    assert _snapshot(out) == published  # the first run, untouched; no staging folder left
+    assert not [p for p in out.iterdir() if p.name.startswith(".")]
+
+
+def test_after_sigkill_workers_and_kernels_stop_and_the_published_run_stays(run_set):
+    out, published, pids, start = run_set
+    process = start()
+    os.kill(process.pid, signal.SIGKILL)  # the runner alone: no clean-up runs in it
+    process.wait(timeout=10)
+    assert _wait_until(lambda: not _session_pids(process.pid), 5), _session_pids(process.pid)
+    kernels = [int(p.name) for p in pids.iterdir()]
+    assert _wait_until(lambda: not any(map(_alive, kernels)), 5), kernels
+    time.sleep(0.5)
+    published_now = {p: b for p, b in _snapshot(out).items() if not p.relative_to(out)
+                     .as_posix().startswith(".")}  # fmt: skip
+    assert published_now == published  # nothing written where a reader looks
+    assert [p.name.split("-")[0] for p in out.iterdir() if p.name.startswith(".")] == [
+        ".lite"
+    ]  # the killed run's staging folder: the next run removes it
+    assert [p.name for p in remove_stale_staging(out)] == [f".lite-offline.staging-{process.pid}"]
