@@ -7,6 +7,7 @@ same way in the smoke tier (``test_report_smoke.py``).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -89,6 +90,7 @@ def test_no_absolute_path_of_the_machine_in_any_written_file(ws, quick_notebooks
     meta = executed["metadata"]["papermill"]
     assert meta["input_path"] == "notebooks/index.ipynb"
     assert meta["parameters"]["index_json"] == "../../lite-offline.index.json"
+    assert meta["parameters"]["stats_json"] == "../../lite-offline.stats.json"
 
 
 def test_runner_outputs_verify_from_their_own_folder(ws, quick_notebooks, tmp_path, monkeypatch):
@@ -105,6 +107,18 @@ def test_runner_outputs_verify_from_their_own_folder(ws, quick_notebooks, tmp_pa
     assert data["provenance"]["paths_relative_to"] == "output_folder"
     assert data["provenance"]["parameters"]["solver_evidence"] == "evidence"
     assert data["solver_evidence"]["evidence_dir"] == "evidence"
+    stats = verify_output(run_set / "lite-offline.stats.json")  # tcsexam stats, recomputed
+    assert stats.ok, (stats.differences, [str(c) for c in stats.changed_inputs])
+    written = json.loads((run_set / "lite-offline.stats.json").read_text())
+    assert written["provenance"]["parameters"]["index"] == "lite-offline.index.json"
+    assert (
+        written["index_sha256"]
+        == hashlib.sha256((run_set / "lite-offline.index.json").read_bytes()).hexdigest()
+    )
+    manifest = json.loads((run_set / MANIFEST).read_text())
+    assert manifest["stats_json"] == "lite-offline.stats.json"
+    halves = {m: e["index_ci_half_width"] for m, e in manifest["summary"]["models"].items()}
+    assert halves == {m: e["index_ci_half_width"] for m, e in written["models"].items()}
 
 
 def test_pages_load_nothing_remote_share_one_stylesheet_and_link_to_the_landing_page(

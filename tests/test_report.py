@@ -664,3 +664,62 @@ def test_tables_use_one_number_format_and_hide_nothing(demo_index):
     assert "planned, no adopted attempt yet" in plan["state"].tolist()
     big = pd.DataFrame({"n": range(2000)})
     assert report_views.table_html(big).count("<tr>") == 2001  # every row, header included
+
+
+def test_report_intervals_are_those_of_tcsexam_stats(demo_index, tmp_path):
+    """Leaderboard, forest plot, pair matrix and track table show the stats document."""
+    from matplotlib.patches import Rectangle
+
+    from tcsexam_lib import views as report_views
+    from tcsexam_lib.jsonio import write_json_atomic
+    from tcsexam_lib.stats.command import run_stats
+
+    write_json_atomic(tmp_path / "index.json", demo_index)
+    written = run_stats(index=tmp_path / "index.json", output=tmp_path / "stats.json")
+    stats = report_views.stats_result(demo_index, stats_json=tmp_path / "stats.json")
+    computed = report_views.stats_result(demo_index)  # standalone: the same numbers
+    assert computed["models"] == written["models"] and computed["pairs"] == written["pairs"]
+    board = report_views.leaderboard(demo_index, stats).set_index("model")
+    for model, entry in written["models"].items():
+        assert board.loc[model, "± half-width"] == entry["index_ci_half_width"]
+        low, high = entry["index_ci"] or (None, None)
+        if entry["index"] is not None:
+            assert low == pytest.approx(entry["index"] - entry["index_ci_half_width"])
+            assert high == pytest.approx(entry["index"] + entry["index_ci_half_width"])
+    assert board.loc["sim-alpha", "rank interval"] == "1–2"
+    assert board.loc["sim-alpha", "tie group"] == 1 and board.loc["sim-gamma", "tie group"] is None
+    # a significant pair is framed twice (both halves of the matrix), a tie is not framed
+    for significant in (False, True):
+        pairs = [{**p, "significant": significant} for p in stats["pairs"]]
+        fig = report_views.plot_pair_matrix(demo_index, {**stats, "pairs": pairs})
+        frames = [p for p in fig.axes[0].patches if isinstance(p, Rectangle)]
+        assert len(frames) == (2 * len(pairs) if significant else 0)
+        assert fig.get_suptitle() == report_views.SIMULATED_TEXT
+    forest = report_views.plot_index_intervals(demo_index, stats)
+    assert [t.get_text() for t in forest.axes[0].get_yticklabels()] == ["sim-beta", "sim-alpha"]
+    tracks = report_views.track_intervals_table(stats, "sim-alpha")
+    assert tracks["mean"].tolist() == [
+        written["models"]["sim-alpha"]["tracks"][t]["mean"] for t in tracks["track"]
+    ]
+    assert "no index" in report_views.index_interval_note(stats, "sim-gamma").text
+
+
+@pytest.mark.parametrize(
+    ("edit", "match"),
+    [
+        (lambda s: s["models"]["sim-alpha"].update(index=1.0), "models.sim-alpha.index"),
+        (lambda s: s["models"].pop("sim-gamma"), "the models of the index shown"),
+        (lambda s: s.pop("pairs"), "field 'pairs'"),
+        (lambda s: s["models"]["sim-beta"].update(status="complete"), "sim-beta.status"),
+    ],
+)
+def test_stats_of_another_index_are_refused(demo_index, tmp_path, edit, match):
+    from tcsexam_lib import views as report_views
+    from tcsexam_lib.jsonio import write_json_atomic
+
+    stats = report_views.stats_result(demo_index, resamples=200)
+    edit(stats)
+    write_json_atomic(tmp_path / "stats.json", stats)
+    with pytest.raises(InputRefused, match=match) as refused:
+        report_views.stats_result(demo_index, stats_json=tmp_path / "stats.json")
+    assert str(tmp_path / "stats.json") in str(refused.value)

@@ -20,6 +20,7 @@ import yaml
 
 from tcsexam_lib import load_report_params, run_report, run_score, run_solver_score
 from tcsexam_lib.paths import KIT_ROOT
+from tcsexam_lib.stats.command import compute_stats
 
 pytestmark = pytest.mark.smoke
 
@@ -42,8 +43,10 @@ def test_runner_on_a_demo_run_set_lists_every_model_as_run_score_does(tmp_path):
     assert "SIMULATED DEMO DATA — not TCSExam results" in page
     rows = _landing_rows(page)
     assert set(rows) == set(expected["models"]) == set(params.models)
+    stats = compute_stats(expected)  # what tcsexam stats gives with its defaults
     for model, entry in expected["models"].items():
-        index = "no index" if entry["index"] is None else f"{entry['index']:.2f}"
+        half = stats["models"][model]["index_ci_half_width"]
+        index = "no index" if entry["index"] is None else f"{entry['index']:.2f} ± {half:.2f}"
         assert rows[model] == (entry["status"], index), model
         for name in params.notebooks:
             if name == "cohort":
@@ -66,8 +69,16 @@ def test_runner_on_a_demo_run_set_lists_every_model_as_run_score_does(tmp_path):
     gamma = params.name + "/models/sim-gamma/index.ipynb"
     assert "<td class='num'>—</td>" in (tmp_path / gamma).read_text(encoding="utf-8")
     cohort = (tmp_path / params.name / "cohort.html").read_text(encoding="utf-8")
-    for heading in ("Leaderboard", "Models ranked by their index", "Task x model"):
+    for heading in ("Leaderboard", "Index intervals", "Which models differ",
+                    "Models ranked by their index", "Task x model"):  # fmt: skip
         assert f">{heading}<" in cohort
+    assert "Tied with the leader (rank intervals overlap): " in cohort
+    alpha = expected["models"]["sim-alpha"]["index"]
+    alpha_half = stats["models"]["sim-alpha"]["index_ci_half_width"]
+    assert f'<td class="num">{alpha:.2f}</td><td class="num">{alpha_half:.2f}</td>' in cohort
+    page = (tmp_path / params.name / "models/sim-alpha/index.html").read_text(encoding="utf-8")
+    assert ">How precise the index is<" in page
+    assert f"index {alpha:.2f} ± {alpha_half:.2f} points (95% interval)" in page
     # publishable: world-readable under umask 022, no machine path, nothing remote
     for path in sorted(tmp_path.rglob("*")):
         if path.is_file():

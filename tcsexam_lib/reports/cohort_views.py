@@ -5,9 +5,9 @@ the four track means), ranks the models that have an index in a chart, shows eve
 task's mean for every model as a heatmap, and, where another run set holds the same
 models under the other solver protocol or another suite, puts the two side by side.
 
-Room for intervals (the statistics of issue 11, not part of the index): the
-leaderboard keeps one column slot after ``index`` and :func:`plot_ranked_index` one
-``errors`` argument for the error bars; both stay empty here.
+With the run set's ``tcsexam stats`` document, the leaderboard also shows each index's
+± half-width, rank interval and tie group (see :mod:`.stats_views`, which draws the
+intervals and the pairwise differences).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import pandas as pd
 
 from ..vocab import TRACK_LETTERS, TRACKS
 from .notebook import OKABE_ITO, Note, label_simulated, new_axes
+from .stats_views import interval_columns
 
 _STATUS_ORDER = {"complete": 0, "provisional": 1, "incomplete": 2}
 
@@ -42,12 +43,14 @@ def _why_no_index(entry: dict[str, Any]) -> str:
     )
 
 
-def leaderboard(result: dict[str, Any]) -> pd.DataFrame:
+def leaderboard(result: dict[str, Any], stats: dict[str, Any] | None = None) -> pd.DataFrame:
     """The cohort's leaderboard: rank, status, model, index, P, S, C, O and a note.
 
     Models with an index are ranked by it (1 = highest); a provisional model is ranked
     but says what awaits confirmation; an incomplete model has no rank and no index,
-    and the note says why.
+    and the note says why. With the ``tcsexam stats`` document of the same index
+    (``stats``), the index is followed by its ± half-width (points), the rank interval
+    and the tie group (see :func:`~.stats_views.interval_columns`).
 
     Examples
     --------
@@ -61,6 +64,11 @@ def leaderboard(result: dict[str, Any]) -> pd.DataFrame:
     ...           "issues": [{"severity": "error"}], "coverage": cov}}}
     >>> leaderboard(result)[["rank", "status", "model", "index"]].values.tolist()
     [[1, 'complete', 'b', 75.0], [None, 'incomplete', 'a', None]]
+    >>> stats = {"level": 0.95, "tie_groups": [["b"]], "models": {
+    ...     "b": {"index_ci_half_width": 6.5, "rank_ci": [1, 1]},
+    ...     "a": {"index_ci_half_width": None, "rank_ci": None}}}
+    >>> leaderboard(result, stats).iloc[:, 3:7].values.tolist()
+    [[75.0, 6.5, '1', 1], [None, None, None, None]]
     """
     rows = []
     rank = 0
@@ -80,22 +88,31 @@ def leaderboard(result: dict[str, Any]) -> pd.DataFrame:
                 "status": entry["status"],
                 "model": model,
                 "index": entry["index"],
+                **({} if stats is None else interval_columns(stats, model)),
                 **{TRACK_LETTERS[t]: entry["track_means"][TRACK_LETTERS[t]] for t in TRACKS},
                 "note": note,
             }
         )
-    columns = ["rank", "status", "model", "index", "P", "S", "C", "O", "note"]
+    intervals = [] if stats is None else ["± half-width", "rank interval", "tie group"]
+    columns = ["rank", "status", "model", "index", *intervals, "P", "S", "C", "O", "note"]
     table = pd.DataFrame(rows, columns=columns, dtype=object)
     table.attrs["caption"] = "Index in points (2 decimals); P, S, C, O track means (4 decimals)."
+    if stats is not None:
+        level = f"{stats['level']:.0%}"
+        table.attrs["caption"] += (
+            f" Index ± half-width: its {level} interval (tasks drawn again within each "
+            "track); rank interval: the ranks the paired tests allow (1 = best); tie group 1: "
+            "the leader and every model whose rank interval overlaps the leader's."
+        )
     table.attrs["empty_text"] = "The cohort declares no model."
     return table
 
 
-def plot_ranked_index(result: dict[str, Any], ax: Any = None, errors: Any = None):
+def plot_ranked_index(result: dict[str, Any], ax: Any = None):
     """Horizontal bars of the index, highest first; models without an index listed below.
 
-    Provisional models are hatched. ``errors`` is the slot for intervals (not drawn
-    when None).
+    Provisional models are hatched. The intervals are drawn by
+    :func:`~.stats_views.plot_index_intervals`.
 
     Examples
     --------
@@ -109,7 +126,7 @@ def plot_ranked_index(result: dict[str, Any], ax: Any = None, errors: Any = None
     fig, ax = new_axes(ax, size=(7.5, 1.4 + 0.38 * max(len(shown), 1) + 0.2 * bool(missing)))
     names = [m for m, _ in shown][::-1]
     values = [e["index"] for _, e in shown][::-1]
-    bars = ax.barh(names, values, color=OKABE_ITO[0], xerr=errors)
+    bars = ax.barh(names, values, color=OKABE_ITO[0])
     for bar, (_, entry) in zip(bars, shown[::-1], strict=True):
         if entry["status"] == "provisional":
             bar.set_hatch("//")

@@ -69,6 +69,11 @@ def _run_set_section(manifest: dict[str, Any]) -> str:
         out.append(f"<p><b>Cohort report (leaderboard): {_notebook_links(folder, cohort)}</b></p>")
     links = [
         f"<a href='{_href(folder, manifest['index_json'])}'>index JSON</a>",
+        *(
+            [f"<a href='{_href(folder, manifest['stats_json'])}'>intervals JSON</a>"]
+            if manifest.get("stats_json")
+            else []
+        ),
         f"<a href='{_href(folder, manifest['attempts'])}'>attempts (solver rows filled)</a>",
         f"<a href='{_href(folder, manifest['kernel_log'])}'>kernel log</a>",
     ]
@@ -79,10 +84,11 @@ def _run_set_section(manifest: dict[str, Any]) -> str:
         + f"; built {html.escape(manifest.get('created_utc', ''))}.</p>"
     )
     letters = [TRACK_LETTERS[t] for t in TRACKS]
+    level = manifest["summary"].get("level")
     head = [
         "status",
         "model",
-        "index (points)",
+        "index (points)" if level is None else f"index ± {level:.0%} half-width (points)",
         *letters,
         "reports (with the code; executed notebook)",
     ]
@@ -100,6 +106,8 @@ def _run_set_section(manifest: dict[str, Any]) -> str:
         status = html.escape(entry["status"])
         reports = [_notebook_links(folder, nb) for nb in manifest["notebooks"].get(model, [])]
         index = "no index" if entry["index"] is None else _fmt(entry["index"], 2)
+        if entry["index"] is not None and entry.get("index_ci_half_width") is not None:
+            index += f" ± {_fmt(entry['index_ci_half_width'], 2)}"
         cells = [
             f"<td class='{status}'>{status}</td>",
             f"<td>{html.escape(model)}</td>",
@@ -150,8 +158,11 @@ def build_landing_page(manifests: list[dict[str, Any]]) -> str:
         "confirmation), <b>incomplete</b> (no index is published). Index in points: "
         "30·P + 30·S + 30·C + 10·O (higher is better; it can exceed 100); P theorem, "
         "S solver (relative score in [0, 1]), C construction, O conjecture: track means "
-        "(— when a track is incomplete). Each run set's cohort report holds the "
-        "leaderboard and the views across models.</p>"
+        "(— when a track is incomplete). <b>± half-width</b>: the index's interval from "
+        "<code>tcsexam stats</code> (tasks drawn again within each track); two models whose "
+        "intervals overlap may not differ (the cohort report's pairwise tests say which "
+        "do). Each run set's cohort report holds the leaderboard and the views across "
+        "models.</p>"
     )
     if not manifests:
         parts.append("<p>No run set has been published in this folder yet.</p>")

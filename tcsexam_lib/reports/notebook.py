@@ -189,8 +189,11 @@ def data_banner(
     return Note(text, box)
 
 
-def status_line(result: dict[str, Any], model: str) -> Note:
+def status_line(result: dict[str, Any], model: str, stats: dict[str, Any] | None = None) -> Note:
     """The model's status, first on every model page: status, index, coverage.
+
+    With the ``tcsexam stats`` document of the same index, the index is followed by the
+    half-width of its interval.
 
     Examples
     --------
@@ -202,6 +205,9 @@ def status_line(result: dict[str, Any], model: str) -> Note:
     entry = result["models"][model]
     cov = entry["coverage"]
     index = "no index" if entry["index"] is None else f"index {entry['index']:.2f} points"
+    half = None if stats is None else stats["models"][model]["index_ci_half_width"]
+    if entry["index"] is not None and half is not None:
+        index = f"index {entry['index']:.2f} ± {half:.2f} points ({stats['level']:.0%} interval)"
     text = (
         f"{model}: {entry['status'].upper()}, {index} ({cov['tasks_complete']} of "
         f"{cov['tasks_planned']} tasks, {cov['attempts_adopted_valid']} of "

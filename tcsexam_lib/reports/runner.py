@@ -46,6 +46,7 @@ from ..scoring.attempts import AttemptRows, validate_attempts
 from ..scoring.cohort import load_cohort_reference
 from ..scoring.commands import ScoringInputs, index_document
 from ..scoring.evidence import SolverOutput
+from ..stats.command import compute_stats, stats_provenance
 from .execute import NotebookOutcome, Progress, execute_notebooks
 from .fill import FillResult, fill_table
 from .pages import write_assets
@@ -350,7 +351,22 @@ def _write_staged(prepared: PreparedRunSet, staging: Path, say: Progress) -> Run
     )
     for issue in fill.mismatches:
         say(f"[{params.name}] warning: {issue['message']}")
-    write_text_atomic(index_path, dumps_json(score))
+    index_text = dumps_json(score)
+    write_text_atomic(index_path, index_text)
+    stats_path = staging / f"{params.name}.stats.json"
+    stats = compute_stats(score, source=f"{final / index_path.name}", sha256=_sha256(index_text))
+    with contextlib.chdir(staging):  # verify recomputes it from the index beside it
+        provenance = stats_provenance(
+            Path(index_path.name),
+            _sha256(index_text),
+            score["reference_id"],
+            resamples=stats["resamples"],
+            seed=stats["seed"],
+            level=stats["level"],
+            producer=PRODUCER,
+        )
+        stats["provenance"] = relative_provenance(provenance, staging)
+    write_text_atomic(stats_path, dumps_json(stats))
     for model, entry in score["models"].items():
         index = "no index" if entry["index"] is None else f"index {entry['index']:.2f}"
         say(f"[{params.name}] {model}: {entry['status']}, {index}")
@@ -365,6 +381,8 @@ def _write_staged(prepared: PreparedRunSet, staging: Path, say: Progress) -> Run
         solver_outputs,
         simulated,
         staging=staging,
+        stats_output=final / stats_path.name,
+        stats=stats,
     )
 
 

@@ -48,6 +48,8 @@ class RunSetResult:
     simulated: bool
     notebooks: list[NotebookOutcome] = field(default_factory=list)
     staging: Path | None = None
+    stats_output: Path | None = None
+    stats: dict[str, Any] | None = None
     published: bool = False
 
 
@@ -59,8 +61,11 @@ MODELS = "models"
 COHORT_NOTEBOOK = "cohort"
 
 
-def summary(score: dict[str, Any]) -> dict[str, Any]:
-    """What another run set's cohort report compares: status, index, P/S/C/O per model.
+def summary(score: dict[str, Any], stats: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What the landing page and other cohort reports show: status, index, P/S/C/O.
+
+    With the run set's ``tcsexam stats`` document, each model also gets the half-width
+    of its index interval (``index_ci_half_width``, points; null without an index).
 
     Examples
     --------
@@ -68,26 +73,30 @@ def summary(score: dict[str, Any]) -> dict[str, Any]:
     ...     "status": "complete", "index": 55.5, "track_means": {"P": 0.4}, "issues": []}}}
     >>> summary(score)["models"]["m"]
     {'status': 'complete', 'index': 55.5, 'track_means': {'P': 0.4}}
+    >>> stats = {"level": 0.95, "models": {"m": {"index_ci_half_width": 6.5}}}
+    >>> summary(score, stats)["models"]["m"]["index_ci_half_width"], summary(score, stats)["level"]
+    (6.5, 0.95)
     """
-    return {
-        "suite": score["suite"],
-        "solver_protocol": score["solver_protocol"],
-        "models": {
-            model: {
-                "status": entry["status"],
-                "index": entry["index"],
-                "track_means": entry["track_means"],
-            }
-            for model, entry in score["models"].items()
-        },
-    }
+    models = {}
+    for model, entry in score["models"].items():
+        models[model] = {
+            "status": entry["status"],
+            "index": entry["index"],
+            "track_means": entry["track_means"],
+        }
+        if stats is not None:
+            models[model]["index_ci_half_width"] = stats["models"][model]["index_ci_half_width"]
+    out = {"suite": score["suite"], "solver_protocol": score["solver_protocol"], "models": models}
+    if stats is not None:
+        out["level"] = stats["level"]
+    return out
 
 
 def comparisons(run_sets: list[RunSetResult]) -> dict[str, dict[str, Any]]:
     """Every run set a cohort report can compare with: this run's, then those on disk."""
     found: dict[str, dict[str, Any]] = {}
     for rs in run_sets:
-        found[rs.params.name] = summary(rs.score)
+        found[rs.params.name] = summary(rs.score, rs.stats)
     for folder in sorted({rs.params.output for rs in run_sets}):
         for manifest in read_manifests(folder):
             if manifest["name"] not in found and manifest.get("summary"):
@@ -143,6 +152,7 @@ def notebook_jobs(
                 rs.folder,
                 home,
                 index_json=rs.index_output.name,
+                stats_json=_relative(rs.stats_output, rs.folder) or "",
                 references_dir=references_dir(rs.folder),
                 compare=others,
             )
@@ -163,7 +173,10 @@ def notebook_jobs(
                 "solver_outputs": solver_dir,
                 "index_json": index_json,
             },
-            "index": {"index_json": index_json},
+            "index": {
+                "index_json": index_json,
+                "stats_json": _relative(rs.stats_output, final) or "",
+            },
             "diagnostics": {"index_json": index_json, "solver_outputs": solver_dir},
         }
         for name in p.notebooks:
@@ -217,10 +230,11 @@ def manifest(rs: RunSetResult) -> dict[str, Any]:
         "reference_id": rs.score["reference_id"],
         "status": rs.score["status"],
         "index_json": rs.index_output.name,
+        "stats_json": None if rs.stats_output is None else rs.stats_output.name,
         "attempts": rs.attempts_filled.name,
         "kernel_log": KERNEL_LOG,
         "cohort": cohort,
-        "summary": summary(rs.score),
+        "summary": summary(rs.score, rs.stats),
         "notebooks": by_model,
         "created_utc": created_utc(),
     }

@@ -2,10 +2,11 @@
 
 Every DataFrame a report notebook displays goes through :func:`table_html`:
 
-- numbers in one format, by column name: the index, contributions (points) and ``z``
-  with 2 decimals; means, scores and every other non-whole number with 4; whole
-  numbers as they are; scientific notation only where the value needs it (a value
-  that would show as 0 at that precision, or one above 1e12);
+- numbers in one format, by column name: the index, its ± half-width, contributions
+  and differences of indexes (points, Δ ...) and ``z`` with 2 decimals; means, scores
+  and every other non-whole number with 4; whole numbers as they are; scientific
+  notation only where the value needs it (a value that would show as 0 at that
+  precision, or one above 1e12);
 - a missing value (``null`` in the outputs) as ``—``, never NaN or None;
 - no pandas row index (a named index becomes the first column);
 - numbers right-aligned, text left-aligned;
@@ -27,8 +28,9 @@ import pandas as pd
 #: How a missing value (``null`` in the JSON outputs) is shown in report tables.
 MISSING_TEXT = "—"
 
-#: Columns shown with 2 decimals (points and z); other non-whole numbers get 4.
-TWO_DECIMALS = {"index", "contribution", "z", "Δ index", "points"}
+#: Columns shown with 2 decimals (points and z), as do those whose name starts with Δ
+#: (differences of indexes); other non-whole numbers get 4.
+TWO_DECIMALS = {"index", "contribution", "z", "points", "± half-width"}
 #: Tables longer than this say their row count (and are paged in the browser).
 LONG_TABLE_ROWS = 15
 
@@ -64,7 +66,8 @@ def format_number(value: Any, decimals: int = 4) -> str:
 
 
 def _decimals(column: Any) -> int:
-    return 2 if str(column) in TWO_DECIMALS else 4
+    name = str(column)
+    return 2 if name in TWO_DECIMALS or name.startswith("Δ") else 4
 
 
 def _is_numeric(series: pd.Series) -> bool:

@@ -3,9 +3,10 @@
 The notebooks in ``notebooks/`` hold no formula: every number they show comes from the
 outputs of ``tcsexam solver-score`` and ``tcsexam score`` (written by the report runner,
 or computed here by the same library calls when a notebook runs standalone on raw
-inputs), turned into tables and plots by :mod:`.solver_views`, :mod:`.index_views` and
-:mod:`.cohort_views`, and shown by :mod:`.tables`. Importing it is cheap: matplotlib is
-imported when the first chart is drawn, the scoring modules when something is computed.
+inputs), turned into tables and plots by :mod:`.solver_views`, :mod:`.index_views`,
+:mod:`.cohort_views` and :mod:`.stats_views` (the intervals of ``tcsexam stats``), and
+shown by :mod:`.tables`. Importing it is cheap: matplotlib is imported when the first
+chart is drawn, the scoring modules when something is computed.
 """
 
 from __future__ import annotations
@@ -61,6 +62,16 @@ from .solver_views import (
     solver_plan_table,
     unscored_table,
 )
+from .stats_views import (
+    index_interval_note,
+    interval_columns,
+    pairs_table,
+    plot_index_intervals,
+    plot_pair_matrix,
+    stats_result,
+    ties_note,
+    track_intervals_table,
+)
 from .tables import MISSING_TEXT, configure_display, format_number, table_html
 
 __all__ = [
@@ -81,13 +92,18 @@ __all__ = [
     "floor_instances_table",
     "format_number",
     "header",
+    "index_interval_note",
     "index_result",
     "instance_table",
+    "interval_columns",
     "issues_table",
     "leaderboard",
     "one_line_errors",
+    "pairs_table",
     "plot_coverage",
+    "plot_index_intervals",
     "plot_instance_scores",
+    "plot_pair_matrix",
     "plot_ranked_index",
     "plot_repeat_spread",
     "plot_task_heatmap",
@@ -104,11 +120,14 @@ __all__ = [
     "setup",
     "solver_outputs",
     "solver_plan_table",
+    "stats_result",
     "status_line",
     "status_table",
     "table_html",
     "task_model_table",
     "task_table",
+    "ties_note",
+    "track_intervals_table",
     "track_table",
     "unscored_table",
 ]

@@ -16,6 +16,6 @@ Reference: Evan Miller, "Adding Error Bars to Evals" (arXiv 2411.00640).
 """
 
 from .analysis import CohortAnalysis, analyse_cohort
-from .command import run_stats
+from .command import compute_stats, run_stats
 
-__all__ = ["CohortAnalysis", "analyse_cohort", "run_stats"]
+__all__ = ["CohortAnalysis", "analyse_cohort", "compute_stats", "run_stats"]

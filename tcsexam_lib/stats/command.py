@@ -8,6 +8,7 @@ The index itself is never changed: intervals are reported beside it.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 from typing import Any
@@ -15,11 +16,11 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputRefused, Problem
-from ..jsonio import refuse_output_over_inputs, write_json_atomic
+from ..jsonio import dumps_json, refuse_output_over_inputs, write_json_atomic
 from ..provenance import build_provenance
 from ..vocab import METRIC_ID, TRACK_WEIGHTS, TRACKS
 from .analysis import CohortAnalysis, analyse_cohort
-from .inputs import IndexInput, read_index_output
+from .inputs import IndexInput, index_input_from_data, read_index_output
 from .power import decompose_track_variance, project_index_se
 
 #: Largest ``--resamples`` accepted. Memory grows with replicates x tasks, about 20 bytes
@@ -130,14 +131,70 @@ def run_stats(
         )
     source = read_index_output(index)
     result = build_stats_document(source, resamples=resamples, seed=seed, level=level)
-    parameters = {"index": index, "resamples": resamples, "seed": seed, "level": level}
-    reference_id = source.data.get("reference_id")
-    result["provenance"] = build_provenance(
-        producer, "run_stats", parameters, {"index": index}, reference_id
+    result["provenance"] = stats_provenance(
+        index,
+        source.sha256,
+        source.data.get("reference_id"),
+        resamples=resamples,
+        seed=seed,
+        level=level,
+        producer=producer,
     )
     if output is not None:
         write_json_atomic(output, result)
     return result
+
+
+def compute_stats(
+    index_data: dict[str, Any],
+    *,
+    source: str = "index output",
+    sha256: str | None = None,
+    resamples: int = 10_000,
+    seed: int = 0,
+    level: float = 0.95,
+) -> dict[str, Any]:
+    """The :func:`run_stats` document of an index output in memory, without provenance.
+
+    ``source`` names the output in refusals; ``sha256`` is that of the text it was (or
+    will be) written as, by default the kit's own JSON text of ``index_data``. A report
+    notebook run standalone calls it on the index it computed; the report runner on the
+    index it writes (and adds the provenance with :func:`stats_provenance`).
+
+    Examples
+    --------
+    >>> try:
+    ...     compute_stats({"metric_id": "other"}, source="mine")
+    ... except InputRefused as exc:
+    ...     print(exc.problems[0])
+    mine (top level): field 'models' = (absent): required field is missing
+    """
+    _check_parameters(resamples, seed, level)
+    if sha256 is None:
+        sha256 = hashlib.sha256(dumps_json(index_data).encode("utf-8")).hexdigest()
+    source_input = index_input_from_data(index_data, source, sha256)
+    return build_stats_document(source_input, resamples=resamples, seed=seed, level=level)
+
+
+def stats_provenance(
+    index: str | os.PathLike[str],
+    index_sha256: str,
+    reference_id: str | None,
+    *,
+    resamples: int,
+    seed: int,
+    level: float,
+    producer: str,
+) -> dict[str, Any]:
+    """The provenance of a stats document: ``tcsexam verify`` calls :func:`run_stats` again.
+
+    ``index`` is the path of the index output as the run names it (relative paths are
+    relative to the working folder), ``index_sha256`` the sha256 of the bytes read.
+    """
+    parameters = {"index": index, "resamples": resamples, "seed": seed, "level": level}
+    return build_provenance(
+        producer, "run_stats", parameters, {"index": (index, index_sha256)}, reference_id
+    )
 
 
 def _check_parameters(resamples: Any, seed: Any, level: Any) -> None:

@@ -63,8 +63,15 @@ def read_index_output(path: str | os.PathLike[str]) -> IndexInput:
     ...     print(exc.problems[0].field, exc.problems[0].value)
     models {}
     """
-    source = str(path)
-    data = read_json(path)
+    return index_input_from_data(read_json(path), str(path), sha256_file(path))
+
+
+def index_input_from_data(data: Any, source: str, sha256: str) -> IndexInput:
+    """Check an index output already in memory (``source`` names it in refusals).
+
+    The report runner uses it on the index it has just computed (``sha256`` is that of
+    the text it writes); :func:`read_index_output` on a file.
+    """
     validate_with_schema(data, "index-output", source)
     problems: list[Problem] = []
     if data["metric_id"] != METRIC_ID:
@@ -95,7 +102,7 @@ def read_index_output(path: str | os.PathLike[str]) -> IndexInput:
     }
     return IndexInput(
         path=source,
-        sha256=sha256_file(path),
+        sha256=sha256,
         data=data,
         models=list(data["models"]),
         ranked=ranked,
