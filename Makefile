@@ -16,6 +16,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3 >/dev/null
+	$(BIN)/python -m compileall -q tcsexam_lib  # bytecode even where PYTHONDONTWRITEBYTECODE is set
 	touch $(STAMP)
 
 venv: $(STAMP)

@@ -243,13 +243,13 @@ def instance_rows(
         rows = _scored_rows(names, statuses, wanted, stats, value_of, z_of, score_of)
     _add_record_fields(records, stats, candidates, rows, columns)
     unscored_rows = (
-        [
+        []
+        if candidates.all_scored  # every record is of a scored instance
+        else [
             _unscored_row(record, task_ref, reference)
             for record, st in zip(records, stats, strict=True)
             if st is None
         ]
-        if None in stats
-        else []
     )
     return rows, unscored_rows, scores
 
@@ -289,10 +289,8 @@ def _add_record_fields(
     scored = None if candidates.all_scored else [k for k, st in enumerate(stats) if st is not None]
     rows_to_visit: Iterable[int] = range(len(rows))
     if not further:  # only a completed failure's reported A to add
-        failed = np.flatnonzero(
-            ~np.array(wanted if scored is None else [wanted[k] for k in scored])
-        )
-        rows_to_visit = failed.tolist()
+        in_rows = wanted if scored is None else [wanted[k] for k in scored]
+        rows_to_visit = [k for k, ok in enumerate(in_rows) if not ok]
     for k in rows_to_visit:
         row, record = rows[k], records[k if scored is None else scored[k]]
         if row["z"] is None and "A" in record:
