@@ -23,7 +23,6 @@ from .attempts import AttemptRows, validate_attempts
 from .cohort import Cohort, load_cohort, load_cohort_reference
 from .evidence import SolverOutput, check_solver_evidence, read_solver_outputs
 from .index import compute_index
-from .solver import read_records_with_digest, score_solver_task
 
 PathLike = str | os.PathLike[str]
 
@@ -49,6 +48,8 @@ def run_solver_score(
     the reference that ``reference``, ``reference_id`` and ``references_dir`` name,
     already loaded (the report runner loads it once for every records file).
     """
+    from .solver import read_records_with_digest, score_solver_task  # numpy: not for score
+
     parameters = {
         "task": task,
         "records": records,
