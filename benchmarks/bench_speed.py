@@ -80,6 +80,20 @@ def _line(label: str, figures: dict[str, float], goal: float, memory_goal: float
 # --- synthetic data -------------------------------------------------------------------------
 
 
+def _bench_reference(suite: str, tasks: dict, unscored: list | None = None) -> dict:
+    """A SIMULATED reference of the benchmark's own id (never the fixed reference's)."""
+    return {
+        "reference_id": REFERENCE_ID,
+        "suite": suite,
+        "description": "SIMULATED benchmark data, not TCSExam values",
+        "simulated": True,
+        "scale_floor_relative": 0.02,
+        "scale_floor_absolute": 1e-9,
+        "tasks": tasks,
+        "unscored_reference_instances": unscored or [],
+    }
+
+
 def write_full_size_task(root: Path) -> tuple[Path, Path]:
     """A reference with one Full-size task (1,860 scored + 32 unscored) and its records."""
     rng = random.Random(20261202)
@@ -96,16 +110,8 @@ def write_full_size_task(root: Path) -> tuple[Path, Path]:
             records.append({"instance": name, "status": "timeout"})
         else:
             records.append({"instance": name, "status": "ok", "A": round(mu * 1.01, 3)})
-    reference = {
-        "reference_id": REFERENCE_ID,
-        "suite": "fullsize",
-        "description": "SIMULATED benchmark data, not TCSExam values",
-        "simulated": True,
-        "scale_floor_relative": 0.02,
-        "scale_floor_absolute": 1e-9,
-        "tasks": {"big": {"kind": "objective", "direction": "maximize", "instances": instances}},
-        "unscored_reference_instances": unscored,
-    }
+    big = {"kind": "objective", "direction": "maximize", "instances": instances}
+    reference = _bench_reference("fullsize", {"big": big}, unscored)
     path = root / "refs" / REFERENCE_ID / "fullsize.json"
     path.parent.mkdir(parents=True)
     path.write_text(json.dumps(reference), encoding="utf-8")
@@ -178,15 +184,7 @@ def write_bench_reference_for_suite(root: Path) -> None:
         for k in range(TRACK_TASKS["solver"])
     }
     path = root / "refs" / REFERENCE_ID / "bench.json"
-    data = {
-        "reference_id": REFERENCE_ID,
-        "suite": "bench",
-        "simulated": True,
-        "scale_floor_relative": 0.02,
-        "scale_floor_absolute": 1e-9,
-        "tasks": tasks,
-        "unscored_reference_instances": [],
-    }
+    data = _bench_reference("bench", tasks)
     path.write_text(json.dumps(data), encoding="utf-8")
 
 
@@ -208,21 +206,12 @@ def bench_million_records(count: int) -> None:
 
     rng = random.Random(3)
     names = [f"j{k:07d}" for k in range(count)]
-    data = {
-        "reference_id": REFERENCE_ID,
-        "suite": "bench",
-        "simulated": True,
-        "scale_floor_relative": 0.02,
-        "scale_floor_absolute": 1e-9,
-        "tasks": {
-            "huge": {
-                "kind": "objective",
-                "direction": "minimize",
-                "instances": {n: [100.0 + k % 7, 101.0, 99.5] for k, n in enumerate(names)},
-            }
-        },
-        "unscored_reference_instances": [],
+    huge = {
+        "kind": "objective",
+        "direction": "minimize",
+        "instances": {n: [100.0 + k % 7, 101.0, 99.5] for k, n in enumerate(names)},
     }
+    data = _bench_reference("bench", {"huge": huge})
     reference = reference_from_data(data)
     records = [
         {"instance": n, "status": "ok", "A": 100.0 + rng.gauss(0, 2)}

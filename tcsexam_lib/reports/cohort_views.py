@@ -17,7 +17,7 @@ from typing import Any
 import pandas as pd
 
 from ..vocab import TRACK_LETTERS, TRACKS
-from .notebook import OKABE_ITO, Note, label_simulated, new_axes
+from .notebook import OKABE_ITO, Note, label_simulated, name_models_without_index, new_axes
 from .stats_views import interval_columns
 
 _STATUS_ORDER = {"complete": 0, "provisional": 1, "incomplete": 2}
@@ -138,9 +138,7 @@ def plot_ranked_index(result: dict[str, Any], ax: Any = None):
     ax.set_xlim(0, max([*values, 1.0]) * 1.3)  # room for the labels
     ax.set_xlabel("index (points; higher is better)")
     ax.set_title(f"Index of the {len(shown)} model(s) with one")
-    if missing:
-        fig.supxlabel("No index (incomplete): " + ", ".join(missing), x=0.01, ha="left",
-                      fontsize=8)  # fmt: skip
+    name_models_without_index(fig, missing)
     return label_simulated(fig, bool(result.get("simulated")))
 
 

@@ -342,6 +342,14 @@ def label_simulated(fig: Any, simulated: bool) -> Any:
     return fig
 
 
+def name_models_without_index(fig: Any, missing: list[str]) -> Any:
+    """Name under a chart of indexes the models it cannot show (they have no index)."""
+    if missing:
+        fig.supxlabel("No index (incomplete): " + ", ".join(missing), x=0.01, ha="left",
+                      fontsize=8)  # fmt: skip
+    return fig
+
+
 def read_index_output(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The index output the report runner wrote (strict JSON), for a notebook to display."""
     data = read_json(path)

@@ -18,7 +18,7 @@ from ..errors import InputRefused, Problem
 from ..jsonio import read_json
 from ..schemas import validate_with_schema
 from ..vocab import TRACK_LETTERS, TRACKS
-from .notebook import OKABE_ITO, Note, label_simulated, new_axes
+from .notebook import OKABE_ITO, Note, label_simulated, name_models_without_index, new_axes
 
 
 def stats_result(
@@ -195,9 +195,7 @@ def plot_index_intervals(result: dict[str, Any], stats: dict[str, Any], ax: Any 
         f"Index with its {_percent(stats['level'])} interval "
         "(grey band: tied with the leader; hollow: provisional)"
     )
-    if missing:
-        fig.supxlabel("No index (incomplete): " + ", ".join(missing), x=0.01, ha="left",
-                      fontsize=8)  # fmt: skip
+    name_models_without_index(fig, missing)
     return label_simulated(fig, bool(result.get("simulated")))
 
 
