@@ -354,11 +354,12 @@ def _write_staged(prepared: PreparedRunSet, staging: Path, say: Progress) -> Run
     index_text = dumps_json(score)
     write_text_atomic(index_path, index_text)
     stats_path = staging / f"{params.name}.stats.json"
-    stats = compute_stats(score, source=f"{final / index_path.name}", sha256=_sha256(index_text))
+    index_sha256 = _sha256(index_text)
+    stats = compute_stats(score, source=f"{final / index_path.name}", sha256=index_sha256)
     with contextlib.chdir(staging):  # verify recomputes it from the index beside it
         provenance = stats_provenance(
             Path(index_path.name),
-            _sha256(index_text),
+            index_sha256,
             score["reference_id"],
             resamples=stats["resamples"],
             seed=stats["seed"],
