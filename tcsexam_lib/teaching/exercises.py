@@ -20,7 +20,7 @@ import html
 import math
 import numbers
 import statistics
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -205,6 +205,18 @@ EXERCISE_2_REFERENCES: dict[str, tuple[float, ...]] = {
 }
 
 
+def _refuse_outside(
+    exercise: Any, answer: Mapping[str, Any], allowed: Sequence[str], what: str
+) -> None:
+    """Refuse (ValueError) an answer whose values are not all among ``allowed``."""
+    bad = {k: v for k, v in answer.items() if v not in allowed}
+    if bad:
+        raise ValueError(
+            f"exercise {exercise.number} ({exercise.id}): {bad} - each {what} is one of "
+            f"{', '.join(allowed)}"
+        )
+
+
 def _scale_answer(exercise: Exercise, answer: Any) -> dict[str, str]:
     labels = list(EXERCISE_2_REFERENCES)
     if isinstance(answer, Mapping):
@@ -220,12 +232,7 @@ def _scale_answer(exercise: Exercise, answer: Any) -> dict[str, str]:
             f"exercise {exercise.number} ({exercise.id}) expects one answer for each of "
             f"{', '.join(labels)}; got {', '.join(map(str, given)) or 'none'}"
         )
-    bad = {k: v for k, v in given.items() if v not in SCALE_TERMS}
-    if bad:
-        raise ValueError(
-            f"exercise {exercise.number} ({exercise.id}): {bad} - each answer is one of "
-            f"{', '.join(SCALE_TERMS)}"
-        )
+    _refuse_outside(exercise, given, SCALE_TERMS, "answer")
     return given
 
 
@@ -351,12 +358,7 @@ def _check_cohort_status(answer: Any) -> Check:
             f"exercise {exercise.number} ({exercise.id}) expects {exercise.expects}, with "
             f"the keys {', '.join(models)}; got {answer!r}"
         )
-    bad = {k: v for k, v in answer.items() if v not in STATUSES}
-    if bad:
-        raise ValueError(
-            f"exercise {exercise.number} ({exercise.id}): {bad} - each status is one of "
-            f"{', '.join(STATUSES)}"
-        )
+    _refuse_outside(exercise, answer, STATUSES, "status")
     wrong = [m for m in models if answer[m] != cohort.model(m)["status"]]
     if wrong:
         right_ones = [m for m in models if m not in wrong]
