@@ -11,14 +11,13 @@
 from __future__ import annotations
 
 import ast
-import json
 import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
-import yaml
-from conftest import MODEL, SOLVE_TASK, SOLVER_TASK, Workspace
+from conftest import MODEL
+from test_report import write_run_set
 
 import tcsexam_lib
 from tcsexam_lib.csvio import read_csv_table
@@ -124,36 +123,6 @@ class _CallCounter:
                 self.records[str(frame.f_locals["path"])] += 1
 
 
-def _run_set(ws: Workspace) -> Path:
-    """The test workspace as a run set of two records files (one per solver task)."""
-    ws.write()
-    for task, data in ((SOLVER_TASK, ws.records), (SOLVE_TASK, ws.records)):
-        folder = ws.root / "records" / MODEL / task
-        folder.mkdir(parents=True)
-        data = [
-            {"instance": "sat-1", "status": "ok", "solved": True},
-            {"instance": "sat-2", "status": "ok", "solved": False},
-        ] if task == SOLVE_TASK else data  # fmt: skip
-        (folder / "1.json").write_text(json.dumps(data), encoding="utf-8")
-    for row in ws.rows:
-        if row["item"] == SOLVE_TASK:
-            row["score"] = ""  # filled by the runner from its records
-    ws.write()
-    params = {
-        "suite": ws.suite["suite"],
-        "protocol": "offline",
-        "cohort": "cohort.json",
-        "attempts": "attempts.csv",
-        "records": "records",
-        "references_dir": "refs",
-        "output": "out",
-        "notebooks": ["index"],
-    }
-    path = ws.root / "params.yaml"
-    path.write_text(yaml.safe_dump(params), encoding="utf-8")
-    return path
-
-
 @pytest.fixture
 def no_notebooks(monkeypatch):
     """The runner's writing and scoring, without starting a kernel."""
@@ -162,7 +131,7 @@ def no_notebooks(monkeypatch):
 
 
 def test_report_loads_each_input_once_and_computes_the_index_once(ws, no_notebooks):
-    path = _run_set(ws)
+    path = write_run_set(ws, notebooks=["index"])  # two records files, one per solver task
     counter = _CallCounter()
     sys.setprofile(counter)
     try:
