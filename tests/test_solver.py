@@ -223,3 +223,70 @@ def test_solve_task_of_the_fixture_reference(ws, run_cli, tmp_path):
         expected.append(phi((a - mu) / max(s, 0.02 * abs(mu), 1e-9)))
     assert result["kind"] == "solve"
     assert result["relative_score"] == pytest.approx(math.fsum(expected) / 2, rel=1e-12)
+
+
+# Records of the same scores in several layouts: in reference order (no lookup), in another
+# order, and with records outside the scored set. The rows of the scored instances are the
+# same whatever the layout.
+LAYOUT_INSTANCES = {f"g{k}": [10.0 + k, 12.0 + k, 14.5 + k] for k in range(6)}
+LAYOUT_RECORDS = [
+    ok("g0", 11.0),
+    {"instance": "g1", "status": "timeout", "A": 3.0},
+    ok("g2", 15),
+    ok("g3", 20.5),
+    {"instance": "g4", "status": "invalid"},
+    ok("g5", 9.25),
+]
+LAYOUTS = {
+    "reference order": LAYOUT_RECORDS,
+    "reversed": LAYOUT_RECORDS[::-1],
+    "with unknown instances": [
+        ok("x1", 1.0),
+        *LAYOUT_RECORDS[3:],
+        ok("x2", 2.0),
+        *LAYOUT_RECORDS[:3],
+    ],
+}
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_the_layout_of_the_records_changes_no_scored_row(layout):
+    reference = make_reference(LAYOUT_INSTANCES)
+    expected = score(reference, LAYOUT_RECORDS)
+    result = score(reference, LAYOUTS[layout])
+    assert [row["instance"] for row in result["instances"]] == [
+        r["instance"] for r in LAYOUTS[layout] if r["instance"] in LAYOUT_INSTANCES
+    ]
+    assert by_instance(result) == by_instance(expected)
+    assert result["relative_score"] == expected["relative_score"]
+    assert by_instance(result)["g1"]["A_reported"] == 3.0
+    assert [row["instance"] for row in result["unscored_instances"]] == [
+        r["instance"] for r in LAYOUTS[layout] if r["instance"] not in LAYOUT_INSTANCES
+    ]
+
+
+@pytest.mark.parametrize(
+    ("records", "match"),
+    [
+        (LAYOUT_RECORDS + [ok("g2", 1.0)], r"record #7 \(instance 'g2'\).*duplicate.*record #3"),
+        (LAYOUT_RECORDS[::-1] + [ok("g0", 1.0)], r"record #7 \(instance 'g0'\).*duplicate"),
+        ([ok("x", 1.0), *LAYOUT_RECORDS, ok("x", 2.0)], r"record #8 \(instance 'x'\).*duplicate"),
+        (LAYOUT_RECORDS[1:], r"no record for 1 scored instance\(s\).*'g0'"),
+        (
+            [ok("g2", 1.0), *LAYOUT_RECORDS[1:]],  # as many records as scored instances
+            r"record #3 \(instance 'g2'\).*duplicate(.|\n)*no record for 1 .*'g0'",
+        ),
+        ([ok("x", 1.0), *LAYOUT_RECORDS[:-1]], r"no record for 1 scored instance\(s\).*'g5'"),
+    ],
+    ids=[
+        "repeat-in-order",
+        "repeat-reordered",
+        "repeat-unknown",
+        "missing",
+        "repeat-and-missing",
+        "missing-unknown",
+    ],
+)
+def test_a_repeated_or_missing_instance_is_refused_whatever_the_layout(records, match):
+    with pytest.raises(InputRefused, match=match):
+        score(make_reference(LAYOUT_INSTANCES), records)

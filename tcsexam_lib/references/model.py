@@ -24,6 +24,9 @@ class TaskReference:
     scored: dict[str, InstanceStats | None]
     unscored: dict[str, str]
     raw: dict[str, Any] = field(repr=False, compare=False)
+    #: values derived from the fields above, computed once when first needed (the scored
+    #: instances as arrays, for scoring many records at once)
+    derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
 
 @dataclass(frozen=True)

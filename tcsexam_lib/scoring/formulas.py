@@ -206,18 +206,17 @@ def instance_score(a: float, stats: InstanceStats, direction: str) -> tuple[floa
     return z, phi(z)
 
 
-def instance_scores(
-    values: Sequence[float], mus: Sequence[float], scales: Sequence[float], direction: str
-) -> tuple[list[float], list[float]]:
+def instance_scores(values, mus, scales, direction: str):
     """:func:`instance_score` of many candidates of one task at once: ``(zs, scores)``.
 
     Element by element the same arithmetic as the scalar formulas (so the same floats),
-    over numpy arrays.
+    over numpy arrays (and returned as arrays).
 
     Examples
     --------
-    >>> instance_scores([12.0, 10.0], [12.0, 12.0], [2.0, 2.0], "minimize")[0]
-    [0.0, 1.0]
+    >>> zs, scores = instance_scores([12.0, 10.0], [12.0, 12.0], [2.0, 2.0], "minimize")
+    >>> zs.tolist(), scores[0].item()
+    ([0.0, 1.0], 0.5)
     """
     import numpy as np
     from scipy.special import ndtr
@@ -227,7 +226,7 @@ def instance_scores(
     with np.errstate(over="ignore", invalid="ignore"):  # an infinity is the caller's to refuse
         diff = a - mu if direction == "maximize" else mu - a
         z = diff / np.asarray(scales, dtype=float)
-    return z.tolist(), ndtr(z).tolist()
+    return z, ndtr(z)
 
 
 def relative_score(valid_scores: Sequence[float], n_scored: int) -> float:

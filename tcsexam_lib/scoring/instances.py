@@ -13,8 +13,8 @@ import math
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import compress
-from operator import attrgetter, itemgetter, methodcaller
+from itertools import compress, repeat
+from operator import and_, attrgetter, itemgetter, methodcaller
 from typing import Any
 
 import numpy as np
@@ -31,14 +31,19 @@ OWN_FIELDS = frozenset({"instance", "status", "A", "solved"})
 #: The JSON types the records schema allows for its optional fields.
 _OPTIONAL_FIELD_TYPES = {"A": {int, float, bool, type(None)}, "solved": {bool, type(None)}}
 
-_instance, _status, _value = itemgetter("instance"), itemgetter("status"), methodcaller("get", "A")
-_mu, _scale = attrgetter("mu"), attrgetter("scale")
+_instance, _status = itemgetter("instance"), itemgetter("status")
+_mu, _s, _scale, _scale_term = map(attrgetter, ("mu", "s", "scale", "scale_term"))
+
+
+#: What a record's ``A`` column holds when the record has no ``A`` field at all.
+ABSENT = type("Absent", (), {"__repr__": lambda self: "<no A field>"})()
+
 
 
 @dataclass(frozen=True)
 class RecordColumns:
-    """The records of one task as columns: names, statuses, values ``A`` (``None`` when
-    absent), and every field name any record uses."""
+    """The records of one task as columns: names, statuses, values ``A`` (:data:`ABSENT`
+    when a record has no ``A``), and every field name any record uses."""
 
     names: list[str]
     statuses: list[str]
@@ -48,12 +53,19 @@ class RecordColumns:
     @classmethod
     def of(cls, records: list[dict[str, Any]]) -> RecordColumns:
         """The columns of records that match their schema."""
-        return cls(
-            list(map(_instance, records)),
-            list(map(_status, records)),
-            list(map(_value, records)),
-            frozenset().union(*records),
-        )
+        names, statuses = list(map(_instance, records)), list(map(_status, records))
+        values = list(map(dict.get, records, repeat("A"), repeat(ABSENT)))
+        n_absent = values.count(ABSENT)
+        if not records:
+            fields = frozenset()
+        elif sum(map(len, records)) == 3 * len(records) - n_absent:  # instance, status, A
+            fields = _BASIC_FIELDS[n_absent == len(records)]
+        else:
+            fields = frozenset().union(*records)
+        return cls(names, statuses, values, fields)
+
+
+_BASIC_FIELDS = (frozenset({"instance", "status", "A"}), frozenset({"instance", "status"}))
 
 
 def is_finite_number(value: int | float) -> bool:
@@ -88,7 +100,7 @@ def record_columns(records: Any) -> RecordColumns | None:
     for found in (columns.names, columns.statuses):
         if not set(map(type, found)) <= {str} or not all(found):
             return None
-    if not set(map(type, columns.values)) <= _OPTIONAL_FIELD_TYPES["A"]:
+    if not set(map(type, columns.values)) <= _OPTIONAL_FIELD_TYPES["A"] | {type(ABSENT)}:
         return None
     if "solved" in columns.fields:
         solved = map(methodcaller("get", "solved"), records)
@@ -154,13 +166,56 @@ def candidate_value(
 
 
 @dataclass(frozen=True)
+class ReferenceColumns:
+    """A task's scored reference instances as columns, in reference order.
+
+    ``position`` maps an instance name to its row; ``stats`` holds the columns ``mu``,
+    ``s``, ``scale`` (floats) and ``scale_term`` (names) as lists, and ``mu`` and
+    ``scale`` also as arrays.
+    """
+
+    names: list[str]
+    position: dict[str, int]
+    stats: tuple[list[float], list[float], list[float], list[str]]
+    mu: np.ndarray
+    scale: np.ndarray
+
+    @classmethod
+    def of(cls, task_ref: TaskReference) -> ReferenceColumns:
+        """The columns of a task, built once per loaded reference and kept with it."""
+        columns = task_ref.derived.get("columns")
+        if columns is None:
+            names, stats = list(task_ref.scored), list(task_ref.scored.values())
+            mu, s, scale = list(map(_mu, stats)), list(map(_s, stats)), list(map(_scale, stats))
+            columns = cls(
+                names,
+                {name: k for k, name in enumerate(names)},
+                (mu, s, scale, list(map(_scale_term, stats))),
+                np.array(mu, dtype=float),
+                np.array(scale, dtype=float),
+            )
+            task_ref.derived["columns"] = columns
+        return columns
+
+
+@dataclass(frozen=True)
 class CandidateValues:
-    """Which records are valid candidates (``ok``, of a scored instance), and their values."""
+    """Which records are valid candidates (``ok``, of a scored instance), and their values.
+
+    ``in_scored`` says which records are of a scored instance (``None``: all of them) and
+    ``positions`` the reference row of each of those, in record order (``None``: the
+    records name every scored instance in reference order).
+    """
 
     wanted: list[bool]
     values: np.ndarray
-    #: every record is of a scored instance (no record outside the scored set)
-    all_scored: bool
+    in_scored: list[bool] | None
+    positions: np.ndarray | None
+
+    @property
+    def all_scored(self) -> bool:
+        """Every record is of a scored instance (no record outside the scored set)."""
+        return self.in_scored is None
 
 
 def candidate_values(
@@ -172,26 +227,24 @@ def candidate_values(
     scored instance, a missing scored instance, ``solved`` on an objective task, an ``ok``
     record without a usable value): the records are then checked one by one.
     """
-    scored = task_ref.scored
     names, statuses = columns.names, columns.statuses
-    name_set, status_set = set(names), set(statuses)
-    if (
-        len(name_set) != len(names)
-        or not status_set <= KNOWN_RECORD_STATUSES
-        or (task_ref.kind == "objective" and "solved" in columns.fields)
-        or not scored.keys() <= name_set
+    status_set = set(statuses)
+    if not status_set <= KNOWN_RECORD_STATUSES or (
+        task_ref.kind == "objective" and "solved" in columns.fields
     ):
         return None
-    all_scored = len(name_set) == len(scored)  # every scored instance is there: no other
+    matched = _match_reference(names, ReferenceColumns.of(task_ref))
+    if matched is None:
+        return None
+    in_scored, positions = matched
     if status_set & INFRASTRUCTURE_STATUSES and any(
-        s in INFRASTRUCTURE_STATUSES and (all_scored or n in scored)
-        for n, s in zip(names, statuses, strict=True)
+        s in INFRASTRUCTURE_STATUSES
+        for s in (statuses if in_scored is None else compress(statuses, in_scored))
     ):
         return None
-    if all_scored:
-        wanted = list(map(STATUS_OK.__eq__, statuses))
-    else:
-        wanted = [s == STATUS_OK and n in scored for n, s in zip(names, statuses, strict=True)]
+    wanted = list(map(STATUS_OK.__eq__, statuses))
+    if in_scored is not None:
+        wanted = list(map(and_, wanted, in_scored))
     if task_ref.kind == "objective":
         found = list(compress(columns.values, wanted))
         if not set(map(type, found)) <= {int, float}:
@@ -202,12 +255,38 @@ def candidate_values(
             return None
         if not np.isfinite(values).all():
             return None
-        return CandidateValues(wanted, values, all_scored)
+        return CandidateValues(wanted, values, in_scored, positions)
     checked = [candidate_value(record, task_ref, "") for record in compress(records, wanted)]
     if any(problem is not None for _, problem in checked):
         return None
     values = np.array([value for value, _ in checked], dtype=float)
-    return CandidateValues(wanted, values, all_scored)
+    return CandidateValues(wanted, values, in_scored, positions)
+
+
+def _match_reference(
+    names: list[str], reference: ReferenceColumns
+) -> tuple[list[bool] | None, np.ndarray | None] | None:
+    """Which records are of a scored instance and the reference row of each of those.
+
+    ``None`` when a name repeats or a scored instance has no record. Records that name
+    every scored instance in reference order (the usual layout of a judge's output)
+    need no lookup: ``(None, None)``.
+    """
+    if names == reference.names:
+        return None, None
+    found = list(map(reference.position.get, names))
+    in_scored = None
+    if None in found:
+        in_scored = [p is not None for p in found]
+        others = [n for n, p in zip(names, found, strict=True) if p is None]
+        if len(set(others)) != len(others):
+            return None  # a name outside the scored set repeats
+        found = list(compress(found, in_scored))
+    positions = np.array(found, dtype=np.intp)
+    n = len(reference.names)
+    if len(positions) != n or (n and np.bincount(positions, minlength=n).max() > 1):
+        return None  # a scored instance repeats or has no record
+    return in_scored, positions
 
 
 def instance_rows(
@@ -226,71 +305,81 @@ def instance_rows(
     completed failure scores 0 and has no ``z``); records outside the scored set are kept
     with the reason they are not counted.
     """
-    scored = task_ref.scored
+    ref = ReferenceColumns.of(task_ref)
+    in_scored, positions = candidates.in_scored, candidates.positions
     names, statuses, wanted = columns.names, columns.statuses, candidates.wanted
-    stats = list(map(scored.get, names))
-    chosen = list(compress(stats, wanted))
-    zs, scores = instance_scores(
-        candidates.values,
-        list(map(_mu, chosen)),
-        list(map(_scale, chosen)),
-        task_ref.direction,
-    )
-    if not all(map(math.isfinite, zs)):
+    if in_scored is not None:  # the scored records only, in record order
+        names, statuses = list(compress(names, in_scored)), list(compress(statuses, in_scored))
+        wanted = list(compress(wanted, in_scored))
+    stats, mu, scale = ref.stats, ref.mu, ref.scale
+    if positions is not None:
+        stats = [list(map(column.__getitem__, positions.tolist())) for column in stats]
+        mu, scale = mu[positions], scale[positions]
+    ok = np.array(wanted, dtype=bool)
+    zs, scores = instance_scores(candidates.values, mu[ok], scale[ok], task_ref.direction)
+    if not np.isfinite(zs).all():
         return None  # a candidate so far from the reference that z overflows a float
-    value_of, z_of, score_of = iter(candidates.values.tolist()), iter(zs), iter(scores)
+    if ok.all():
+        values, z_values, score_values = candidates.values.tolist(), zs.tolist(), scores.tolist()
+    else:  # a completed failure has no A and no z, and scores 0
+        values, z_values = np.full(len(ok), None, dtype=object), np.full(len(ok), None, object)
+        values[ok], z_values[ok] = candidates.values, zs
+        score_values = np.zeros(len(ok))
+        score_values[ok] = scores
+        values, z_values, score_values = values.tolist(), z_values.tolist(), score_values.tolist()
     with few_collections():
-        rows = _scored_rows(names, statuses, wanted, stats, value_of, z_of, score_of)
-    _add_record_fields(records, stats, candidates, rows, columns)
+        rows = _scored_rows(names, statuses, values, *stats, z_values, score_values)
+    _add_record_fields(records, candidates, rows, columns, ok)
     unscored_rows = (
         []
-        if candidates.all_scored  # every record is of a scored instance
+        if in_scored is None
         else [
             _unscored_row(record, task_ref, reference)
-            for record, st in zip(records, stats, strict=True)
-            if st is None
+            for record, scored in zip(records, in_scored, strict=True)
+            if not scored
         ]
     )
-    return rows, unscored_rows, scores
+    return rows, unscored_rows, scores.tolist()
 
 
-def _scored_rows(names, statuses, wanted, stats, value_of, z_of, score_of):
-    """The rows of the scored instances, in record order (failures: no A, no z, score 0)."""
+def _scored_rows(*columns: list[Any]) -> list[dict[str, Any]]:
+    """The rows of the scored instances from their columns (failures: no A, no z, score 0)."""
     return [
         {
             "instance": name,
             "status": status,
-            "A": next(value_of) if ok else None,
-            "mu": st.mu,
-            "s": st.s,
-            "scale": st.scale,
-            "scale_term": st.scale_term,
-            "z": next(z_of) if ok else None,
-            "score": next(score_of) if ok else 0.0,
+            "A": value,
+            "mu": mu,
+            "s": s,
+            "scale": scale,
+            "scale_term": term,
+            "z": z,
+            "score": score,
         }
-        for name, status, ok, st in zip(names, statuses, wanted, stats, strict=True)
-        if st is not None
+        for name, status, value, mu, s, scale, term, z, score in zip(*columns, strict=True)
     ]
 
 
 def _add_record_fields(
     records: list[dict[str, Any]],
-    stats: list[Any],
     candidates: CandidateValues,
     rows: list[dict[str, Any]],
     columns: RecordColumns,
+    ok: np.ndarray,
 ) -> None:
-    """Add to each scored row a failure's reported ``A``, ``solved`` and further fields."""
+    """Add to each scored row a failure's reported ``A``, ``solved`` and further fields.
+
+    ``ok`` says which rows are valid candidates (the others are completed failures).
+    """
     further = columns.fields - {"instance", "status", "A"}
     if not further and "A" not in columns.fields:
         return
-    # row k is record scored[k]; a completed failure is a scored record that is not wanted
-    wanted = candidates.wanted
-    scored = None if candidates.all_scored else [k for k, st in enumerate(stats) if st is not None]
+    # row k is record scored[k]
+    in_scored = candidates.in_scored
+    scored = None if in_scored is None else list(compress(range(len(records)), in_scored))
     rows_to_visit: Iterable[int] = range(len(rows))
     if not further:  # only a completed failure's reported A to add
-        in_rows = wanted if scored is None else [wanted[k] for k in scored]
-        rows_to_visit = [k for k, ok in enumerate(in_rows) if not ok]
+        rows_to_visit = np.flatnonzero(~ok).tolist()
     for k in rows_to_visit:
         row, record = rows[k], records[k if scored is None else scored[k]]
         if row["z"] is None and "A" in record:
