@@ -16,10 +16,14 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from .errors import InputRefused, OutputRefused, Problem
 from .inputfiles import decode_text, read_input_bytes
+
+#: python-rapidjson's options for the kit's JSON text: indented by two spaces, UTF-8, and
+#: ``number_mode`` 0 (``rapidjson.NM_NONE``): a NaN or an infinity is an error.
+_RAPIDJSON_OPTIONS = {"indent": 2, "ensure_ascii": False, "number_mode": 0}
 
 
 class _DuplicateKey(ValueError):
@@ -212,7 +216,7 @@ def dumps_json(data: Any) -> str:
     import rapidjson
 
     try:
-        text = rapidjson.dumps(data, indent=2, ensure_ascii=False, number_mode=rapidjson.NM_NONE)
+        text = rapidjson.dumps(data, **_RAPIDJSON_OPTIONS)
     except ValueError as exc:
         where = _first_non_finite(data)
         raise OutputRefused(f"Refusing to write non-finite number at {where}") from exc
@@ -267,14 +271,22 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
     ``0644`` under the usual ``022``), so that a web server running as another user can
     read a published report.
     """
+    return _write_atomic(path, lambda handle: handle.write(text.encode("utf-8")))
+
+
+def _write_atomic(path: str | os.PathLike[str], write: Callable[[BinaryIO], Any]) -> Path:
+    """Call ``write`` on a temporary file beside ``path``, then rename it to ``path``.
+
+    When ``write`` raises, the temporary file is removed and ``path`` is untouched.
+    """
     path = Path(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         try:
             os.fchmod(fd, 0o666 & ~_current_umask())  # mkstemp makes 0600; a file honours the umask
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
+            with os.fdopen(fd, "wb") as handle:
+                write(handle)
                 handle.flush()
                 os.fsync(handle.fileno())
             os.replace(tmp, path)
@@ -289,6 +301,9 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
 def write_json_atomic(path: str | os.PathLike[str], data: Any) -> Path:
     """Serialise ``data`` as strict JSON and write it atomically to ``path``.
 
+    The same bytes as ``dumps_json(data)`` in UTF-8, streamed to the file as they are
+    made (a large output is never held twice in memory).
+
     Examples
     --------
     >>> import tempfile, pathlib
@@ -297,4 +312,15 @@ def write_json_atomic(path: str | os.PathLike[str], data: Any) -> Path:
     >>> out.read_text()
     '{\\n  "score": 0.25\\n}\\n'
     """
-    return write_text_atomic(path, dumps_json(data))
+    import rapidjson
+
+    def write(handle: BinaryIO) -> None:
+        rapidjson.dump(data, handle, **_RAPIDJSON_OPTIONS)
+        handle.write(b"\n")
+
+    try:
+        return _write_atomic(path, write)
+    except ValueError as exc:  # nothing was written: the temporary file is gone
+        raise OutputRefused(
+            f"Refusing to write non-finite number at {_first_non_finite(data)}"
+        ) from exc

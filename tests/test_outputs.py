@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import os
 import stat
 
 import pytest
 
-from tcsexam_lib import run_score, write_json_atomic
+from tcsexam_lib import OutputRefused, run_score, write_json_atomic
+from tcsexam_lib.jsonio import dumps_json
 from tcsexam_lib.paths import KIT_ROOT
 
 DEMO = KIT_ROOT / "demo" / "demo-lite-offline"
@@ -36,3 +38,19 @@ def test_two_runs_with_source_date_epoch_are_byte_identical(tmp_path, monkeypatc
         outputs.append((tmp_path / name).read_bytes())
     assert outputs[0] == outputs[1]
     assert b'"created_utc": "2025-12-02T00:00:00Z"' in outputs[0]
+
+
+def test_a_written_json_file_is_the_text_of_dumps_json(tmp_path):
+    data = {"model": "sim-é", "scores": [0.25, 1e-09, 55.5, None], "nested": {"n": 3, "ok": True}}
+    path = write_json_atomic(tmp_path / "x.json", data)
+    assert path.read_bytes() == dumps_json(data).encode("utf-8")
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
+def test_a_non_finite_number_writes_nothing_and_keeps_the_old_file(tmp_path, bad):
+    path = tmp_path / "x.json"
+    path.write_text("previous\n", encoding="utf-8")
+    with pytest.raises(OutputRefused, match=r"non-finite number at .*\[1\]"):
+        write_json_atomic(path, {"rows": [{"z": 1.0}, {"z": bad}]})
+    assert path.read_text(encoding="utf-8") == "previous\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.json"]  # no temporary file left

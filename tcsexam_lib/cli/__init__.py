@@ -9,14 +9,13 @@ The command modules here are the only code of the kit that prints.
 from __future__ import annotations
 
 import argparse
-import gc
 import signal
 import sys
 import traceback
 from collections.abc import Sequence
-from contextlib import contextmanager
 
 from ..errors import TcsexamError
+from ..gcpause import few_collections
 from .references import add_reference_commands, add_verify_command
 from .reports import add_demo_commands, add_report_command, add_stats_command
 from .scoring import add_scoring_commands
@@ -53,21 +52,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-@contextmanager
-def _few_collections():
-    """Collect reference cycles rarely while a command runs.
-
-    A command builds a few hundred thousand small objects (rows, issues, output nodes)
-    that all live until it ends; the cycle collector's default thresholds would walk them
-    again and again (about a quarter of ``tcsexam score`` on 60,000 rows). The thresholds
-    are restored afterwards.
-    """
-    previous = gc.get_threshold()
-    gc.set_threshold(200_000, 50, 100)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*previous)
+#: Cycle collection thresholds while a command runs: it builds a few hundred thousand small
+#: objects (rows, issues, output nodes) that all live until it ends, which the default
+#: thresholds would walk again and again (a quarter of ``tcsexam score`` on 60,000 rows).
+_THRESHOLDS = (200_000, 50, 100)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -76,7 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     previous = _stop_on_sigterm()
     try:
-        with _few_collections():
+        with few_collections(_THRESHOLDS):
             return args.handler(args)
     except KeyboardInterrupt:
         # Ctrl-C (or SIGTERM): the library has already stopped its workers and removed

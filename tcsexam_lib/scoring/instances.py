@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import and_, attrgetter, itemgetter, methodcaller
@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import NOT_GIVEN, Problem
-from ..gcpause import few_collections
+from ..gcpause import no_collections
 from ..references.model import Reference, TaskReference
 from ..vocab import INFRASTRUCTURE_STATUSES, KNOWN_RECORD_STATUSES, STATUS_OK
 from .formulas import instance_scores
@@ -37,7 +37,6 @@ _mu, _s, _scale, _scale_term = map(attrgetter, ("mu", "s", "scale", "scale_term"
 
 #: What a record's ``A`` column holds when the record has no ``A`` field at all.
 ABSENT = type("Absent", (), {"__repr__": lambda self: "<no A field>"})()
-
 
 
 @dataclass(frozen=True)
@@ -169,16 +168,15 @@ def candidate_value(
 class ReferenceColumns:
     """A task's scored reference instances as columns, in reference order.
 
-    ``position`` maps an instance name to its row; ``stats`` holds the columns ``mu``,
-    ``s``, ``scale`` (floats) and ``scale_term`` (names) as lists, and ``mu`` and
-    ``scale`` also as arrays.
+    ``position`` maps an instance name to its row. ``stats`` holds the columns ``mu``,
+    ``s``, ``scale`` (floats) and ``scale_term`` (names) as lists, ``arrays`` the same
+    columns as numpy arrays (to gather rows in another order).
     """
 
     names: list[str]
     position: dict[str, int]
     stats: tuple[list[float], list[float], list[float], list[str]]
-    mu: np.ndarray
-    scale: np.ndarray
+    arrays: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
     @classmethod
     def of(cls, task_ref: TaskReference) -> ReferenceColumns:
@@ -186,13 +184,12 @@ class ReferenceColumns:
         columns = task_ref.derived.get("columns")
         if columns is None:
             names, stats = list(task_ref.scored), list(task_ref.scored.values())
-            mu, s, scale = list(map(_mu, stats)), list(map(_s, stats)), list(map(_scale, stats))
+            lists = tuple(list(map(get, stats)) for get in (_mu, _s, _scale, _scale_term))
             columns = cls(
                 names,
                 {name: k for k, name in enumerate(names)},
-                (mu, s, scale, list(map(_scale_term, stats))),
-                np.array(mu, dtype=float),
-                np.array(scale, dtype=float),
+                lists,
+                (*(np.array(column, dtype=float) for column in lists[:3]), np.array(lists[3])),
             )
             task_ref.derived["columns"] = columns
         return columns
@@ -311,10 +308,11 @@ def instance_rows(
     if in_scored is not None:  # the scored records only, in record order
         names, statuses = list(compress(names, in_scored)), list(compress(statuses, in_scored))
         wanted = list(compress(wanted, in_scored))
-    stats, mu, scale = ref.stats, ref.mu, ref.scale
-    if positions is not None:
-        stats = [list(map(column.__getitem__, positions.tolist())) for column in stats]
-        mu, scale = mu[positions], scale[positions]
+    mu, scale = ref.arrays[0], ref.arrays[2]
+    stats: Sequence[list[Any]] = ref.stats
+    if positions is not None:  # gathered from the arrays: new floats, in record order
+        gathered = [column[positions] for column in ref.arrays]
+        mu, scale, stats = gathered[0], gathered[2], [column.tolist() for column in gathered]
     ok = np.array(wanted, dtype=bool)
     zs, scores = instance_scores(candidates.values, mu[ok], scale[ok], task_ref.direction)
     if not np.isfinite(zs).all():
@@ -327,7 +325,7 @@ def instance_rows(
         score_values = np.zeros(len(ok))
         score_values[ok] = scores
         values, z_values, score_values = values.tolist(), z_values.tolist(), score_values.tolist()
-    with few_collections():
+    with no_collections():  # the rows hold no reference cycles
         rows = _scored_rows(names, statuses, values, *stats, z_values, score_values)
     _add_record_fields(records, candidates, rows, columns, ok)
     unscored_rows = (
