@@ -98,8 +98,11 @@ def exact_sample_std(values: Sequence[float]) -> float:
     >>> exact_sample_std([0.1, 0.1, 0.1])
     0.0
     """
-    n = len(values)
-    total, squares, denominator = _exact_sums(values)
+    return _sample_std_of_sums(len(values), *_exact_sums(values))
+
+
+def _sample_std_of_sums(n: int, total: int, squares: int, denominator: int) -> float:
+    """:func:`exact_sample_std` from the exact sums of :func:`_exact_sums`."""
     numerator = n * squares - total * total  # = n (n-1) D^2 * variance, exactly
     divisor = n * (n - 1) * denominator * denominator
     common = math.gcd(numerator, divisor)
@@ -151,10 +154,12 @@ def compute_instance_stats(
     True
     """
     usable = usable_values(values)
-    if len(usable) < 2:
+    n = len(usable)
+    if n < 2:
         return None
-    mu = exact_mean(usable)
-    s = exact_sample_std(usable)
+    sums = _exact_sums(usable)  # once for both: mu as exact_mean, s as exact_sample_std
+    mu = sums[0] / (sums[2] * n)
+    s = _sample_std_of_sums(n, *sums)
     terms = scale_terms(mu, s, rel_floor, abs_floor)
     scale = max(terms.values())
     term = next(name for name, value in terms.items() if value == scale)
