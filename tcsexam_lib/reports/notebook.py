@@ -277,16 +277,16 @@ def new_axes(ax: Any = None, size: tuple[float, float] = (6.0, 3.5)):
     Text in charts is never read as mathtext (a model id with ``$`` stays as written).
     """
     import matplotlib
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
 
     matplotlib.rcParams["text.parse_math"] = False
     matplotlib.rcParams["axes.prop_cycle"] = matplotlib.cycler(color=list(OKABE_ITO))
     if ax is not None:
         return ax.figure, ax
-    fig, ax = plt.subplots(figsize=size, layout="constrained")
-    plt.close(fig)  # returned, not shown twice
-    _show_charts_as_compact_png()  # after the inline backend has set up its own formatter
-    return fig, ax
+    # a figure of its own, not pyplot's: shown once, by the cell that returns it
+    fig = Figure(figsize=size, layout="constrained")
+    _show_charts_as_compact_png()
+    return fig, fig.subplots()
 
 
 #: Resolution and colours of a chart image in a report (flat charts need few colours).
