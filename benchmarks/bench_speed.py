@@ -17,8 +17,9 @@ Lines (goal in brackets):
    records list the instances in reference order (a judge's usual output), and the same
    records in another order are timed after it for information.
 
-``python3`` is the first on ``PATH``, as the goal states it; the ratio against the kit's own
-interpreter (``.venv/bin/python``, which ``tcsexam`` runs under) is printed beside it.
+``python3`` is the first on ``PATH``, as the goal states it (here pyenv's shim, as when the
+goals were measured); the ratio against the kit's own interpreter (``.venv/bin/python``, which
+``tcsexam`` runs under) is printed beside it for information, with no goal: it is stricter.
 """
 
 from __future__ import annotations
@@ -67,10 +68,16 @@ def paired(a: list[str], b: list[str], cwd: Path, runs: int) -> dict[str, float]
     return {"a": median_a, "b": median_b, "ratio": median_a / median_b, "peak_mb": max(peaks)}
 
 
-def _line(label: str, figures: dict[str, float], goal: float, memory_goal: float | None = None):
-    verdict = "PASS" if figures["ratio"] <= goal else "MISS"
+def _line(
+    label: str, figures: dict[str, float], goal: float | None, memory_goal: float | None = None
+):
+    """One line of the table: the ratio, its goal and verdict (``goal`` None: no goal)."""
+    if goal is None:
+        verdict = "for information, stricter than the goal's baseline"
+    else:
+        verdict = f"goal <= {goal:g}x {'PASS' if figures['ratio'] <= goal else 'MISS'}"
     text = (
-        f"{label:<58} {figures['ratio']:6.2f}x  (goal <= {goal:g}x {verdict}; "
+        f"{label:<58} {figures['ratio']:6.2f}x  ({verdict}; "
         f"medians {figures['a']:.3f} s vs {figures['b']:.3f} s"
     )
     if memory_goal is not None:
@@ -280,14 +287,15 @@ def main() -> None:
         refs = root / "refs"
         solver = [str(tcsexam), "solver-score", "--task", "big", "--records", str(records),
                   "--reference", str(reference), "--output", str(root / "solver.json")]  # fmt: skip
-        for label, baseline in (("python3 -c pass", python3), ("kit python -c pass", kit_python)):
+        baselines = (("python3 -c pass", python3, True), ("kit python -c pass", kit_python, False))
+        for label, baseline, is_goal in baselines:
             figures = paired(solver, [str(baseline), "-c", "pass"], root, args.runs)
-            _line(f"solver-score, Full-size task vs {label}", figures, 4)
-        for label, baseline in (("python3 -c pass", python3), ("kit python -c pass", kit_python)):
+            _line(f"solver-score, Full-size task vs {label}", figures, 4 if is_goal else None)
+        for label, baseline, is_goal in baselines:
             figures = paired(
                 [str(tcsexam), "--help"], [str(baseline), "-c", "pass"], root, args.runs
             )
-            _line(f"tcsexam --help vs {label}", figures, 3)
+            _line(f"tcsexam --help vs {label}", figures, 3 if is_goal else None)
         score = [str(tcsexam), "score", "--suite", "bench", "--attempts", str(table),
                  "--cohort", str(cohort), "--references-dir", str(refs),
                  "--output", str(root / "index.json")]  # fmt: skip
