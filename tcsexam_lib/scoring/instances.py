@@ -42,12 +42,13 @@ ABSENT = type("Absent", (), {"__repr__": lambda self: "<no A field>"})()
 @dataclass(frozen=True)
 class RecordColumns:
     """The records of one task as columns: names, statuses, values ``A`` (:data:`ABSENT`
-    when a record has no ``A``), and every field name any record uses."""
+    when a record has no ``A``), every field name any record uses and every status."""
 
     names: list[str]
     statuses: list[str]
     values: list[Any]
     fields: frozenset[str]
+    status_set: frozenset[str]
 
     @classmethod
     def of(cls, records: list[dict[str, Any]]) -> RecordColumns:
@@ -61,7 +62,7 @@ class RecordColumns:
             fields = _BASIC_FIELDS[n_absent == len(records)]
         else:
             fields = frozenset().union(*records)
-        return cls(names, statuses, values, fields)
+        return cls(names, statuses, values, fields, frozenset(statuses))
 
 
 _BASIC_FIELDS = (frozenset({"instance", "status", "A"}), frozenset({"instance", "status"}))
@@ -86,19 +87,21 @@ _LARGEST_FLOAT = int(sys.float_info.max)
 def record_columns(records: Any) -> RecordColumns | None:
     """The records as columns when they certainly match their published schema, else ``None``.
 
-    A list of objects, each with a non-empty string ``instance`` and ``status``; ``A`` a
-    number, boolean or null and ``solved`` a boolean or null when present. ``None`` sends the
-    records to the full schema validator, which names what is wrong (or accepts them).
+    A list of objects, each with a non-empty string ``instance`` and a known ``status``;
+    ``A`` a number, boolean or null and ``solved`` a boolean or null when present. ``None``
+    sends the records to the full schema validator, which names what is wrong (or accepts
+    them, and an unknown status is then named when the records are checked one by one).
     """
-    if type(records) is not list or not set(map(type, records)) <= {dict}:
+    if type(records) is not list:
         return None
     try:
         columns = RecordColumns.of(records)
-    except KeyError:
+    except (KeyError, TypeError):  # a record that is not an object or lacks a field; a
+        return None  # status that is not hashable
+    if not set(map(type, columns.names)) <= {str} or not all(columns.names):
         return None
-    for found in (columns.names, columns.statuses):
-        if not set(map(type, found)) <= {str} or not all(found):
-            return None
+    if not columns.status_set <= KNOWN_RECORD_STATUSES:  # known statuses are non-empty strings
+        return None
     if not set(map(type, columns.values)) <= _OPTIONAL_FIELD_TYPES["A"] | {type(ABSENT)}:
         return None
     if "solved" in columns.fields:
@@ -224,8 +227,7 @@ def candidate_values(
     scored instance, a missing scored instance, ``solved`` on an objective task, an ``ok``
     record without a usable value): the records are then checked one by one.
     """
-    names, statuses = columns.names, columns.statuses
-    status_set = set(statuses)
+    names, statuses, status_set = columns.names, columns.statuses, columns.status_set
     if not status_set <= KNOWN_RECORD_STATUSES or (
         task_ref.kind == "objective" and "solved" in columns.fields
     ):
@@ -293,7 +295,7 @@ def instance_rows(
     task_ref: TaskReference,
     reference: Reference,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[float]] | None:
-    """The output rows of the scored instances and of the others, and the valid scores.
+    """The output rows of the scored instances and of the others, and the rows' scores.
 
     ``None`` when a candidate's ``z`` overflows a float (the records are then checked one
     by one to name it).
@@ -337,7 +339,7 @@ def instance_rows(
             if not scored
         ]
     )
-    return rows, unscored_rows, scores.tolist()
+    return rows, unscored_rows, score_values
 
 
 def _scored_rows(*columns: list[Any]) -> list[dict[str, Any]]:
@@ -376,8 +378,13 @@ def _add_record_fields(
     in_scored = candidates.in_scored
     scored = None if in_scored is None else list(compress(range(len(records)), in_scored))
     rows_to_visit: Iterable[int] = range(len(rows))
-    if not further:  # only a completed failure's reported A to add
-        rows_to_visit = np.flatnonzero(~ok).tolist()
+    if not further:  # only the reported A of a completed failure that has one
+        values = columns.values
+        rows_to_visit = [
+            k
+            for k in np.flatnonzero(~ok).tolist()
+            if values[k if scored is None else scored[k]] is not ABSENT
+        ]
     for k in rows_to_visit:
         row, record = rows[k], records[k if scored is None else scored[k]]
         if row["z"] is None and "A" in record:
