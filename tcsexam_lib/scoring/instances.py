@@ -1,9 +1,11 @@
 """A task's instance records, column by column: checked, valued and scored at once.
 
 :func:`~tcsexam_lib.scoring.solver.score_solver_task` reads the records as columns (names,
-statuses, values), checks every rule over those columns, and scores all valid candidates
-of the task as arrays (:func:`~tcsexam_lib.scoring.formulas.instance_scores`). When a rule
-does not hold, the records are checked one by one instead, to name every problem
+statuses, values), matches them to the reference's scored instances (kept as columns with
+the loaded reference, :class:`ReferenceColumns`; records in reference order need no lookup),
+checks every rule over those columns, and scores all valid candidates of the task as arrays
+(:func:`~tcsexam_lib.scoring.formulas.instance_scores`). When a rule does not hold, the
+records are checked one by one instead, to name every problem
 (:func:`~tcsexam_lib.scoring.solver.refuse_records`).
 """
 
@@ -35,8 +37,15 @@ _instance, _status = itemgetter("instance"), itemgetter("status")
 _mu, _s, _scale, _scale_term = map(attrgetter, ("mu", "s", "scale", "scale_term"))
 
 
-#: What a record's ``A`` column holds when the record has no ``A`` field at all.
-ABSENT = type("Absent", (), {"__repr__": lambda self: "<no A field>"})()
+class _Absent:
+    """The ``A`` of a record that has no ``A`` field (``A: null`` is given, as ``None``)."""
+
+    def __repr__(self) -> str:
+        return "<no A field>"
+
+
+#: What the ``A`` column of :class:`RecordColumns` holds for a record without ``A``.
+ABSENT = _Absent()
 
 
 @dataclass(frozen=True)
@@ -211,11 +220,6 @@ class CandidateValues:
     values: np.ndarray
     in_scored: list[bool] | None
     positions: np.ndarray | None
-
-    @property
-    def all_scored(self) -> bool:
-        """Every record is of a scored instance (no record outside the scored set)."""
-        return self.in_scored is None
 
 
 def candidate_values(
