@@ -12,6 +12,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import sys
 import tempfile
 from collections.abc import Callable
@@ -41,17 +42,40 @@ class NonFiniteLiteral:
         return self.literal
 
 
-def _find_non_finite(data: Any, path: list[Any]) -> list[list[Any]]:
-    if isinstance(data, NonFiniteLiteral):
-        return [path]
-    found: list[list[Any]] = []
+def _find_places(data: Any, test: Callable[[Any], bool], path: list[Any]) -> list[tuple]:
+    """``(path, value)`` of every value, and every object key, of ``data`` that ``test`` holds
+    for (looked for only after a refusal, or when the text says there may be one)."""
+    if test(data):
+        return [(path, data)]
+    found: list[tuple] = []
     if isinstance(data, dict):
         for key, value in data.items():
-            found.extend(_find_non_finite(value, [*path, key]))
-    elif isinstance(data, list):
+            if test(key):
+                found.append(([*path, key], key))
+            found.extend(_find_places(value, test, [*path, key]))
+    elif isinstance(data, list | tuple):
         for index, value in enumerate(data):
-            found.extend(_find_non_finite(value, [*path, index]))
+            found.extend(_find_places(value, test, [*path, index]))
     return found
+
+
+def _is_literal(value: Any) -> bool:
+    return isinstance(value, NonFiniteLiteral)
+
+
+def _is_non_finite_float(value: Any) -> bool:
+    return isinstance(value, float) and not math.isfinite(value)
+
+
+#: A surrogate code point: JSON text may write one alone as an escape, but no UTF-8 file
+#: can hold it (a pair of escapes is one character once parsed).
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+#: The escape of a surrogate in JSON text (the only way one can get into parsed data).
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _has_lone_surrogate(value: Any) -> bool:
+    return isinstance(value, str) and _LONE_SURROGATE.search(value) is not None
 
 
 #: Largest finite float: a larger JSON integer cannot be scored (math.isfinite overflows).
@@ -126,18 +150,31 @@ def parse_json_text(
         raise InputRefused("Input is not strict JSON", [Problem(source, detail=str(exc))]) from exc
     finally:
         sys.setrecursionlimit(previous_limit)
-    if seen_literal:
-        describe = describe_for(data) if describe_for else json_pointer
-        problems = [
-            Problem(
-                f"{source} {describe(path)}",
-                field=str(path[-1]) if path and isinstance(path[-1], str) else "value",
-                value=_value_at(data, path),
-                allowed="a finite JSON number or null (NaN and Infinity are not JSON numbers)",
-            )
-            for path in _find_non_finite(data, [])
-        ]
-        raise InputRefused.from_problems(f"{source} is not strict JSON", problems)
+    for found, summary, allowed in (
+        (
+            seen_literal and _find_places(data, _is_literal, []),
+            f"{source} is not strict JSON",
+            "a finite JSON number or null (NaN and Infinity are not JSON numbers)",
+        ),
+        (
+            _SURROGATE_ESCAPE.search(text) and _find_places(data, _has_lone_surrogate, []),
+            f"{source} holds text that is not valid Unicode",
+            "text without a lone surrogate (an escape from \\ud800 to \\udfff is valid only "
+            "as one half of a pair)",
+        ),
+    ):
+        if found:
+            describe = describe_for(data) if describe_for else json_pointer
+            problems = [
+                Problem(
+                    f"{source} {describe(path)}",
+                    field=str(path[-1]) if path and isinstance(path[-1], str) else "value",
+                    value=value,
+                    allowed=allowed,
+                )
+                for path, value in found
+            ]
+            raise InputRefused.from_problems(summary, problems)
     return data
 
 
@@ -146,12 +183,6 @@ def json_pointer(path: list[Any]) -> str:
     if not path:
         return "(top level)"
     return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".")
-
-
-def _value_at(data: Any, path: list[Any]) -> Any:
-    for step in path:
-        data = data[step]
-    return data
 
 
 def read_json(
@@ -180,22 +211,15 @@ def sha256_file(path: str | os.PathLike[str]) -> str:
     return digest.hexdigest()
 
 
-def _first_non_finite(data: Any, where: str = "") -> str | None:
-    """Where the first NaN or infinity of ``data`` stands (only looked for after a refusal)."""
-    if isinstance(data, float) and not math.isfinite(data):
-        return where or "top level"
-    children = (
-        ((f"{where}.{k}" if where else str(k), v) for k, v in data.items())
-        if isinstance(data, dict)
-        else ((f"{where}[{k}]", v) for k, v in enumerate(data))
-        if isinstance(data, list | tuple)
-        else ()
-    )
-    for place, value in children:
-        found = _first_non_finite(value, place)
-        if found is not None:
-            return found
-    return None
+def _unwritable(data: Any, exc: ValueError) -> OutputRefused:
+    """The refusal of data that strict JSON in UTF-8 cannot hold, naming the first place."""
+    if isinstance(exc, UnicodeEncodeError):
+        what, test = "text that is not valid Unicode (a lone surrogate)", _has_lone_surrogate
+    else:
+        what, test = "a non-finite number", _is_non_finite_float
+    found = _find_places(data, test, [])
+    where = json_pointer(found[0][0]) if found else "(not found again)"
+    return OutputRefused(f"Refusing to write {what} at {where}")
 
 
 def dumps_json(data: Any) -> str:
@@ -217,9 +241,8 @@ def dumps_json(data: Any) -> str:
 
     try:
         text = rapidjson.dumps(data, **_RAPIDJSON_OPTIONS)
-    except ValueError as exc:
-        where = _first_non_finite(data)
-        raise OutputRefused(f"Refusing to write non-finite number at {where}") from exc
+    except ValueError as exc:  # a NaN or an infinity, or a lone surrogate
+        raise _unwritable(data, exc) from exc
     return text + "\n"
 
 
@@ -321,6 +344,4 @@ def write_json_atomic(path: str | os.PathLike[str], data: Any) -> Path:
     try:
         return _write_atomic(path, write)
     except ValueError as exc:  # nothing was written: the temporary file is gone
-        raise OutputRefused(
-            f"Refusing to write non-finite number at {_first_non_finite(data)}"
-        ) from exc
+        raise _unwritable(data, exc) from exc

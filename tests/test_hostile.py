@@ -189,6 +189,14 @@ def far_candidate(values: list[float], a: float) -> Callable[[Space], list[str]]
     return setup
 
 
+def lone_surrogate_record(space: Space) -> list[str]:
+    """Records whose second instance name holds half of a surrogate pair (json.dumps escapes it)."""
+    command = far_candidate([10, 12, 14], 12)(space)
+    records = [{"instance": "g", "status": "ok", "A": 12}, {"instance": "g\udc00", "status": "ok"}]
+    space.write_json("far/records.json", records)
+    return command
+
+
 def deep_json(relative: str, command: Callable[[Space], list[str]]) -> Callable:
     def setup(space: Space) -> list[str]:
         (space.root / relative).write_text(nested(100_000), encoding="utf-8")
@@ -358,6 +366,20 @@ CASES = [
         cohort_edit(lambda c: c["models"].__setitem__("evil\u202emodel", {"attempts_per_task": 1})),
         0,
         r"evil\\u202emodel: incomplete",
+    ),
+    Case(
+        "lone-surrogate-in-a-model-id",
+        cohort_edit(lambda c: c["models"].__setitem__("evil\ud800", {"attempts_per_task": 1})),
+        2,
+        r"cohort\.json holds text that is not valid Unicode(.|\n)*field 'evil\\ud800'",
+    ),
+    Case(
+        "lone-surrogate-in-an-instance-name",
+        lone_surrogate_record,
+        2,
+        r"record #2 \(instance 'g\\udc00'\): field 'instance' = \"g\\udc00\" \(allowed: text "
+        r"without a lone surrogate",
+        output="out/s.json",
     ),
     Case(
         "formula-as-an-attempt-id",

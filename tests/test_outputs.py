@@ -46,11 +46,22 @@ def test_a_written_json_file_is_the_text_of_dumps_json(tmp_path):
     assert path.read_bytes() == dumps_json(data).encode("utf-8")
 
 
-@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
-def test_a_non_finite_number_writes_nothing_and_keeps_the_old_file(tmp_path, bad):
+@pytest.mark.parametrize(
+    ("bad", "match"),
+    [
+        (math.nan, r"a non-finite number at rows\[1\]\.z$"),
+        (math.inf, r"a non-finite number at rows\[1\]\.z$"),
+        (-math.inf, r"a non-finite number at rows\[1\]\.z$"),
+        ("x\ud800", r"text that is not valid Unicode \(a lone surrogate\) at rows\[1\]\.z$"),
+    ],
+    ids=["nan", "inf", "-inf", "lone-surrogate"],
+)
+def test_unwritable_data_writes_nothing_and_keeps_the_old_file(tmp_path, bad, match):
     path = tmp_path / "x.json"
     path.write_text("previous\n", encoding="utf-8")
-    with pytest.raises(OutputRefused, match=r"non-finite number at .*\[1\]"):
+    with pytest.raises(OutputRefused, match=match):
         write_json_atomic(path, {"rows": [{"z": 1.0}, {"z": bad}]})
+    with pytest.raises(OutputRefused, match=match):
+        dumps_json({"rows": [{"z": 1.0}, {"z": bad}]})
     assert path.read_text(encoding="utf-8") == "previous\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["x.json"]  # no temporary file left

@@ -738,3 +738,11 @@ def test_refused(case, ws, run_cli, tmp_path):
     assert done.code == 2, done.err
     assert out.read_bytes() == PREVIOUS_OUTPUT
     assert sorted(out_dir.iterdir()) == [out]
+
+
+def test_a_surrogate_pair_and_an_escaped_backslash_are_accepted(tmp_path):
+    from tcsexam_lib.jsonio import read_json
+
+    path = tmp_path / "ok.json"
+    path.write_text('{"emoji": "\\ud83d\\ude00", "text": "x\\\\ud800"}', encoding="utf-8")
+    assert read_json(path) == {"emoji": "\U0001f600", "text": "x\\ud800"}
