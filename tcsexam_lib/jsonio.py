@@ -150,32 +150,58 @@ def parse_json_text(
         raise InputRefused("Input is not strict JSON", [Problem(source, detail=str(exc))]) from exc
     finally:
         sys.setrecursionlimit(previous_limit)
-    for found, summary, allowed in (
-        (
-            seen_literal and _find_places(data, _is_literal, []),
+    describe = describe_for(data) if describe_for else json_pointer
+    if seen_literal:
+        _refuse_places(
+            _find_places(data, _is_literal, []),
             f"{source} is not strict JSON",
             "a finite JSON number or null (NaN and Infinity are not JSON numbers)",
-        ),
-        (
-            _SURROGATE_ESCAPE.search(text) and _find_places(data, _has_lone_surrogate, []),
-            f"{source} holds text that is not valid Unicode",
-            "text without a lone surrogate (an escape from \\ud800 to \\udfff is valid only "
-            "as one half of a pair)",
-        ),
-    ):
-        if found:
-            describe = describe_for(data) if describe_for else json_pointer
-            problems = [
-                Problem(
-                    f"{source} {describe(path)}",
-                    field=str(path[-1]) if path and isinstance(path[-1], str) else "value",
-                    value=value,
-                    allowed=allowed,
-                )
-                for path, value in found
-            ]
-            raise InputRefused.from_problems(summary, problems)
+            source,
+            describe,
+        )
+    if _SURROGATE_ESCAPE.search(text):  # the only way a lone surrogate gets into the data
+        refuse_lone_surrogates(data, source, describe)
     return data
+
+
+def refuse_lone_surrogates(data: Any, source: str, describe: Describe | None = None) -> None:
+    """Refuse parsed input that holds a lone surrogate (half of a pair, written as an escape
+    in JSON or YAML text): no UTF-8 output could hold it. Every place is named.
+
+    Examples
+    --------
+    >>> refuse_lone_surrogates({"model": "sim-\U0001f600"}, "cohort.json")  # a pair: fine
+    >>> try:
+    ...     refuse_lone_surrogates({"model": "sim-\\ud800"}, "cohort.json")
+    ... except InputRefused as exc:
+    ...     print(exc.summary)
+    cohort.json holds text that is not valid Unicode (1 problem)
+    """
+    _refuse_places(
+        _find_places(data, _has_lone_surrogate, []),
+        f"{source} holds text that is not valid Unicode",
+        "text without a lone surrogate (an escape from \\ud800 to \\udfff is valid only as "
+        "one half of a pair)",
+        source,
+        describe or json_pointer,
+    )
+
+
+def _refuse_places(
+    found: list[tuple], summary: str, allowed: str, source: str, describe: Describe
+) -> None:
+    """Raise :class:`InputRefused` naming each ``(path, value)`` found (none: return)."""
+    if found:
+        problems = [
+            Problem(
+                f"{source} {describe(path)}",
+                field=str(path[-1]) if path and isinstance(path[-1], str) else "value",
+                value=value,
+                allowed=allowed,
+            )
+            for path, value in found
+        ]
+        raise InputRefused.from_problems(summary, problems)
 
 
 def json_pointer(path: list[Any]) -> str:

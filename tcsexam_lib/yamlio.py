@@ -17,6 +17,7 @@ import yaml
 
 from .errors import InputRefused, Problem
 from .inputfiles import MAX_BYTES, read_input_text
+from .jsonio import refuse_lone_surrogates
 
 
 class _StrictLoader(yaml.SafeLoader):
@@ -85,4 +86,5 @@ def read_yaml_mapping(path: str | os.PathLike[str], kind: str = "Parameter file"
                 )
             ],
         )
+    refuse_lone_surrogates(data, str(path))  # a "\ud800" escape in a double-quoted string
     return data

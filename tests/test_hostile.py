@@ -120,6 +120,11 @@ def alias_bomb(space: Space) -> list[str]:
     return ["report", str(space.root / "bomb.yaml"), "--output", str(space.root / "out")]
 
 
+def lone_surrogate_yaml(space: Space) -> list[str]:
+    (space.root / "set.yaml").write_text('suite: "demo\\udc00"\n', encoding="utf-8")
+    return ["report", str(space.root / "set.yaml"), "--output", str(space.root / "out")]
+
+
 def evidence_edit(change: Callable[[dict], None]) -> Callable[[Space], list[str]]:
     def setup(space: Space) -> list[str]:
         first = sorted((space.root / "evidence").glob("*.json"))[0]
@@ -248,6 +253,13 @@ CASES = [
     # resource exhaustion from tiny inputs
     Case("attempt-count-of-a-billion", cohort_edit(plan(10**9)), 2, r"from 1 to 100"),
     Case("yaml-alias-bomb", alias_bomb, 2, r"bomb\.yaml line 2 .*alias \*a refused", output=None),
+    Case(
+        "lone-surrogate-in-a-parameter-file",
+        lone_surrogate_yaml,
+        2,
+        r"set\.yaml suite: field 'suite' = \"demo\\udc00\" \(allowed: text without a lone",
+        output=None,
+    ),
     Case(
         "cohort-from-dev-zero",
         lambda s: s.score(**{"--cohort": "/dev/zero"}),
