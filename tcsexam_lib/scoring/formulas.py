@@ -85,7 +85,12 @@ def exact_mean(values: Sequence[float]) -> float:
     0.1
     """
     total, _, denominator = _exact_sums(values)
-    return total / (denominator * len(values))  # int / int is correctly rounded
+    return _mean_of_sums(len(values), total, denominator)
+
+
+def _mean_of_sums(n: int, total: int, denominator: int) -> float:
+    """:func:`exact_mean` from the exact sums of :func:`_exact_sums`."""
+    return total / (denominator * n)  # int / int is correctly rounded
 
 
 def exact_sample_std(values: Sequence[float]) -> float:
@@ -157,9 +162,9 @@ def compute_instance_stats(
     n = len(usable)
     if n < 2:
         return None
-    sums = _exact_sums(usable)  # once for both: mu as exact_mean, s as exact_sample_std
-    mu = sums[0] / (sums[2] * n)
-    s = _sample_std_of_sums(n, *sums)
+    total, squares, denominator = _exact_sums(usable)  # once for both mu and s
+    mu = _mean_of_sums(n, total, denominator)
+    s = _sample_std_of_sums(n, total, squares, denominator)
     terms = scale_terms(mu, s, rel_floor, abs_floor)
     scale = max(terms.values())
     term = next(name for name, value in terms.items() if value == scale)
