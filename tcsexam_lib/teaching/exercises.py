@@ -116,6 +116,13 @@ def _close(a: float, b: float) -> bool:
     return abs(a - b) <= TOLERANCE
 
 
+def _partly_right(exercise: Exercise, labels: list[str], wrong: list[str], hint: str) -> Check:
+    """A wrong answer to a multi-part exercise: which parts are right, which not, and a hint."""
+    right_ones = [label for label in labels if label not in wrong]
+    why = f"{', '.join(right_ones) or 'none'} right; {', '.join(wrong)} not right. {hint}"
+    return Check(exercise.id, exercise.number, False, why)
+
+
 def _numeric_check(
     exercise: Exercise,
     answer: Any,
@@ -255,13 +262,7 @@ def _check_scale_floor(answer: Any) -> Check:
         else:
             wrong.append(label)
     if wrong:
-        right_ones = [label for label in EXERCISE_2_REFERENCES if label not in wrong]
-        return Check(
-            exercise.id,
-            exercise.number,
-            False,
-            f"{', '.join(right_ones) or 'none'} right; {', '.join(wrong)} not right. {hint}",
-        )
+        return _partly_right(exercise, list(EXERCISE_2_REFERENCES), wrong, hint)
     return Check(exercise.id, exercise.number, True, "\n".join(lines))
 
 
@@ -361,13 +362,7 @@ def _check_cohort_status(answer: Any) -> Check:
     _refuse_outside(exercise, answer, STATUSES, "status")
     wrong = [m for m in models if answer[m] != cohort.model(m)["status"]]
     if wrong:
-        right_ones = [m for m in models if m not in wrong]
-        return Check(
-            exercise.id,
-            exercise.number,
-            False,
-            f"{', '.join(right_ones) or 'none'} right; {', '.join(wrong)} not right. Hint: {hint}",
-        )
+        return _partly_right(exercise, models, wrong, f"Hint: {hint}")
     return Check(exercise.id, exercise.number, True, cohort.status_report())
 
 
