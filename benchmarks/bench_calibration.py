@@ -39,7 +39,7 @@ import time
 import numpy as np
 from scipy.special import expit, ndtr, ndtri
 
-from tcsexam_lib.scoring.formulas import combine_track_mean_arrays
+from tcsexam_lib.formulas import combine_track_mean_arrays
 from tcsexam_lib.stats import analyse_cohort
 from tcsexam_lib.stats.bootstrap import bootstrap_replicates, draw_task_indices
 

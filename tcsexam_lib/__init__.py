@@ -2,7 +2,7 @@
 
 Public surface (everything else is internal):
 
-- the formulas (:mod:`tcsexam_lib.scoring.formulas`): :func:`compute_instance_stats`,
+- the formulas (:mod:`tcsexam_lib.formulas`): :func:`compute_instance_stats`,
   :func:`scale_terms`, :func:`z_score`, :func:`phi`, :func:`instance_score`,
   :func:`mean_score` and :func:`combine_track_means` (the index from four track means);
 - :func:`load_reference` / :class:`Reference` / :func:`reference_from_data`: a validated
@@ -44,15 +44,15 @@ _EXPORTS = {
     "Problem": "errors",
     "ReferenceProblem": "errors",
     "TcsexamError": "errors",
-    "SCALE_TERMS": "scoring.formulas",
-    "InstanceStats": "scoring.formulas",
-    "combine_track_means": "scoring.formulas",
-    "compute_instance_stats": "scoring.formulas",
-    "instance_score": "scoring.formulas",
-    "mean_score": "scoring.formulas",
-    "phi": "scoring.formulas",
-    "scale_terms": "scoring.formulas",
-    "z_score": "scoring.formulas",
+    "SCALE_TERMS": "formulas",
+    "InstanceStats": "formulas",
+    "combine_track_means": "formulas",
+    "compute_instance_stats": "formulas",
+    "instance_score": "formulas",
+    "mean_score": "formulas",
+    "phi": "formulas",
+    "scale_terms": "formulas",
+    "z_score": "formulas",
     "Issue": "scoring.issues",
     "ISSUE_CODES": "scoring.issues",
     "Reference": "references.model",
@@ -151,6 +151,17 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors
     from .errors import InputRefused, OutputRefused, Problem, ReferenceProblem, TcsexamError
+    from .formulas import (
+        SCALE_TERMS,
+        InstanceStats,
+        combine_track_means,
+        compute_instance_stats,
+        instance_score,
+        mean_score,
+        phi,
+        scale_terms,
+        z_score,
+    )
     from .jsonio import write_json_atomic
     from .references.check import check_reference
     from .references.load import load_reference
@@ -164,17 +175,6 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors
     from .scoring.attempts import read_attempts, validate_attempts
     from .scoring.cohort import Cohort, load_cohort, load_cohort_reference
     from .scoring.commands import run_score, run_solver_score
-    from .scoring.formulas import (
-        SCALE_TERMS,
-        InstanceStats,
-        combine_track_means,
-        compute_instance_stats,
-        instance_score,
-        mean_score,
-        phi,
-        scale_terms,
-        z_score,
-    )
     from .scoring.index import compute_index
     from .scoring.issues import ISSUE_CODES, Issue
     from .scoring.solver import read_records, score_solver_task

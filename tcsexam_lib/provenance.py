@@ -10,15 +10,21 @@ from __future__ import annotations
 import datetime as _dt
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .jsonio import sha256_file
 from .paths import resolve_references_dir
 from .version import VERSION
 from .vocab import METRIC_ID
 
-if TYPE_CHECKING:  # pragma: no cover - annotations only
-    from .references.model import Reference
+
+class ReferenceFile(Protocol):
+    """What provenance records of a loaded solver reference (a
+    :class:`~tcsexam_lib.references.model.Reference`): its id, file and sha256."""
+
+    reference_id: str
+    path: Path | None
+    sha256: str | None
 
 
 def kit_version() -> str:
@@ -78,7 +84,7 @@ def build_provenance(
     entry_point: str | None,
     parameters: dict[str, Any],
     inputs: dict[str, InputFile],
-    reference: Reference | str | None,
+    reference: ReferenceFile | str | None,
 ) -> dict[str, Any]:
     """The provenance block of an output.
 

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from tcsexam_lib import vocab
 from tcsexam_lib.csvio import CsvTable
+from tcsexam_lib.formulas import exact_mean, exact_sample_std
 from tcsexam_lib.references.suites import Suite
 from tcsexam_lib.schemas import load_schema, schema_accepts, schema_errors
 from tcsexam_lib.scoring.attempts import (
@@ -30,7 +31,6 @@ from tcsexam_lib.scoring.attempts import (
     validate_attempts,
 )
 from tcsexam_lib.scoring.cohort import Cohort, ModelPlan
-from tcsexam_lib.scoring.formulas import exact_mean, exact_sample_std
 
 FLOATS = st.floats(allow_nan=False, allow_infinity=False, min_value=-1e300, max_value=1e300)
 VALUE_LISTS = st.one_of(

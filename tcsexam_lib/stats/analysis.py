@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..scoring.formulas import combine_track_mean_arrays
+from ..formulas import combine_track_mean_arrays
 from ..vocab import TRACKS
 from .bootstrap import bootstrap_replicates, draw_task_indices
 from .intervals import (

@@ -5,7 +5,7 @@ replacement (attempts are not resampled: they are already averaged into the task
 means). The same draw serves every model, so the replicates of two models are paired:
 their difference is the bootstrap replicate of their delta. A replicate's track mean
 is the mean of the drawn task means; its index is their weighted sum
-(:func:`~tcsexam_lib.scoring.formulas.combine_track_mean_arrays`).
+(:func:`~tcsexam_lib.formulas.combine_track_mean_arrays`).
 
 Everything is vectorised over replicates: the draws of a track are an integer array
 of shape ``(B, n_t)``, turned into how many times each task was drawn (``(B, n_t)``
@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..scoring.formulas import combine_track_mean_arrays
+from ..formulas import combine_track_mean_arrays
 
 
 def draw_task_indices(

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..scoring.formulas import WEIGHT_VECTOR
+from ..formulas import WEIGHT_VECTOR
 
 
 def compute_track_spread(values: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:

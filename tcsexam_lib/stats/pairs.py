@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..scoring.formulas import combine_track_mean_arrays
+from ..formulas import combine_track_mean_arrays
 
 #: Flipped statistics within this many index points of the observed one count as at
 #: least as extreme (floating-point sums of the same numbers in another order).
