@@ -19,8 +19,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import MODEL
-from test_report import write_run_set
+from conftest import MODEL, write_run_set
 
 import tcsexam_lib
 from tcsexam_lib.csvio import read_csv_table

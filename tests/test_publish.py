@@ -15,8 +15,7 @@ import stat
 from pathlib import Path
 
 import pytest
-from conftest import MODEL, Workspace
-from test_report import _tiny_notebook, write_run_set
+from conftest import MODEL, Workspace, tiny_notebook, write_run_set
 
 from tcsexam_lib import InputRefused, run_report
 from tcsexam_lib.paths import KIT_ROOT
@@ -30,8 +29,8 @@ def quick_notebooks(tmp_path, monkeypatch) -> Path:
     """A cohort and an index notebook that each print one line."""
     folder = tmp_path / "notebooks"
     folder.mkdir()
-    _tiny_notebook(folder / "index.ipynb", 'print("report of", model)')
-    _tiny_notebook(folder / "cohort.ipynb", 'print("cohort of", suite)')
+    tiny_notebook(folder / "index.ipynb", 'print("report of", model)')
+    tiny_notebook(folder / "cohort.ipynb", 'print("cohort of", suite)')
     monkeypatch.setattr(report_module, "NOTEBOOKS_DIR", folder)
     return folder
 

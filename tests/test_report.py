@@ -18,8 +18,15 @@ import nbformat
 import pandas as pd
 import pytest
 import yaml
-from conftest import MODEL, SOLVE_TASK, SOLVER_TASK, Workspace, read_output
-from nbformat.v4 import new_code_cell, new_notebook
+from conftest import (
+    MODEL,
+    SOLVE_TASK,
+    SOLVER_TASK,
+    Workspace,
+    read_output,
+    tiny_notebook,
+    write_run_set,
+)
 
 from tcsexam_lib import (
     InputRefused,
@@ -32,37 +39,6 @@ from tcsexam_lib import (
 from tcsexam_lib.reports import runner as report_module
 from tcsexam_lib.reports.landing import build_landing_page
 from tcsexam_lib.reports.publish import read_manifests
-
-#: Records of the solve task: both instances solved (a relative score computed by the kit).
-SAT_RECORDS = [
-    {"instance": "sat-1", "status": "ok", "solved": True},
-    {"instance": "sat-2", "status": "ok", "solved": False},
-]
-
-
-def write_run_set(ws: Workspace, **overrides: Any) -> Path:
-    """Write the workspace as a run set; the solve task's table score is left blank."""
-    for row in ws.rows:
-        if row["item"] == SOLVE_TASK:
-            row["score"] = ""
-    ws.write()
-    records = ws.root / "records" / MODEL
-    for task, data in ((SOLVER_TASK, ws.records), (SOLVE_TASK, SAT_RECORDS)):
-        (records / task).mkdir(parents=True, exist_ok=True)
-        (records / task / "1.json").write_text(json.dumps(data), encoding="utf-8")
-    params = {
-        "suite": ws.suite["suite"],
-        "protocol": "offline",
-        "cohort": "cohort.json",
-        "attempts": "attempts.csv",
-        "records": "records",
-        "references_dir": "refs",
-        "output": "out",
-        **overrides,
-    }
-    path = ws.root / "params.yaml"
-    path.write_text(yaml.safe_dump(params), encoding="utf-8")
-    return path
 
 
 def sat_score(ws: Workspace) -> float:
@@ -446,25 +422,13 @@ def test_fill_refuses_to_write_over_its_input(ws):
 # --- the runner, with tiny notebooks ---------------------------------------------------
 
 
-def _tiny_notebook(path: Path, body: str) -> None:
-    params = new_code_cell('model = ""\nsuite = ""')
-    params.metadata["tags"] = ["parameters"]
-    notebook = new_notebook(
-        cells=[params, new_code_cell("x = 1"), new_code_cell(body)],
-        metadata={
-            "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}
-        },
-    )
-    nbformat.write(notebook, path)
-
-
 @pytest.fixture
 def tiny_notebooks(tmp_path, monkeypatch) -> Path:
     """``index`` prints its model; ``solver_scoring`` fails in its third cell."""
     folder = tmp_path / "notebooks"
     folder.mkdir()
-    _tiny_notebook(folder / "index.ipynb", 'print("report of", model)')
-    _tiny_notebook(folder / "solver_scoring.ipynb", "1 / 0")
+    tiny_notebook(folder / "index.ipynb", 'print("report of", model)')
+    tiny_notebook(folder / "solver_scoring.ipynb", "1 / 0")
     monkeypatch.setattr(report_module, "NOTEBOOKS_DIR", folder)
     return folder
 
