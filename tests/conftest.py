@@ -31,6 +31,7 @@ from hypothesis import HealthCheck, settings
 from nbformat.v4 import new_code_cell, new_notebook
 
 from tcsexam_lib.cli import main
+from tcsexam_lib.scoring.commands import run_solver_score
 from tcsexam_lib.vocab import ATTEMPT_COLUMNS, FIXED_REFERENCE_ID
 
 # Hypothesis: enough examples to find edge cases, few enough that `make test-unit`
@@ -366,6 +367,34 @@ def tiny_notebook(path: Path, body: str) -> None:
         },
     )
     nbformat.write(notebook, path)
+
+
+def sat_score(ws: Workspace) -> float:
+    """The relative score the kit gives the solve task's records of a run set."""
+    path = ws.root / "records" / MODEL / SOLVE_TASK / "1.json"
+    return run_solver_score(task=SOLVE_TASK, records=path, reference=ws.reference_path)[
+        "relative_score"
+    ]
+
+
+def read_csv_rows(path: Path) -> list[dict[str, str]]:
+    """The rows of a CSV file the kit wrote, as dictionaries."""
+    with open(path, newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+@pytest.fixture
+def tiny_notebooks(tmp_path, monkeypatch) -> Path:
+    """The runner's notebooks replaced by tiny ones: ``index`` prints its model;
+    ``solver_scoring`` fails in its third cell."""
+    from tcsexam_lib.reports import runner
+
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    tiny_notebook(folder / "index.ipynb", 'print("report of", model)')
+    tiny_notebook(folder / "solver_scoring.ipynb", "1 / 0")
+    monkeypatch.setattr(runner, "NOTEBOOKS_DIR", folder)
+    return folder
 
 
 @pytest.fixture(autouse=True)

@@ -1,8 +1,8 @@
 """Publishing reports: permissions, no machine path, nothing remote, links, switching, symlinks.
 
 Runner tests use tiny notebooks (one kernel each) on the test-only workspace laid out
-as a run set (see ``test_report.py``); the real notebooks on the demo are checked the
-same way in the smoke tier (``test_report_smoke.py``).
+as a run set (``write_run_set`` in ``conftest.py``); the real notebooks on the demo are
+checked the same way in the smoke tier (``test_report_smoke.py``).
 """
 
 from __future__ import annotations
