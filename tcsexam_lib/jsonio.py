@@ -15,7 +15,7 @@ import os
 import re
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -321,6 +321,24 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
     read a published report.
     """
     return _write_atomic(path, lambda handle: handle.write(text.encode("utf-8")))
+
+
+def write_stream_atomic(path: str | os.PathLike[str], chunks: Iterable[bytes]) -> Path:
+    """Write byte chunks to ``path`` atomically, as they come (never all held at once).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> out = pathlib.Path(tempfile.mkdtemp()) / "x.txt"
+    >>> _ = write_stream_atomic(out, iter([b"a", b"b"]))
+    >>> out.read_bytes()
+    b'ab'
+    """
+
+    def write(handle: BinaryIO) -> None:
+        handle.writelines(chunks)
+
+    return _write_atomic(path, write)
 
 
 def _write_atomic(path: str | os.PathLike[str], write: Callable[[BinaryIO], Any]) -> Path:

@@ -128,3 +128,33 @@ def project_index_se(
         "twice_tasks": twice_tasks,
         "twice_attempts": None if math.isnan(twice_attempts) else math.sqrt(twice_attempts),
     }
+
+
+#: Fewer repeated tasks than this in a track: ``attempt_se`` carries a warning.
+FEW_REPEATED_TASKS = 3
+
+
+def attempt_standard_error(
+    components: Mapping[str, dict[str, Any] | None], n_tasks: Mapping[str, int]
+) -> float | None:
+    """The index standard error from attempts alone: how far a rerun of the same tasks moves it.
+
+    Per track, the attempt part of a task mean's variance (``attempt_variance *
+    mean(1/k)``, from :func:`decompose_track_variance`) over ``n_t`` tasks; the index's
+    is ``sqrt(sum_t W_t^2 * attempt_part_t / n_t)`` in points. ``None`` unless every
+    track has a task with two or more attempts (no other way to see attempt noise).
+
+    Examples
+    --------
+    >>> part = {"attempt_part": 0.01}
+    >>> n = dict.fromkeys(TRACKS, 20)
+    >>> round(attempt_standard_error(dict.fromkeys(TRACKS, part), n), 4)   # sqrt(1.4)
+    1.1832
+    >>> attempt_standard_error({**dict.fromkeys(TRACKS, part), "solver": None}, n) is None
+    True
+    """
+    if any(components.get(track) is None for track in TRACKS):
+        return None
+    weights = np.square(np.asarray(WEIGHT_VECTOR, dtype=float))
+    parts = np.array([components[t]["attempt_part"] / n_tasks[t] for t in TRACKS])
+    return math.sqrt(float((weights * parts).sum()))
