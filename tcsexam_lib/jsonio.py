@@ -248,6 +248,22 @@ def _unwritable(data: Any, exc: ValueError) -> OutputRefused:
     return OutputRefused(f"Refusing to write {what} at {where}")
 
 
+def refuse_non_finite(data: Any) -> None:
+    """Refuse data holding a NaN or an infinity (for writers that would turn it into null).
+
+    Examples
+    --------
+    >>> refuse_non_finite({"x": [1.0, 2.0]})
+    >>> refuse_non_finite({"x": [1.0, float("inf")]})
+    Traceback (most recent call last):
+    ...
+    tcsexam_lib.errors.OutputRefused: Refusing to write a non-finite number at x[1]
+    """
+    found = _find_places(data, _is_non_finite_float, [])
+    if found:
+        raise OutputRefused(f"Refusing to write a non-finite number at {json_pointer(found[0][0])}")
+
+
 def dumps_json(data: Any) -> str:
     """Serialise as strict JSON indented by two spaces; a NaN or an infinity is an error.
 

@@ -64,6 +64,45 @@ def log_gamma(x: np.ndarray | float) -> np.ndarray:
     return 0.5 * math.log(2.0 * math.pi) + (z + 0.5) * np.log(t) - t + np.log(series)
 
 
+def _stirling_correction(x: np.ndarray) -> np.ndarray:
+    """``log Gamma(x) - ((x - 1/2) log x - x + log(2 pi)/2)`` for ``x >= 10`` (< 1e-16 error)."""
+    inverse = 1.0 / x
+    square = inverse * inverse
+    return inverse * (1 / 12 - square * (1 / 360 - square * (1 / 1260 - square / 1680)))
+
+
+def log_beta(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``log B(a, b)``; when one argument is large, without subtracting large log-gammas.
+
+    With ``x = max(a, b) >= 10`` and ``y = min(a, b)``, ``log Gamma(x) - log Gamma(x + y)``
+    is ``-y log x - (x + y - 1/2) log1p(y / x) + y`` plus the difference of Stirling's
+    corrections: no cancellation of two numbers of size ``x log x``.
+
+    Examples
+    --------
+    >>> import math
+    >>> round(float(log_beta(2.0, 3.0)) - math.log(1 / 12), 13)
+    0.0
+    """
+    a, b = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(b, dtype=float))
+    large, small = np.maximum(a, b), np.minimum(a, b)
+    direct = log_gamma(a) + log_gamma(b) - log_gamma(a + b)
+    far = large >= 10.0
+    if not far.any():
+        return direct
+    x, y = large[far], small[far]
+    difference = (
+        -y * np.log(x)
+        - (x + y - 0.5) * np.log1p(y / x)
+        + y
+        + _stirling_correction(x)
+        - _stirling_correction(x + y)
+    )
+    out = direct.copy()
+    out[far] = log_gamma(y) + difference
+    return out
+
+
 def _continued_fraction(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray:
     """The continued fraction of ``I_x(a, b)`` (Numerical Recipes' betacf, vectorised).
 
@@ -102,7 +141,7 @@ def _beta_tail(
     a: np.ndarray, b: np.ndarray, log_x: np.ndarray, log_1mx: np.ndarray, x: np.ndarray
 ) -> np.ndarray:
     """``I_x(a, b)`` where the continued fraction converges (``x < (a + 1)/(a + b + 2)``)."""
-    log_front = a * log_x + b * log_1mx - (log_gamma(a) + log_gamma(b) - log_gamma(a + b))
+    log_front = a * log_x + b * log_1mx - log_beta(a, b)
     return np.exp(log_front) * _continued_fraction(a, b, x) / a
 
 
@@ -171,7 +210,7 @@ def t_two_sided_p(t: np.ndarray | float, df: np.ndarray | float) -> np.ndarray:
 def _t_log_tail_and_slope(t: np.ndarray, df: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``log P(T > t)`` for ``t >= 0`` and its derivative in ``t`` (``-density / tail``)."""
     tail = t_two_sided_p(t, df) / 2.0
-    log_norm = log_gamma((df + 1.0) / 2.0) - log_gamma(df / 2.0) - 0.5 * np.log(df * math.pi)
+    log_norm = -log_beta(df / 2.0, np.full_like(df, 0.5)) - 0.5 * np.log(df)
     log_pdf = log_norm - (df + 1.0) / 2.0 * np.log1p(t * t / df)
     with np.errstate(divide="ignore"):
         log_tail = np.log(tail)
@@ -239,14 +278,31 @@ def t_quantile(q: float, df: np.ndarray | float, *, tail: float | None = None) -
         sign = 1.0
     flat = df.ravel()
     finite = np.isfinite(flat)
-    result = np.full(flat.shape, np.nan)
+    result = np.where(flat == np.inf, -normal_quantile(tail), np.nan)  # the normal limit
     values = np.unique(flat[finite])
     if values.size <= _DIRECT_QUANTILES:
-        solved = _t_upper_direct(tail, values)
+        solved = _t_upper_cached(tail, values)
         result[finite] = solved[np.searchsorted(values, flat[finite])]
     else:
         result[finite] = _t_upper_interpolated(tail, flat[finite], values[0], values[-1])
     return (sign * result).reshape(df.shape)
+
+
+#: Quantiles already solved, by (tail, df): whole-number df (n - 1) recur all the time.
+_SOLVED: dict[tuple[float, float], float] = {}
+_SOLVED_LIMIT = 65536
+
+
+def _t_upper_cached(tail: float, values: np.ndarray) -> np.ndarray:
+    """:func:`_t_upper_direct` on the values not solved before (a bounded memo)."""
+    keys = [(tail, v) for v in values.tolist()]
+    missing = [k for k in keys if k not in _SOLVED]
+    if missing:
+        if len(_SOLVED) + len(missing) > _SOLVED_LIMIT:
+            _SOLVED.clear()
+        solved = _t_upper_direct(tail, np.array([df for _, df in missing]))
+        _SOLVED.update(zip(missing, solved.tolist(), strict=True))
+    return np.array([_SOLVED[k] for k in keys])
 
 
 def _t_upper_interpolated(tail: float, df: np.ndarray, low: float, high: float) -> np.ndarray:

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ..jsonio import write_stream_atomic
+from ..jsonio import refuse_non_finite, write_stream_atomic
 from .pairs import PairTests
 
 #: Pairs written per block (bounds the memory of the text being assembled).
@@ -184,6 +184,7 @@ class StatsDocument:
     def json_chunks(self) -> Iterator[bytes]:
         """The document's JSON text (what :func:`write_stats_json` writes), in pieces."""
         orjson = _orjson()
+        refuse_non_finite(self.head)  # orjson would write null: a figure is null on purpose
         text = orjson.dumps(self._ordered(_PLACEHOLDER), option=orjson.OPT_INDENT_2)
         before, after = text.split(orjson.dumps(_PLACEHOLDER), 1)
         if len(self.pairs) == 0:

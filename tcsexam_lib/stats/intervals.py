@@ -51,6 +51,7 @@ tracks are, and a track without spread never vanishes from it.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -315,10 +316,11 @@ def hall_interval(
 
 
 def _hall_inverse(v: np.ndarray, skew: np.ndarray) -> np.ndarray:
+    """``((1 + 3a(v - b))^(1/3) - 1) / a``, written ``3(v - b) / (c^2 + c + 1)`` with ``c``
+    the cube root (the same number, without cancellation when ``a`` is tiny or 0)."""
     a, b = skew / 3.0, skew / 6.0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        solved = (np.cbrt(1.0 + 3.0 * a * (v - b)) - 1.0) / a
-    return np.where(np.abs(a) < 1e-12, v - b, solved)
+    c = np.cbrt(1.0 + 3.0 * a * (v - b))
+    return 3.0 * (v - b) / (c * c + c + 1.0)
 
 
 def clopper_pearson(k: np.ndarray, n: int, alpha: float) -> tuple[np.ndarray, np.ndarray]:
@@ -331,16 +333,16 @@ def clopper_pearson(k: np.ndarray, n: int, alpha: float) -> tuple[np.ndarray, np
     >>> low.round(4).tolist(), high.round(4).tolist()
     ([0.0, 0.4782, 0.0527], [0.5218, 1.0, 0.8534])
     """
-    k = np.asarray(k, dtype=float)
-    values = np.unique(k)
-    low = np.where(
-        values > 0, beta_quantile(alpha / 2, np.maximum(values, 1.0), n - values + 1.0), 0.0
-    )
-    high = np.where(
-        values < n, beta_quantile(1 - alpha / 2, values + 1.0, np.maximum(n - values, 1.0)), 1.0
-    )
-    where = np.searchsorted(values, k)
-    return low[where], high[where]
+    limits = np.array([_clopper_pearson_limits(int(x), int(n), float(alpha)) for x in k])
+    return limits[:, 0], limits[:, 1]
+
+
+@functools.lru_cache(maxsize=4096)
+def _clopper_pearson_limits(k: int, n: int, alpha: float) -> tuple[float, float]:
+    """The two limits of one ``(k, n)`` (they depend on nothing else: computed once)."""
+    low = 0.0 if k == 0 else float(beta_quantile(alpha / 2, k, n - k + 1.0))
+    high = 1.0 if k == n else float(beta_quantile(1 - alpha / 2, k + 1.0, n - k))
+    return low, high
 
 
 def wilson_interval(
