@@ -15,8 +15,8 @@ from typing import Any
 
 import jsonschema
 
+from tcsexam_lib.formulas import instance_score
 from tcsexam_lib.schemas import load_schema
-from tcsexam_lib.scoring.formulas import instance_score
 from tcsexam_lib.vocab import INFRASTRUCTURE_STATUSES, KNOWN_RECORD_STATUSES
 
 

@@ -54,7 +54,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import expit
 
-from tcsexam_lib.scoring.formulas import WEIGHT_VECTOR
+from tcsexam_lib.formulas import WEIGHT_VECTOR
 from tcsexam_lib.stats import analyse_cohort
 from tcsexam_lib.vocab import TRACKS
 

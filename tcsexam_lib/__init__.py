@@ -2,7 +2,7 @@
 
 Public surface (everything else is internal):
 
-- the formulas (:mod:`tcsexam_lib.scoring.formulas`): :func:`compute_instance_stats`,
+- the formulas (:mod:`tcsexam_lib.formulas`): :func:`compute_instance_stats`,
   :func:`scale_terms`, :func:`z_score`, :func:`phi`, :func:`instance_score`,
   :func:`mean_score` and :func:`combine_track_means` (the index from four track means);
 - :func:`load_reference` / :class:`Reference` / :func:`reference_from_data`: a validated
@@ -24,119 +24,66 @@ Public surface (everything else is internal):
 - ``teaching`` (``from tcsexam_lib import teaching``): the teaching notebook's sliders,
   exercise checks, tiny ILLUSTRATIVE cohorts and plots.
 
-Names are imported when first used, so that ``import tcsexam_lib`` stays cheap.
+Names are imported when first used, so that ``import tcsexam_lib`` stays cheap. Each public
+name is written once, in :data:`_PUBLIC` below; ``__all__`` and the lookup come from it.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-#: Public name -> the module (under this package) that defines it.
-_EXPORTS = {
-    "FIXED_REFERENCE_ID": "vocab",
-    "METRIC_ID": "vocab",
-    "TRACKS": "vocab",
-    "TRACK_LETTERS": "vocab",
-    "TRACK_WEIGHTS": "vocab",
-    "InputRefused": "errors",
-    "OutputRefused": "errors",
-    "Problem": "errors",
-    "ReferenceProblem": "errors",
-    "TcsexamError": "errors",
-    "SCALE_TERMS": "scoring.formulas",
-    "InstanceStats": "scoring.formulas",
-    "combine_track_means": "scoring.formulas",
-    "compute_instance_stats": "scoring.formulas",
-    "instance_score": "scoring.formulas",
-    "mean_score": "scoring.formulas",
-    "phi": "scoring.formulas",
-    "scale_terms": "scoring.formulas",
-    "z_score": "scoring.formulas",
-    "Issue": "scoring.issues",
-    "ISSUE_CODES": "scoring.issues",
-    "Reference": "references.model",
-    "reference_from_data": "references.rules",
-    "load_reference": "references.load",
-    "check_reference": "references.check",
-    "Suite": "references.suites",
-    "load_suite": "references.suites",
-    "Cohort": "scoring.cohort",
-    "load_cohort": "scoring.cohort",
-    "load_cohort_reference": "scoring.cohort",
-    "read_attempts": "scoring.attempts",
-    "validate_attempts": "scoring.attempts",
-    "read_records": "scoring.solver",
-    "score_solver_task": "scoring.solver",
-    "compute_index": "scoring.index",
-    "run_score": "scoring.commands",
-    "run_solver_score": "scoring.commands",
-    "verify_output": "verify",
-    "write_json_atomic": "jsonio",
-    "fill_solver_rows": "reports.fill",
-    "load_report_params": "reports.params",
-    "run_report": "reports.runner",
-    "run_stats": "stats.command",
+#: Every public name, under the module (in this package) that defines it: the one list
+#: of the public surface. ``__all__`` and the lookup on first use both come from it.
+_PUBLIC: dict[str, tuple[str, ...]] = {
+    "vocab": ("FIXED_REFERENCE_ID", "METRIC_ID", "TRACKS", "TRACK_LETTERS", "TRACK_WEIGHTS"),
+    "errors": ("InputRefused", "OutputRefused", "Problem", "ReferenceProblem", "TcsexamError"),
+    "formulas": (
+        "SCALE_TERMS",
+        "InstanceStats",
+        "combine_track_means",
+        "compute_instance_stats",
+        "instance_score",
+        "mean_score",
+        "phi",
+        "scale_terms",
+        "z_score",
+    ),
+    "scoring.issues": ("Issue", "ISSUE_CODES"),
+    "references.model": ("Reference",),
+    "references.rules": ("reference_from_data",),
+    "references.load": ("load_reference",),
+    "references.check": ("check_reference",),
+    "references.suites": ("Suite", "load_suite"),
+    "scoring.cohort": ("Cohort", "load_cohort", "load_cohort_reference"),
+    "scoring.attempts": ("read_attempts", "validate_attempts"),
+    "scoring.solver": ("read_records", "score_solver_task"),
+    "scoring.index": ("compute_index",),
+    "scoring.commands": ("run_score", "run_solver_score"),
+    "verify": ("verify_output",),
+    "jsonio": ("write_json_atomic",),
+    "reports.fill": ("fill_solver_rows",),
+    "reports.params": ("load_report_params",),
+    "reports.runner": ("run_report",),
+    "stats.command": ("run_stats",),
 }
 
-__all__ = [
-    "Cohort",
-    "FIXED_REFERENCE_ID",
-    "ISSUE_CODES",
-    "InputRefused",
-    "InstanceStats",
-    "Issue",
-    "METRIC_ID",
-    "OutputRefused",
-    "Problem",
-    "Reference",
-    "ReferenceProblem",
-    "SCALE_TERMS",
-    "Suite",
-    "TRACKS",
-    "TRACK_LETTERS",
-    "TRACK_WEIGHTS",
-    "TcsexamError",
-    "__version__",
-    "check_reference",
-    "combine_track_means",
-    "compute_index",
-    "compute_instance_stats",
-    "fill_solver_rows",
-    "instance_score",
-    "load_cohort",
-    "load_cohort_reference",
-    "load_reference",
-    "load_report_params",
-    "load_suite",
-    "mean_score",
-    "phi",
-    "read_attempts",
-    "read_records",
-    "reference_from_data",
-    "run_report",
-    "run_score",
-    "run_solver_score",
-    "run_stats",
-    "scale_terms",
-    "score_solver_task",
-    "validate_attempts",
-    "verify_output",
-    "views",
-    "write_json_atomic",
-    "z_score",
-]
+#: Public modules, imported when first used (``from tcsexam_lib import views``).
+_PUBLIC_MODULES = {"views": "reports.views", "teaching": "teaching"}
+
+#: Public name -> the module that defines it.
+_EXPORTS = {name: module for module, names in _PUBLIC.items() for name in names}
+
+__all__ = sorted([*_EXPORTS, "__version__", "views"])
 
 
 def __getattr__(name: str) -> Any:
     if name == "__version__":
-        from .provenance import kit_version
+        from .version import VERSION
 
-        return kit_version()
-    if name == "views":
-        return importlib.import_module(".reports.views", __name__)
-    if name == "teaching":
-        return importlib.import_module(".teaching", __name__)
+        return VERSION
+    if name in _PUBLIC_MODULES:
+        return importlib.import_module(f".{_PUBLIC_MODULES[name]}", __name__)
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'tcsexam_lib' has no attribute {name!r}")
@@ -147,37 +94,3 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *__all__})
-
-
-if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors
-    from .errors import InputRefused, OutputRefused, Problem, ReferenceProblem, TcsexamError
-    from .jsonio import write_json_atomic
-    from .references.check import check_reference
-    from .references.load import load_reference
-    from .references.model import Reference
-    from .references.rules import reference_from_data
-    from .references.suites import Suite, load_suite
-    from .reports import views
-    from .reports.fill import fill_solver_rows
-    from .reports.params import load_report_params
-    from .reports.runner import run_report
-    from .scoring.attempts import read_attempts, validate_attempts
-    from .scoring.cohort import Cohort, load_cohort, load_cohort_reference
-    from .scoring.commands import run_score, run_solver_score
-    from .scoring.formulas import (
-        SCALE_TERMS,
-        InstanceStats,
-        combine_track_means,
-        compute_instance_stats,
-        instance_score,
-        mean_score,
-        phi,
-        scale_terms,
-        z_score,
-    )
-    from .scoring.index import compute_index
-    from .scoring.issues import ISSUE_CODES, Issue
-    from .scoring.solver import read_records, score_solver_task
-    from .stats.command import run_stats
-    from .verify import verify_output
-    from .vocab import FIXED_REFERENCE_ID, METRIC_ID, TRACK_LETTERS, TRACK_WEIGHTS, TRACKS

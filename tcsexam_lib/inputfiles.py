@@ -18,7 +18,7 @@ MIB = 1 << 20
 
 _NOT_REGULAR = "not a regular file (a folder, a device or a pipe)"
 
-#: The largest input of each kind, in bytes (the README's input-safety policy).
+#: The largest input of each kind, in bytes (the input-safety policy, docs/input-safety.md).
 MAX_BYTES = {"json": 256 * MIB, "csv": 512 * MIB, "yaml": 1 * MIB}
 
 

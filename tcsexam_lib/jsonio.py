@@ -15,7 +15,8 @@ import os
 import re
 import sys
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from itertools import chain
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -96,12 +97,34 @@ Describe = Callable[[list[Any]], str]
 #: How deep arrays and objects may nest in a JSON input (the kit's formats need 6).
 MAX_JSON_DEPTH = 64
 
+#: The types of JSON's arrays and objects once parsed.
+_CONTAINERS = frozenset({list, dict})
 
-def _stack_depth() -> int:
-    frame, depth = sys._getframe(), 0
-    while frame is not None:
-        frame, depth = frame.f_back, depth + 1
-    return depth
+
+def _values_of(containers: list[Any]) -> Iterator[Any]:
+    """Every value held by the given parsed arrays and objects."""
+    return chain.from_iterable(c.values() if type(c) is dict else c for c in containers)
+
+
+def nests_deeper_than(data: Any, limit: int) -> bool:
+    """True when arrays and objects in parsed JSON ``data`` nest more than ``limit`` deep.
+
+    Walked level by level, without recursion, never further than ``limit + 1`` levels;
+    the values of the deepest level are only looked at, not copied.
+
+    Examples
+    --------
+    >>> nests_deeper_than([1, {"a": [2]}], 3), nests_deeper_than([1, {"a": [2]}], 2)
+    (False, True)
+    >>> nests_deeper_than("text", 0), nests_deeper_than([], 0)
+    (False, True)
+    """
+    level = [data] if type(data) in _CONTAINERS else []
+    for _ in range(limit):
+        if not level or _CONTAINERS.isdisjoint(map(type, _values_of(level))):
+            return False
+        level = [value for value in _values_of(level) if type(value) in _CONTAINERS]
+    return bool(level)
 
 
 def parse_json_text(
@@ -128,8 +151,7 @@ def parse_json_text(
         value = int(text)
         return value if abs(value) <= _LARGEST_FLOAT else keep_literal(text)
 
-    previous_limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(_stack_depth() + MAX_JSON_DEPTH + 8)  # the C parser counts nesting
+    too_deep = f"nested more than {MAX_JSON_DEPTH} levels deep (arrays and objects)"
     try:
         data = json.loads(
             text,
@@ -138,9 +160,8 @@ def parse_json_text(
             parse_int=keep_finite_int,
             object_pairs_hook=_no_duplicates,
         )
-    except RecursionError as exc:
-        detail = f"nested more than {MAX_JSON_DEPTH} levels deep (arrays and objects)"
-        raise InputRefused("Input nested too deep", [Problem(source, detail=detail)]) from exc
+    except RecursionError as exc:  # deeper than the interpreter's recursion limit allows
+        raise InputRefused("Input nested too deep", [Problem(source, detail=too_deep)]) from exc
     except json.JSONDecodeError as exc:
         raise InputRefused(
             "Input is not valid JSON",
@@ -148,8 +169,8 @@ def parse_json_text(
         ) from exc
     except ValueError as exc:  # a repeated key, or an integer too long to convert
         raise InputRefused("Input is not strict JSON", [Problem(source, detail=str(exc))]) from exc
-    finally:
-        sys.setrecursionlimit(previous_limit)
+    if nests_deeper_than(data, MAX_JSON_DEPTH):  # checked before anything walks the data
+        raise InputRefused("Input nested too deep", [Problem(source, detail=too_deep)])
     describe = describe_for(data) if describe_for else json_pointer
     if seen_literal:
         _refuse_places(

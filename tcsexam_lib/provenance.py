@@ -10,15 +10,21 @@ from __future__ import annotations
 import datetime as _dt
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .jsonio import sha256_file
 from .paths import resolve_references_dir
 from .version import VERSION
 from .vocab import METRIC_ID
 
-if TYPE_CHECKING:  # pragma: no cover - annotations only
-    from .references.model import Reference
+
+class ReferenceFile(Protocol):
+    """What provenance records of a loaded solver reference (a
+    :class:`~tcsexam_lib.references.model.Reference`): its id, file and sha256."""
+
+    reference_id: str
+    path: Path | None
+    sha256: str | None
 
 
 def kit_version() -> str:
@@ -52,23 +58,26 @@ def created_utc() -> str:
 InputFile = str | os.PathLike[str] | tuple[str | os.PathLike[str], str | None] | None
 
 
-def describe_inputs(inputs: dict[str, InputFile]) -> dict[str, Any]:
+def describe_inputs(
+    inputs: dict[str, InputFile], base_dir: str | os.PathLike[str] | None = None
+) -> dict[str, Any]:
     """Path (as given, and resolved) and sha256 of each named input file.
 
     ``None`` entries are skipped. ``path`` is the path as the caller gave it (relative
-    paths are relative to the provenance's ``cwd``); ``resolved`` is its absolute form.
-    An input given as ``(path, sha256)`` was read already (its bytes hashed then); the
-    others are hashed here.
+    paths are relative to ``base_dir``, the provenance's ``cwd``: by default the working
+    folder); ``resolved`` is its absolute form. An input given as ``(path, sha256)`` was
+    read already (its bytes hashed then); the others are hashed here.
     """
     described = {}
     for role, entry in inputs.items():
         path, digest = entry if isinstance(entry, tuple) else (entry, None)
         if path is None:
             continue
+        full = Path(path) if base_dir is None else Path(base_dir, path)
         described[role] = {
             "path": str(path),
-            "resolved": str(Path(path).resolve()),
-            "sha256": digest or sha256_file(path),
+            "resolved": str(full.resolve()),
+            "sha256": digest or sha256_file(full),
         }
     return described
 
@@ -78,14 +87,18 @@ def build_provenance(
     entry_point: str | None,
     parameters: dict[str, Any],
     inputs: dict[str, InputFile],
-    reference: Reference | str | None,
+    reference: ReferenceFile | str | None,
+    *,
+    base_dir: str | os.PathLike[str] | None = None,
 ) -> dict[str, Any]:
     """The provenance block of an output.
 
     ``producer`` names the command (``tcsexam solver-score``) or the notebook;
     ``entry_point`` the library function that computed the output (``tcsexam verify``
-    calls it again with ``parameters``). Relative paths in the parameters are relative to
-    ``cwd``, the working folder of the run; when the parameters name a ``references_dir``,
+    calls it again with ``parameters``). Relative paths in the parameters and inputs are
+    relative to ``cwd``: ``base_dir`` when given, else the working folder of the run
+    (the report runner names its outputs' inputs relative to the folder they are written
+    in); when the parameters name a ``references_dir``,
     the references folder actually used is recorded (absolute). ``reference`` is the solver
     reference the output was computed against (its id, path and sha256 are recorded), or
     only its id when the output was computed from another output.
@@ -105,7 +118,7 @@ def build_provenance(
         "metric_id": METRIC_ID,
         "producer": producer,
         "entry_point": entry_point,
-        "cwd": os.getcwd(),
+        "cwd": os.getcwd() if base_dir is None else str(Path(base_dir).resolve()),
         "parameters": {
             k: (str(v) if isinstance(v, os.PathLike) else v) for k, v in parameters.items()
         },
@@ -116,7 +129,7 @@ def build_provenance(
             "resolved": None if path is None else str(Path(path).resolve()),
             "sha256": digest,
         },
-        "inputs": describe_inputs(inputs),
+        "inputs": describe_inputs(inputs, base_dir),
         "created_utc": created_utc(),
     }
 

@@ -24,10 +24,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import nbformat
 import pytest
+import yaml
 from hypothesis import HealthCheck, settings
+from nbformat.v4 import new_code_cell, new_notebook
 
 from tcsexam_lib.cli import main
+from tcsexam_lib.scoring.commands import run_solver_score
 from tcsexam_lib.vocab import ATTEMPT_COLUMNS, FIXED_REFERENCE_ID
 
 # Hypothesis: enough examples to find edge cases, few enough that `make test-unit`
@@ -316,6 +320,81 @@ class Workspace:
         clone = copy.deepcopy(self)
         clone.root = root
         return clone
+
+
+# --- the workspace as a run set of `tcsexam report` ------------------------------------
+
+#: Records of the solve task: both instances solved (a relative score computed by the kit).
+SAT_RECORDS = [
+    {"instance": "sat-1", "status": "ok", "solved": True},
+    {"instance": "sat-2", "status": "ok", "solved": False},
+]
+
+
+def write_run_set(ws: Workspace, **overrides: Any) -> Path:
+    """Write the workspace as a run set; the solve task's table score is left blank."""
+    for row in ws.rows:
+        if row["item"] == SOLVE_TASK:
+            row["score"] = ""
+    ws.write()
+    records = ws.root / "records" / MODEL
+    for task, data in ((SOLVER_TASK, ws.records), (SOLVE_TASK, SAT_RECORDS)):
+        (records / task).mkdir(parents=True, exist_ok=True)
+        (records / task / "1.json").write_text(json.dumps(data), encoding="utf-8")
+    params = {
+        "suite": ws.suite["suite"],
+        "protocol": "offline",
+        "cohort": "cohort.json",
+        "attempts": "attempts.csv",
+        "records": "records",
+        "references_dir": "refs",
+        "output": "out",
+        **overrides,
+    }
+    path = ws.root / "params.yaml"
+    path.write_text(yaml.safe_dump(params), encoding="utf-8")
+    return path
+
+
+def tiny_notebook(path: Path, body: str) -> None:
+    """A three-cell report notebook (parameters ``model`` and ``suite``) ending in ``body``."""
+    params = new_code_cell('model = ""\nsuite = ""')
+    params.metadata["tags"] = ["parameters"]
+    notebook = new_notebook(
+        cells=[params, new_code_cell("x = 1"), new_code_cell(body)],
+        metadata={
+            "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}
+        },
+    )
+    nbformat.write(notebook, path)
+
+
+def sat_score(ws: Workspace) -> float:
+    """The relative score the kit gives the solve task's records of a run set."""
+    path = ws.root / "records" / MODEL / SOLVE_TASK / "1.json"
+    return run_solver_score(task=SOLVE_TASK, records=path, reference=ws.reference_path)[
+        "relative_score"
+    ]
+
+
+def read_csv_rows(path: Path) -> list[dict[str, str]]:
+    """The rows of a CSV file the kit wrote, as dictionaries."""
+    with open(path, newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+@pytest.fixture
+def tiny_notebooks(tmp_path, monkeypatch) -> Path:
+    """The runner's notebooks replaced by tiny ones: ``index`` prints its model;
+    ``solver_scoring`` fails in its third cell."""
+    from tcsexam_lib.reports import runner
+
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    tiny_notebook(folder / "index.ipynb", 'print("report of", model)')
+    tiny_notebook(folder / "solver_scoring.ipynb", "1 / 0")
+    monkeypatch.setattr(runner, "NOTEBOOKS_DIR", folder)
+    return folder
 
 
 @pytest.fixture(autouse=True)

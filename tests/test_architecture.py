@@ -1,11 +1,14 @@
 """How the kit is built: one home per formula, one pass per run set, a layout that shows it.
 
-- Every library module stays under 500 lines; only ``scoring/formulas.py`` evaluates Phi;
+- Every library module stays under 500 lines; only ``formulas.py`` evaluates Phi;
   no module imports a private name of another, or anything from the package root (the
   public surface in ``tcsexam_lib/__init__.py`` is for users and notebooks).
+- The library is built in layers (:data:`LAYERS`, ground floor first): no module imports
+  from a higher layer, every module is in a layer, and no modules import each other in a
+  circle.
 - ``tcsexam report`` loads each input of a run set once and computes its index once:
   counted on the calls themselves, whatever name a module imported them under.
-- The README's "How the kit is built" section names every module.
+- ``docs/architecture.md`` ("How the kit is built") names every module.
 """
 
 from __future__ import annotations
@@ -16,8 +19,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import MODEL
-from test_report import write_run_set
+from conftest import MODEL, write_run_set
 
 import tcsexam_lib
 from tcsexam_lib.csvio import read_csv_table
@@ -31,7 +33,7 @@ from tcsexam_lib.scoring.solver import read_records_with_digest
 
 PACKAGE = Path(tcsexam_lib.__file__).resolve().parent
 MODULES = sorted(PACKAGE.rglob("*.py"))
-README = PACKAGE.parent / "README.md"
+ARCHITECTURE = PACKAGE.parent / "docs" / "architecture.md"
 
 
 def _relative(path: Path) -> str:
@@ -49,7 +51,7 @@ def test_only_the_formulas_module_evaluates_phi():
         for p in MODULES
         if any(name in p.read_text(encoding="utf-8") for name in ("ndtr", "erfc", "math.erf"))
     ]
-    assert evaluating == ["scoring/formulas.py"]
+    assert evaluating == ["formulas.py"]
 
 
 def _imports(path: Path) -> list[ast.ImportFrom]:
@@ -83,9 +85,144 @@ def test_no_private_name_crosses_modules_and_no_import_runs_back_up_to_the_root(
     assert problems == []
 
 
-def test_readme_describes_every_module():
-    text = README.read_text(encoding="utf-8")
-    section = text.split("## How the kit is built", 1)[1].split("\n## ", 1)[0]
+#: The layers of the library, ground floor first: a module may import from its own layer
+#: and the layers below it, never from a layer above. Entries are modules or packages
+#: (a package stands for every module in it); the package root, the public surface, is on
+#: top of them all.
+LAYERS: list[tuple[str, set[str]]] = [
+    ("ground floor", {"version", "vocab", "errors", "paths", "gcpause", "formulas"}),
+    (
+        "reading and writing",
+        {"inputfiles", "jsonio", "csvio", "yamlio", "schemas", "provenance", "record_values"},
+    ),
+    ("solver references and suites", {"references"}),
+    ("scoring", {"scoring"}),
+    ("uncertainty beside the index", {"stats"}),
+    ("recomputing outputs, demo data", {"verify", "demo", "demo_full_size"}),
+    ("reports and teaching", {"reports", "teaching"}),
+    ("the command line", {"cli"}),
+]
+
+
+def _module_name(path: Path) -> str:
+    """``tcsexam_lib.scoring.solver`` for ``scoring/solver.py`` (a package: its folder)."""
+    parts = ["tcsexam_lib", *path.relative_to(PACKAGE).with_suffix("").parts]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _layer_of(module: str) -> int | None:
+    """The position in :data:`LAYERS` of a ``tcsexam_lib`` module (None: the root)."""
+    parts = module.split(".")[1:]
+    if not parts:
+        return None
+    for position, (_, members) in enumerate(LAYERS):
+        if parts[0] in members:
+            return position
+    raise AssertionError(f"tcsexam_lib.{parts[0]} is in no layer of LAYERS")
+
+
+def _imported_modules(path: Path) -> set[str]:
+    """Every ``tcsexam_lib`` module ``path`` imports, anywhere in it (inside functions and
+    ``TYPE_CHECKING`` blocks too)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            target = _target(path, node)
+            names = [f"{target}.{a.name}" for a in node.names]
+            found |= {n for n in names if _is_module(n)} or {target}
+        elif isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+    return {name for name in found if name.startswith("tcsexam_lib")}
+
+
+def _is_module(name: str) -> bool:
+    relative = Path(*name.split(".")[1:])
+    return (PACKAGE / relative).with_suffix(".py").is_file() or (PACKAGE / relative).is_dir()
+
+
+def test_every_module_is_in_a_layer():
+    unplaced = []
+    for path in MODULES:
+        try:
+            _layer_of(_module_name(path))
+        except AssertionError as exc:
+            unplaced.append(str(exc))
+    assert unplaced == []
+
+
+def _layer_problems(module: str, imported: set[str]) -> list[str]:
+    """Each import of ``module`` that reaches above its layer (or up to the root)."""
+    layer = _layer_of(module)
+    if layer is None:  # the package root: the public surface over every layer
+        return []
+    problems = []
+    for target in sorted(imported):
+        above = _layer_of(target)
+        if above is None or above > layer:
+            where = "the package root" if above is None else f"layer '{LAYERS[above][0]}'"
+            problems.append(f"{module} (layer '{LAYERS[layer][0]}') imports {target} from {where}")
+    return problems
+
+
+def _circles(graph: dict[str, set[str]]) -> list[str]:
+    """Every circle a depth-first walk of ``graph`` (module -> imported modules) meets."""
+    circles: list[str] = []
+    state: dict[str, str] = {}
+
+    def visit(module: str, trail: list[str]) -> None:
+        state[module] = "open"
+        for target in sorted(graph.get(module, ())):
+            if state.get(target) == "open":
+                circles.append(" -> ".join([*trail[trail.index(target) :], target]))
+            elif target not in state:
+                visit(target, [*trail, target])
+        state[module] = "done"
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module, [module])
+    return circles
+
+
+def _import_graph() -> dict[str, set[str]]:
+    """Module -> the library modules it imports."""
+    graph = {_module_name(p): _imported_modules(p) for p in MODULES}
+    return {
+        module: {t for t in targets if t in graph} - {module} for module, targets in graph.items()
+    }
+
+
+def test_no_module_imports_from_a_higher_layer():
+    problems = [
+        problem
+        for path in MODULES
+        for problem in _layer_problems(_module_name(path), _imported_modules(path))
+    ]
+    assert problems == []
+
+
+def test_no_import_circle():
+    assert _circles(_import_graph()) == []
+
+
+def test_the_checks_see_an_import_from_above_and_a_circle():
+    """The two checks above would fail on a bad layout (they do not pass by seeing nothing)."""
+    assert _layer_problems("tcsexam_lib.vocab", {"tcsexam_lib.reports.runner"}) == [
+        "tcsexam_lib.vocab (layer 'ground floor') imports tcsexam_lib.reports.runner from "
+        "layer 'reports and teaching'"
+    ]
+    assert _layer_problems("tcsexam_lib.scoring.index", {"tcsexam_lib"}) != []
+    assert _layer_problems("tcsexam_lib.scoring.index", {"tcsexam_lib.references.load"}) == []
+    assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a -> b -> c -> a"]
+    graph = _import_graph()
+    assert "tcsexam_lib.scoring.index" in graph["tcsexam_lib.scoring.commands"]
+    assert "tcsexam_lib.formulas" in graph["tcsexam_lib.references.rules"]
+    assert "tcsexam_lib.scoring.solver" in graph["tcsexam_lib.scoring.commands"]  # in a function
+
+
+def test_the_architecture_page_describes_every_module():
+    section = ARCHITECTURE.read_text(encoding="utf-8").split("\n## Development", 1)[0]
     missing = [
         _relative(p)
         for p in MODULES

@@ -152,7 +152,7 @@ def test_teaching_notebook_imports_only_the_library():
 def test_teaching_notebook_keeps_no_live_widget_view():
     """Widgets are stored as their plain-text fallback: no per-run model id, no state."""
     notebook = _read(TEACHING)
-    assert "widgets" not in notebook.metadata, "strip the widget state (see the README)"
+    assert "widgets" not in notebook.metadata, "strip the widget state (see docs/teaching.md)"
     fallbacks = 0
     for cell in _code_cells(notebook):
         for output in cell.outputs:

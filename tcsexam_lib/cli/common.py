@@ -1,4 +1,4 @@
-"""What every ``tcsexam`` command shares: options, the call into the library, notes."""
+"""What every ``tcsexam`` command shares: the references option, printing, the simulated note."""
 
 from __future__ import annotations
 
@@ -21,13 +21,6 @@ def add_references_dir(parser: argparse.ArgumentParser) -> None:
         help="folder of suites and references (default: $TCSEXAM_REFERENCES or the kit's own "
         "references/)",
     )
-
-
-def run_with(function, args: argparse.Namespace):
-    """Call a library function with the command-line options named as its parameters."""
-    code = function.__code__
-    names = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
-    return function(**{name: value for name, value in vars(args).items() if name in names})
 
 
 def say(text: str = "", file: TextIO | None = None) -> None:

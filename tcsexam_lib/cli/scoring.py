@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 
-from .common import SIMULATED_NOTE, add_references_dir, run_with, say
+from .common import SIMULATED_NOTE, add_references_dir, say
 
 #: How many models `tcsexam score` lists on the terminal (beyond: the models that are not
 #: complete, and a count per status).
@@ -15,7 +15,16 @@ _SHOWN_MODELS = 20
 def _cmd_solver_score(args: argparse.Namespace) -> int:
     from ..scoring.commands import run_solver_score
 
-    result = run_with(run_solver_score, args)
+    result = run_solver_score(
+        task=args.task,
+        records=args.records,
+        reference=args.reference,
+        reference_id=args.reference_id,
+        references_dir=args.references_dir,
+        model=args.model,
+        attempt=args.attempt,
+        output=args.output,
+    )
     say(
         f"{args.task}: relative_score {result['relative_score']!r} over "
         f"{result['n_scored']} scored instance(s), {len(result['unscored_instances'])} unscored "
@@ -29,7 +38,14 @@ def _cmd_solver_score(args: argparse.Namespace) -> int:
 def _cmd_score(args: argparse.Namespace) -> int:
     from ..scoring.commands import run_score
 
-    result = run_with(run_score, args)
+    result = run_score(
+        suite=args.suite,
+        attempts=args.attempts,
+        cohort=args.cohort,
+        references_dir=args.references_dir,
+        output=args.output,
+        solver_evidence=args.solver_evidence,
+    )
     models = result["models"]
     shown = (
         list(models)

@@ -28,11 +28,11 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputRefused, OutputRefused, Problem, ReferenceProblem
+from ..formulas import compute_instance_stats
 from ..jsonio import dumps_json, read_json_with_digest
 from ..provenance import created_utc, kit_version
+from ..record_values import candidate_value
 from ..schemas import validate_with_schema
-from ..scoring.formulas import compute_instance_stats
-from ..scoring.instances import candidate_value
 from ..vocab import (
     COMPLETED_FAILURE_STATUSES,
     FIXED_REFERENCE_ID,
@@ -67,7 +67,7 @@ def _run_value(
         return None, None
     if status in COMPLETED_FAILURE_STATUSES:
         return (0 if task.kind == "solve" else None), None
-    value, problem = candidate_value(record, task, where)
+    value, problem = candidate_value(record, task.kind, where)
     if problem is not None:
         return None, problem
     if task.kind == "solve":

@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Problem, TcsexamError
+from ..formulas import SCALE_TERMS
 from ..jsonio import read_json_with_digest, sha256_file
 from ..paths import resolve_references_dir
-from ..scoring.formulas import SCALE_TERMS
 from ..vocab import FIXED_REFERENCE_ID
 from .load import looks_like_path
 from .model import TaskReference

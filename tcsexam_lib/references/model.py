@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..scoring.formulas import InstanceStats
+from ..formulas import InstanceStats
 
 
 @dataclass(frozen=True)

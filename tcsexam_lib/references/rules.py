@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Problem, ReferenceProblem
+from ..formulas import compute_instance_stats
 from ..schemas import schema_accepts, schema_errors, schema_problem
-from ..scoring.formulas import compute_instance_stats
 from ..vocab import (
     FIXED_FULL_SCORED_INSTANCES,
     FIXED_FULL_UNSCORED_INSTANCES,

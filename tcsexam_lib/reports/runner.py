@@ -28,7 +28,6 @@ what was published stays as it was. Nothing is printed here: progress goes to th
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 import time
@@ -329,15 +328,15 @@ def _write_staged(prepared: PreparedRunSet, staging: Path, say: Progress) -> Run
     filled_name = f"{params.name}.attempts.csv"
     filled_text = prepared.filled.to_text()
     index_path = staging / f"{params.name}.index.json"
-    with contextlib.chdir(staging):  # relative paths: the evidence and the filled copy
-        score = index_document(
-            prepared.inputs,
-            prepared.table,
-            attempts=(Path(filled_name), _sha256(filled_text)),
-            evidence=(Path(EVIDENCE), evidence),
-            producer=PRODUCER,
-        )
-        score["provenance"] = relative_provenance(score["provenance"], staging)
+    score = index_document(  # the evidence and the filled copy, relative to the staging folder
+        prepared.inputs,
+        prepared.table,
+        attempts=(Path(filled_name), _sha256(filled_text)),
+        evidence=(Path(EVIDENCE), evidence),
+        producer=PRODUCER,
+        base_dir=staging,
+    )
+    score["provenance"] = relative_provenance(score["provenance"], staging)
     for path, text in texts.items():
         write_text_atomic(path, text)
     for model, outputs in solver_outputs.items():
@@ -356,17 +355,16 @@ def _write_staged(prepared: PreparedRunSet, staging: Path, say: Progress) -> Run
     stats_path = staging / f"{params.name}.stats.json"
     index_sha256 = _sha256(index_text)
     stats = compute_stats(score, source=f"{final / index_path.name}", sha256=index_sha256)
-    with contextlib.chdir(staging):  # verify recomputes it from the index beside it
-        provenance = stats_provenance(
-            Path(index_path.name),
-            index_sha256,
-            score["reference_id"],
-            resamples=stats["resamples"],
-            seed=stats["seed"],
-            level=stats["level"],
-            producer=PRODUCER,
-        )
-        stats["provenance"] = relative_provenance(provenance, staging)
+    provenance = stats_provenance(  # verify recomputes it from the index beside it
+        staging.resolve() / index_path.name,
+        index_sha256,
+        score["reference_id"],
+        resamples=stats["resamples"],
+        seed=stats["seed"],
+        level=stats["level"],
+        producer=PRODUCER,
+    )
+    stats["provenance"] = relative_provenance(provenance, staging)
     write_text_atomic(stats_path, dumps_json(stats))
     for model, entry in score["models"].items():
         index = "no index" if entry["index"] is None else f"index {entry['index']:.2f}"

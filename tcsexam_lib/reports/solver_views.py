@@ -12,7 +12,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..scoring.formulas import SCALE_TERMS
+from ..formulas import SCALE_TERMS
 from .notebook import OKABE_ITO, label_simulated, new_axes
 
 

@@ -256,16 +256,6 @@ class AttemptRows:
         """``(model, track, item)`` of every row."""
         return [(v[0], v[1], v[2]) for v in self.values]
 
-    def to_frame(self):
-        """The rows as a pandas DataFrame: every column, ``score`` a float (NaN when blank)
-        and ``line`` the CSV line."""
-        import pandas as pd
-
-        frame = pd.DataFrame(self.values, columns=list(self.columns))
-        frame["score"] = [math.nan if r["score"] is None else r["score"] for r in self.rows]
-        frame["line"] = [r["line"] for r in self.rows]
-        return frame
-
 
 def read_attempts(path: str | os.PathLike[str], *, suite: Suite, cohort: Cohort) -> AttemptRows:
     """Read and validate an attempts table against a suite and a cohort.

@@ -114,12 +114,14 @@ def index_document(
     attempts: tuple[PathLike, str | None],
     evidence: tuple[PathLike, dict[tuple[str, str, str], SolverOutput]] | None = None,
     producer: str = "tcsexam score",
+    base_dir: PathLike | None = None,
 ) -> dict[str, Any]:
     """The ``tcsexam score`` output of a validated attempts table against loaded inputs.
 
     ``attempts`` is the table's path and the sha256 of its bytes; ``evidence`` the
     folder of solver-score outputs and those outputs (read by the caller), checked
-    against every adopted valid solver row.
+    against every adopted valid solver row. Relative paths are relative to ``base_dir``
+    (default: the working folder), which the provenance records as its ``cwd``.
     """
     result = compute_index(
         table, inputs.suite, inputs.cohort, reference_id=inputs.reference.reference_id
@@ -146,7 +148,7 @@ def index_document(
         "solver_evidence": evidence_dir,
     }
     result["provenance"] = build_provenance(
-        producer, "run_score", parameters, files, inputs.reference
+        producer, "run_score", parameters, files, inputs.reference, base_dir=base_dir
     )
     return result
 

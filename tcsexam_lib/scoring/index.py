@@ -16,6 +16,7 @@ import math
 from typing import Any
 
 from ..errors import InputRefused, Problem
+from ..formulas import combine_track_means, mean_score, track_contribution
 from ..references.suites import Suite
 from ..vocab import (
     ADOPTED_STATUSES,
@@ -26,7 +27,6 @@ from ..vocab import (
 )
 from .attempts import AttemptRows
 from .cohort import Cohort
-from .formulas import combine_track_means, mean_score, track_contribution
 from .issues import Issue
 
 STATUS_COMPLETE = "complete"

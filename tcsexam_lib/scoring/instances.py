@@ -4,15 +4,13 @@
 statuses, values), matches them to the reference's scored instances (kept as columns with
 the loaded reference, :class:`ReferenceColumns`; records in reference order need no lookup),
 checks every rule over those columns, and scores all valid candidates of the task as arrays
-(:func:`~tcsexam_lib.scoring.formulas.instance_scores`). When a rule does not hold, the
+(:func:`~tcsexam_lib.formulas.instance_scores`). When a rule does not hold, the
 records are checked one by one instead, to name every problem
 (:func:`~tcsexam_lib.scoring.solver.refuse_records`).
 """
 
 from __future__ import annotations
 
-import math
-import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
@@ -21,11 +19,11 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import NOT_GIVEN, Problem
+from ..formulas import instance_scores
 from ..gcpause import no_collections
+from ..record_values import candidate_value
 from ..references.model import Reference, TaskReference
 from ..vocab import INFRASTRUCTURE_STATUSES, KNOWN_RECORD_STATUSES, STATUS_OK
-from .formulas import instance_scores
 
 #: The fields of a record that the output rows hold under their own names.
 OWN_FIELDS = frozenset({"instance", "status", "A", "solved"})
@@ -77,22 +75,6 @@ class RecordColumns:
 _BASIC_FIELDS = (frozenset({"instance", "status", "A"}), frozenset({"instance", "status"}))
 
 
-def is_finite_number(value: int | float) -> bool:
-    """True for a float that is finite and an integer that a float can hold.
-
-    Examples
-    --------
-    >>> is_finite_number(12), is_finite_number(float("inf")), is_finite_number(10**400)
-    (True, False, False)
-    """
-    if isinstance(value, int):
-        return abs(value) <= _LARGEST_FLOAT
-    return math.isfinite(value)
-
-
-_LARGEST_FLOAT = int(sys.float_info.max)
-
-
 def record_columns(records: Any) -> RecordColumns | None:
     """The records as columns when they certainly match their published schema, else ``None``.
 
@@ -118,62 +100,6 @@ def record_columns(records: Any) -> RecordColumns | None:
         if not set(map(type, solved)) <= _OPTIONAL_FIELD_TYPES["solved"]:
             return None
     return columns
-
-
-def candidate_value(
-    record: dict[str, Any], task: TaskReference, where: str
-) -> tuple[float | None, Problem | None]:
-    """The usable value of an ``ok`` record, or a problem saying why there is none.
-
-    Objective tasks need a finite number ``A`` (not a boolean); ``solve`` tasks take
-    ``A`` 1 or 0 or ``solved`` true or false (both must agree when both are given).
-    """
-    has_a = "A" in record and record["A"] is not None
-    has_solved = "solved" in record and record["solved"] is not None
-    a = record.get("A")
-    if task.kind == "objective":  # a 'solved' field was refused before
-        if not has_a:
-            return None, Problem(
-                where,
-                field="A",
-                value=record.get("A", NOT_GIVEN),
-                allowed="a finite number when status is 'ok'",
-            )
-        if isinstance(a, bool) or not isinstance(a, int | float) or not is_finite_number(a):
-            return None, Problem(
-                where,
-                field="A",
-                value=a,
-                allowed="a finite number (not a boolean) when status is 'ok'",
-            )
-        return float(a), None
-    # solve task: 1 (solved) or 0 (not solved), from `solved` or from A
-    if has_a:
-        if isinstance(a, bool):
-            value = 1.0 if a else 0.0
-        elif isinstance(a, int | float) and a in (0, 1):
-            value = float(a)
-        else:
-            return None, Problem(
-                where, field="A", value=a, allowed="1 (solved) or 0 (not solved) on a solve task"
-            )
-    else:
-        value = None
-    if has_solved:
-        solved = 1.0 if record["solved"] else 0.0
-        if value is not None and value != solved:
-            return None, Problem(
-                where, field="solved", value=record["solved"], detail=f"disagrees with A = {a!r}"
-            )
-        value = solved
-    if value is None:
-        return None, Problem(
-            where,
-            field="A",
-            value=record.get("A", NOT_GIVEN),
-            allowed="A (1 or 0) or solved (true/false) when status is 'ok'",
-        )
-    return value, None
 
 
 @dataclass(frozen=True)
@@ -259,7 +185,7 @@ def candidate_values(
         if not np.isfinite(values).all():
             return None
         return CandidateValues(wanted, values, in_scored, positions)
-    checked = [candidate_value(record, task_ref, "") for record in compress(records, wanted)]
+    checked = [candidate_value(record, task_ref.kind, "") for record in compress(records, wanted)]
     if any(problem is not None for _, problem in checked):
         return None
     values = np.array([value for value, _ in checked], dtype=float)

@@ -16,7 +16,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..errors import InputRefused, Problem
+from ..formulas import InstanceStats, relative_score, z_score
 from ..jsonio import read_json_with_digest
+from ..record_values import candidate_value
 from ..references.model import Reference, TaskReference
 from ..schemas import validate_with_schema
 from ..vocab import (
@@ -26,10 +28,8 @@ from ..vocab import (
     STATUS_OK,
     sorted_statuses,
 )
-from .formulas import InstanceStats, relative_score, z_score
 from .instances import (
     RecordColumns,
-    candidate_value,
     candidate_values,
     instance_rows,
     record_columns,
@@ -212,7 +212,7 @@ def refuse_records(records: list[dict[str, Any]], task_ref: TaskReference, sourc
                 )
             )
         elif status == STATUS_OK:
-            value, problem = candidate_value(record, task_ref, where)
+            value, problem = candidate_value(record, task_ref.kind, where)
             if problem is None:
                 problem = _overflow_problem(value, task_ref.scored[name], task_ref, where)
             if problem is not None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..scoring.formulas import combine_track_mean_arrays
+from ..formulas import combine_track_mean_arrays
 from .intervals import (
     Moments,
     TrackIntervals,

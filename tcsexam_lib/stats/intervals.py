@@ -57,7 +57,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..scoring.formulas import WEIGHT_VECTOR
+from ..formulas import WEIGHT_VECTOR
 from ..vocab import TRACKS
 from .distributions import beta_quantile, t_quantile
 

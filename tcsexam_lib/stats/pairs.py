@@ -49,7 +49,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..scoring.formulas import WEIGHT_VECTOR
+from ..formulas import WEIGHT_VECTOR
 from .distributions import normal_quantile, t_quantile, t_two_sided_p
 from .intervals import stratified_standard_error, track_moments, welch_satterthwaite
 

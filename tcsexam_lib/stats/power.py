@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ..scoring.formulas import WEIGHT_VECTOR
+from ..formulas import WEIGHT_VECTOR
 from ..vocab import TRACKS
 
 

@@ -1,7 +1,7 @@
 """Helpers of the teaching notebook (``notebooks/teaching.ipynb``).
 
 The notebook stays thin: every number it shows comes from a call here or in
-:mod:`tcsexam_lib`, and every formula from :mod:`tcsexam_lib.scoring.formulas`.
+:mod:`tcsexam_lib`, and every formula from :mod:`tcsexam_lib.formulas`.
 
 - reports (static text, the widgets' fallbacks): :func:`solver_score_report`,
   :func:`track_means_report`, :func:`ddof_contrast_report`;

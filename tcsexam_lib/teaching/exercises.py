@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ..scoring.formulas import (
+from ..formulas import (
     SCALE_TERMS,
     compute_instance_stats,
     mean_score,

@@ -1,6 +1,6 @@
 """The teaching notebook's plots (matplotlib, imported lazily).
 
-Every plotted score comes from :mod:`tcsexam_lib.scoring.formulas` (or a scored tiny
+Every plotted score comes from :mod:`tcsexam_lib.formulas` (or a scored tiny
 cohort); curves drawn only as a picture (the normal density) say so. Colours are the
 Okabe-Ito palette (colour-blind safe), and text that shows data ids (task ids) is never
 parsed as mathtext. Each function returns a closed :class:`~matplotlib.figure.Figure`:
@@ -13,7 +13,7 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..scoring.formulas import (
+from ..formulas import (
     compute_instance_stats,
     instance_score,
     mean_score,

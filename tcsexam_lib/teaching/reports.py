@@ -2,7 +2,7 @@
 
 Each report is the static fallback of a widget (:mod:`tcsexam_lib.teaching.widgets`): the
 same numbers, printed, so that nbval, papermill and an HTML export are deterministic.
-Every number comes from :mod:`tcsexam_lib.scoring.formulas`; the one exception is the
+Every number comes from :mod:`tcsexam_lib.formulas`; the one exception is the
 ddof-0 column of :func:`ddof_contrast_report`, labelled as a contrast (not the rule).
 """
 
@@ -12,7 +12,7 @@ import math
 import statistics
 from collections.abc import Mapping, Sequence
 
-from ..scoring.formulas import (
+from ..formulas import (
     combine_track_means,
     compute_instance_stats,
     instance_score,

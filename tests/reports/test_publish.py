@@ -1,8 +1,8 @@
 """Publishing reports: permissions, no machine path, nothing remote, links, switching, symlinks.
 
 Runner tests use tiny notebooks (one kernel each) on the test-only workspace laid out
-as a run set (see ``test_report.py``); the real notebooks on the demo are checked the
-same way in the smoke tier (``test_report_smoke.py``).
+as a run set (``write_run_set`` in ``conftest.py``); the real notebooks on the demo are
+checked the same way in the smoke tier (``test_report_smoke.py``).
 """
 
 from __future__ import annotations
@@ -15,8 +15,7 @@ import stat
 from pathlib import Path
 
 import pytest
-from conftest import MODEL, Workspace
-from test_report import _tiny_notebook, write_run_set
+from conftest import MODEL, Workspace, tiny_notebook, write_run_set
 
 from tcsexam_lib import InputRefused, run_report
 from tcsexam_lib.paths import KIT_ROOT
@@ -30,8 +29,8 @@ def quick_notebooks(tmp_path, monkeypatch) -> Path:
     """A cohort and an index notebook that each print one line."""
     folder = tmp_path / "notebooks"
     folder.mkdir()
-    _tiny_notebook(folder / "index.ipynb", 'print("report of", model)')
-    _tiny_notebook(folder / "cohort.ipynb", 'print("cohort of", suite)')
+    tiny_notebook(folder / "index.ipynb", 'print("report of", model)')
+    tiny_notebook(folder / "cohort.ipynb", 'print("cohort of", suite)')
     monkeypatch.setattr(report_module, "NOTEBOOKS_DIR", folder)
     return folder
 

@@ -27,7 +27,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ..vocab import TRACK_WEIGHTS, TRACKS
+from .vocab import TRACK_WEIGHTS, TRACKS
 
 #: Names of the terms of ``scale = max(s, rel_floor*|mu|, abs_floor)``, in tie order.
 SCALE_TERMS = ("sample_std", "relative_floor", "absolute_floor")

@@ -15,8 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import tcsexam_command
-from test_report import _tiny_notebook, write_run_set
+from conftest import tcsexam_command, tiny_notebook, write_run_set
 
 from tcsexam_lib.reports.publish import remove_stale_staging
 
@@ -65,8 +64,8 @@ def run_set(ws, tmp_path):
     quick, sleepy, pids = tmp_path / "quick", tmp_path / "sleepy", tmp_path / "pids"
     for folder in (quick, sleepy, pids):
         folder.mkdir()
-    _tiny_notebook(quick / "index.ipynb", 'print("first run of", model)')
-    _tiny_notebook(sleepy / "index.ipynb", SLEEPY)
+    tiny_notebook(quick / "index.ipynb", 'print("first run of", model)')
+    tiny_notebook(sleepy / "index.ipynb", SLEEPY)
     path = write_run_set(ws, notebooks=["index"])
     env = {**os.environ, "TCS_TEST_PIDS": str(pids)}
     env.pop("TCSEXAM_REFERENCES", None)

@@ -1,0 +1,60 @@
+"""``tcsexam solver-score`` and ``tcsexam score`` hand every option to the library by name.
+
+The commands call :func:`~tcsexam_lib.scoring.commands.run_solver_score` and
+:func:`~tcsexam_lib.scoring.commands.run_score` with each option written out; these tests
+give every option of the parser a value of its own and check that the library receives
+each one under its own name (an option the call forgot, or a renamed parameter, fails).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from tcsexam_lib.cli import build_parser, main
+from tcsexam_lib.scoring import commands
+
+
+def _options(command: str) -> dict[str, str]:
+    """The option strings of a subcommand, by destination (help aside)."""
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return {
+        action.dest: action.option_strings[-1]
+        for action in sub.choices[command]._actions
+        if action.option_strings and action.dest != "help"
+    }
+
+
+SOLVER_RESULT = {
+    "relative_score": 0.25,
+    "n_scored": 1,
+    "unscored_instances": [],
+    "reference_id": "r",
+}
+SCORE_RESULT = {"models": {}, "status": "complete"}
+
+
+@pytest.mark.parametrize(
+    ("command", "function", "result"),
+    [("solver-score", "run_solver_score", SOLVER_RESULT), ("score", "run_score", SCORE_RESULT)],
+)
+def test_every_option_reaches_the_library_under_its_own_name(
+    monkeypatch, capsys, command, function, result
+):
+    received = {}
+
+    def fake(**kwargs):
+        received.update(kwargs)
+        return result
+
+    monkeypatch.setattr(commands, function, fake)
+    options = _options(command)
+    argv = [command]
+    for dest, option in options.items():
+        argv += [option, f"value-of-{dest}"]
+    assert main(argv) == 0
+    assert received == {dest: f"value-of-{dest}" for dest in options}
+    assert set(options) >= {"output", "references_dir"}
+    capsys.readouterr()

@@ -1,0 +1,157 @@
+"""What the report notebooks show (``tcsexam_lib.views``, on the SIMULATED demo, no kernel).
+
+Issues explained once with what to do, the coverage matrix, charts that never read
+mathtext and carry the simulated label, one number format, and the intervals of
+``tcsexam stats`` in the leaderboard, forest plot and pairwise matrix.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import pytest
+
+from tcsexam_lib import InputRefused, run_score
+from tcsexam_lib.reports import runner as report_module
+
+# --- report_views on the demo (no kernel) ----------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def demo_index() -> dict[str, Any]:
+    demo = report_module.KIT_ROOT / "demo" / "demo-lite-offline"
+    return run_score(suite="demo-lite", attempts=demo / "attempts.csv", cohort=demo / "cohort.json")
+
+
+def test_views_explain_every_blocking_issue_and_excluded_attempt(demo_index):
+    from tcsexam_lib import views as report_views
+
+    gamma = report_views.explain_status(demo_index, "sim-gamma").text
+    assert gamma.startswith("sim-gamma is incomplete: no index is published")
+    blocking = [i for i in demo_index["models"]["sim-gamma"]["issues"] if i["severity"] == "error"]
+    assert blocking and all(issue["message"] in gamma for issue in blocking)
+    alpha = report_views.explain_status(demo_index, "sim-alpha").text
+    assert "[excluded] theorem/sim-thm-01 attempt '1'" in alpha
+    assert "provisional" in report_views.explain_status(demo_index, "sim-beta").text
+
+
+def test_views_coverage_marks_failed_and_missing_repeats(demo_index):
+    from tcsexam_lib import views as report_views
+
+    matrix = report_views.coverage_matrix(demo_index, "sim-gamma")
+    cells = {cell.split(":")[0] for row in matrix.values.tolist() for cell in row if cell}
+    assert {"valid", "failed", "missing"} <= cells
+    contributions = report_views.track_table(demo_index, "sim-alpha")["contribution"]
+    assert contributions.sum() == pytest.approx(demo_index["models"]["sim-alpha"]["index"])
+
+
+def test_charts_never_read_mathtext_and_carry_the_simulated_label(demo_index):
+    import io
+
+    from tcsexam_lib import views as report_views
+
+    odd = "sim-$\\frac$"  # not valid mathtext: drawing it as mathtext would raise
+    result = {**demo_index, "models": {odd: demo_index["models"]["sim-gamma"]}}
+    charts = [
+        report_views.plot_track_contributions(result, odd),
+        report_views.plot_coverage(result, odd),
+        report_views.plot_repeat_spread(result, odd),
+        report_views.plot_ranked_index(result),
+        report_views.plot_task_heatmap(result),
+    ]
+    for fig in charts:
+        fig.savefig(io.BytesIO(), format="png")
+        assert fig.get_suptitle() == report_views.SIMULATED_TEXT
+    title = charts[0].axes[0].get_title()
+    assert title == f"{odd}: incomplete, no index (incomplete)" and "null" not in title
+
+
+def test_each_issue_is_said_once_with_what_to_do(demo_index):
+    from tcsexam_lib import views as report_views
+
+    beta = report_views.explain_status(demo_index, "sim-beta").text
+    assert "change its adoption_status from selected_provisional to selected" in beta
+    assert "run the report again" in beta
+    assert beta.count("sim-con-02") == 1 and "(line 44)" in beta
+    assert "provisionally (selected_provisional)" not in beta
+    gamma = report_views.explain_status(demo_index, "sim-gamma").text
+    blocking = [i for i in demo_index["models"]["sim-gamma"]["issues"] if i["severity"] == "error"]
+    for issue in blocking:
+        assert gamma.count(issue["message"]) == 1
+    assert gamma.count("What to do:") == len(blocking)
+
+
+def test_tables_use_one_number_format_and_hide_nothing(demo_index):
+    from tcsexam_lib import views as report_views
+
+    board = report_views.table_html(report_views.leaderboard(demo_index))
+    alpha = demo_index["models"]["sim-alpha"]
+    assert f"<td class='num'>{alpha['index']:.2f}</td>" in board
+    assert f"<td class='num'>{alpha['track_means']['S']:.4f}</td>" in board
+    assert "<th></th>" not in board and "e-0" not in board and "null" not in board
+    issues = report_views.issues_table(demo_index, "sim-alpha")
+    assert report_views.table_html(issues).startswith("<p class='tcs-note'>No issue")
+    plan = report_views.solver_plan_table(demo_index, "sim-gamma", [])
+    assert "planned, no adopted attempt yet" in plan["state"].tolist()
+    big = pd.DataFrame({"n": range(2000)})
+    assert report_views.table_html(big).count("<tr>") == 2001  # every row, header included
+
+
+def test_report_intervals_are_those_of_tcsexam_stats(demo_index, tmp_path):
+    """Leaderboard, forest plot, pair matrix and track table show the stats document."""
+    from matplotlib.patches import Rectangle
+
+    from tcsexam_lib import views as report_views
+    from tcsexam_lib.jsonio import write_json_atomic
+    from tcsexam_lib.stats.command import run_stats
+
+    write_json_atomic(tmp_path / "index.json", demo_index)
+    written = run_stats(index=tmp_path / "index.json", output=tmp_path / "stats.json")
+    stats = report_views.stats_result(demo_index, stats_json=tmp_path / "stats.json")
+    computed = report_views.stats_result(demo_index)  # standalone: the same numbers
+    assert computed["models"] == written["models"] and computed["pairs"] == written["pairs"]
+    board = report_views.leaderboard(demo_index, stats).set_index("model")
+    for model, entry in written["models"].items():
+        assert board.loc[model, "± half-width"] == entry["index_ci_half_width"]
+        low, high = entry["index_ci"] or (None, None)
+        if entry["index"] is not None:
+            assert low == pytest.approx(entry["index"] - entry["index_ci_half_width"])
+            assert high == pytest.approx(entry["index"] + entry["index_ci_half_width"])
+    assert board.loc["sim-alpha", "rank interval"] == "1–2"
+    assert board.loc["sim-alpha", "tie group"] == 1 and board.loc["sim-gamma", "tie group"] is None
+    # a significant pair is framed twice (both halves of the matrix), a tie is not framed
+    for significant in (False, True):
+        pairs = [{**p, "significant": significant} for p in stats["pairs"]]
+        fig = report_views.plot_pair_matrix(demo_index, {**stats, "pairs": pairs})
+        frames = [p for p in fig.axes[0].patches if isinstance(p, Rectangle)]
+        assert len(frames) == (2 * len(pairs) if significant else 0)
+        assert fig.get_suptitle() == report_views.SIMULATED_TEXT
+    forest = report_views.plot_index_intervals(demo_index, stats)
+    assert [t.get_text() for t in forest.axes[0].get_yticklabels()] == ["sim-beta", "sim-alpha"]
+    tracks = report_views.track_intervals_table(stats, "sim-alpha")
+    assert tracks["mean"].tolist() == [
+        written["models"]["sim-alpha"]["tracks"][t]["mean"] for t in tracks["track"]
+    ]
+    assert "no index" in report_views.index_interval_note(stats, "sim-gamma").text
+
+
+@pytest.mark.parametrize(
+    ("edit", "match"),
+    [
+        (lambda s: s["models"]["sim-alpha"].update(index=1.0), "models.sim-alpha.index"),
+        (lambda s: s["models"].pop("sim-gamma"), "the models of the index shown"),
+        (lambda s: s.pop("pairs"), "field 'pairs'"),
+        (lambda s: s["models"]["sim-beta"].update(status="complete"), "sim-beta.status"),
+    ],
+)
+def test_stats_of_another_index_are_refused(demo_index, tmp_path, edit, match):
+    from tcsexam_lib import views as report_views
+    from tcsexam_lib.jsonio import write_json_atomic
+
+    stats = report_views.stats_result(demo_index, resamples=200)
+    edit(stats)
+    write_json_atomic(tmp_path / "stats.json", stats)
+    with pytest.raises(InputRefused, match=match) as refused:
+        report_views.stats_result(demo_index, stats_json=tmp_path / "stats.json")
+    assert str(tmp_path / "stats.json") in str(refused.value)

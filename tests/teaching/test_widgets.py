@@ -1,0 +1,83 @@
+"""The sliders (``teaching/widgets.py``): moved programmatically against their static
+fallbacks, their refusals, and a stored notebook keeping their plain-text form only.
+"""
+
+from __future__ import annotations
+
+import matplotlib
+import nbformat
+import pytest
+
+from tcsexam_lib import teaching
+from tcsexam_lib.teaching.widgets import FALLBACK_NOTE, WIDGET_VIEW_MIMETYPE
+
+matplotlib.use("Agg")
+
+
+# --- Widgets --------------------------------------------------------------------------------
+
+
+def test_solver_widget_fallback_is_the_static_report():
+    widget = teaching.solver_score_widget([10, 12, 14], 12)
+    assert widget.text == teaching.solver_score_report([10, 12, 14], 12)
+    bundle = widget._repr_mimebundle_()
+    assert WIDGET_VIEW_MIMETYPE in bundle
+    assert bundle["text/plain"] == f"{FALLBACK_NOTE}\n{widget.text}"
+    assert repr(widget) == bundle["text/plain"]
+
+
+def test_moving_the_solver_sliders_recomputes_the_readout_and_the_plot():
+    widget = teaching.solver_score_widget()
+    readout, image = widget.box.children[-1].children
+    before = bytes(image.value)
+    widget.controls["a"].value = 14
+    assert "Phi(z) = 0.8413" in widget.text and "Phi(z) = 0.8413" in readout.value
+    assert bytes(image.value) != before and bytes(image.value).startswith(b"\x89PNG")
+    for name, value in (("v1", 11.9), ("v2", 12), ("v3", 12.1)):
+        widget.controls[name].value = value
+    assert "relative_floor 0.02*|mu|    0.24  <- sets the scale" in widget.text
+    widget.controls["direction"].value = "minimize"
+    assert "z = (mu - A)/scale" in widget.text
+    widget.controls["rel_floor"].value = 0.5
+    assert "relative_floor 0.5*|mu|" in widget.text
+    assert widget.text == teaching.solver_score_report(
+        [11.9, 12, 12.1], 14, rel_floor=0.5, direction="minimize"
+    )
+
+
+def test_track_means_widget_shows_the_index_and_each_contribution():
+    widget = teaching.track_means_widget()
+    assert widget.text == teaching.track_means_report(teaching.SEED_MEANS)
+    widget.controls["construction"].value = 1.5
+    assert "C (construction)  1.5    x 30 = 45 points" in widget.text
+    assert widget.text.endswith("= 64.5 points")
+    assert set(widget.controls) == {"theorem", "solver", "construction", "conjecture"}
+
+
+def test_widgets_refuse_bad_arguments():
+    with pytest.raises(ValueError, match=r"sliders for 3 reference values; got \[1, 2\]"):
+        teaching.solver_score_widget([1, 2], 1)
+    with pytest.raises(ValueError, match=r"direction must be one of"):
+        teaching.solver_score_widget(direction="sideways")
+    with pytest.raises(ValueError, match=r"the solver mean must be in \[0, 1\]"):
+        teaching.track_means_widget({**teaching.SEED_MEANS, "solver": 2})
+
+
+def test_strip_widget_views_keeps_the_plain_text_and_drops_the_state():
+    notebook = nbformat.v4.new_notebook(metadata={"widgets": {"state": {}}})
+    cell = nbformat.v4.new_code_cell("widget")
+    cell.outputs = [
+        nbformat.v4.new_output(
+            "display_data", data={"text/plain": "fallback", WIDGET_VIEW_MIMETYPE: {"model_id": "a"}}
+        ),
+        nbformat.v4.new_output("display_data", data={WIDGET_VIEW_MIMETYPE: {"model_id": "b"}}),
+        nbformat.v4.new_output("stream", name="stdout", text="kept\n"),
+    ]
+    notebook.cells += [cell, nbformat.v4.new_markdown_cell("text")]
+    stripped, resources = teaching.strip_widget_views(notebook, {"r": 1})
+    assert resources == {"r": 1}
+    assert "widgets" not in stripped.metadata
+    outputs = stripped.cells[0].outputs
+    assert [dict(o.get("data", {})) for o in outputs] == [{"text/plain": "fallback"}, {}]
+    assert outputs[1].text == "kept\n"
+    nbformat.validate(stripped)

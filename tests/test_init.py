@@ -1,0 +1,54 @@
+"""The public surface, ``tcsexam_lib/__init__.py``: each name written once, each one works.
+
+The package lists its public names once (module -> names); ``__all__`` and the lookup on
+first use come from that list. These tests check that every listed name resolves to the
+object its module defines, that nothing else does, and that ``import tcsexam_lib`` stays
+cheap (no name is imported before it is used).
+"""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+
+import pytest
+
+import tcsexam_lib
+
+NAMES = [name for name in tcsexam_lib.__all__ if name not in ("__version__", "views")]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_public_name_is_the_object_its_module_defines(name):
+    module = importlib.import_module(f"tcsexam_lib.{tcsexam_lib._EXPORTS[name]}")
+    assert getattr(tcsexam_lib, name) is getattr(module, name)
+
+
+def test_the_list_is_the_one_source_of_all_and_dir():
+    listed = [name for names in tcsexam_lib._PUBLIC.values() for name in names]
+    assert len(listed) == len(set(listed)), "a public name listed twice"
+    assert sorted(tcsexam_lib.__all__) == sorted([*listed, "__version__", "views"])
+    assert set(tcsexam_lib.__all__) <= set(dir(tcsexam_lib))
+
+
+def test_public_modules_and_the_version():
+    from tcsexam_lib.version import VERSION
+
+    assert tcsexam_lib.__version__ == VERSION
+    assert tcsexam_lib.views is importlib.import_module("tcsexam_lib.reports.views")
+    assert tcsexam_lib.teaching is importlib.import_module("tcsexam_lib.teaching")
+
+
+def test_an_unknown_name_is_an_attribute_error():
+    with pytest.raises(AttributeError, match="has no attribute 'no_such_name'"):
+        _ = tcsexam_lib.no_such_name
+
+
+def test_importing_the_package_imports_no_public_name_yet():
+    code = (
+        "import sys, tcsexam_lib; "
+        "print(sorted(m for m in sys.modules if m.startswith('tcsexam_lib')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "['tcsexam_lib']"
