@@ -6,8 +6,8 @@ task's mean for every model as a heatmap, and, where another run set holds the s
 models under the other solver protocol or another suite, puts the two side by side.
 
 With the run set's ``tcsexam stats`` document, the leaderboard also shows each index's
-± half-width, rank interval and tie group (see :mod:`.stats_views`, which draws the
-intervals and the pairwise differences).
+± half-width, rank interval, whether it could be first and its tie group (see
+:mod:`.stats_views`, which draws the intervals and the pairwise differences).
 """
 
 from __future__ import annotations

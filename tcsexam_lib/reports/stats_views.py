@@ -40,7 +40,7 @@ def stats_result(
     --------
     >>> entry = {"status": "incomplete", "index": None}
     >>> doc = {"metric_id": "m", "index_sha256": "0" * 64, "level": 0.95, "ranking": [],
-    ...        "pairs": [], "tie_groups": [], "models": {"x": {
+    ...        "pairs": [], "leader_group": [], "tie_groups": [], "models": {"x": {
     ...        "status": "incomplete", "index": None, "rank": None, "index_se": None,
     ...        "index_ci": None, "index_ci_half_width": None, "rank_ci": None}}}
     >>> import json, pathlib, tempfile
