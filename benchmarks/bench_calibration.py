@@ -269,7 +269,8 @@ def report(scenario: Scenario, result: dict[str, np.ndarray], misses: list[str])
         return _show(value, ok)
 
     contradiction = _rate(result["contradiction"])
-    print(f"  groups contradicting a test: {check('contradictions', contradiction, contradiction[0] == 0)}")
+    shown = check("contradictions", contradiction, contradiction[0] == 0)
+    print(f"  groups contradicting a test: {shown}")
     if scenario.null:
         type_i = _rate(result["rejected"])
         goal = GOALS["type_i_20"] if scenario.n == 20 else None
@@ -291,14 +292,18 @@ def report(scenario: Scenario, result: dict[str, np.ndarray], misses: list[str])
         cells = [f"index {check(f'index {name}', index, index[0] >= GOALS['index_class'])}"]
         for t, track in enumerate(TRACKS):
             rate = _rate(result["tracks"][:, mask, t])
-            cells.append(f"{track} {check(f'{track} {name}', rate, rate[0] >= GOALS['track_class'])}")
+            cells.append(
+                f"{track} {check(f'{track} {name}', rate, rate[0] >= GOALS['track_class'])}"
+            )
         print(f"  {name:>8}: " + "; ".join(cells))
     joint, leader = _rate(result["rank_joint"]), _rate(result["leader"])
     marginal = _rate(result["rank_marginal"])
+    joint_text = check("rank_ci joint", joint, joint[0] >= GOALS["rank_joint"])
+    leader_text = check("leader", leader, leader[0] >= GOALS["leader"])
+    marginal_text = check("marginal", marginal, marginal[0] >= GOALS["rank_marginal"])
     print(
-        f"  rank claims: every rank_ci holds {check('rank_ci joint', joint, joint[0] >= GOALS['rank_joint'])}"
-        f"; leader_group holds the leader {check('leader', leader, leader[0] >= GOALS['leader'])}"
-        f"; rank_ci_marginal per model {check('marginal', marginal, marginal[0] >= GOALS['rank_marginal'])}"
+        f"  rank claims: every rank_ci holds {joint_text}; leader_group holds the leader "
+        f"{leader_text}; rank_ci_marginal per model {marginal_text}"
     )
 
 
@@ -313,9 +318,7 @@ def main() -> int:
         f"Calibration of tcsexam stats on SIMULATED cohorts (not TCSExam results); seed {SEED}, "
         f"level {LEVEL:.0%}"
     )
-    truths = {
-        name: [true_track_means(a) @ WEIGHTS for a in pair] for name, pair in CLASSES.items()
-    }
+    truths = {name: [true_track_means(a) @ WEIGHTS for a in pair] for name, pair in CLASSES.items()}
     print(
         "true indexes: "
         + "; ".join(f"{name} {', '.join(f'{x:.1f}' for x in v)}" for name, v in truths.items())

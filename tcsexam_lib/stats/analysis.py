@@ -9,6 +9,7 @@ resampled: every figure is analytic, so the same input gives the same numbers.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -63,6 +64,16 @@ class CohortAnalysis:
     def track_means(self) -> np.ndarray:
         """``(M, 4)`` track means."""
         return self.moments.mean
+
+    @functools.cached_property
+    def track_ci(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(M, 4)`` track intervals as reported: clipped to each track's range."""
+        return self.tracks.clipped()
+
+    @functools.cached_property
+    def track_ci_methods(self) -> np.ndarray:
+        """``(M, 4)`` the name of the rule that gave each track interval."""
+        return self.tracks.method_names()
 
 
 def analyse_cohort(

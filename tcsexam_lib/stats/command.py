@@ -338,11 +338,10 @@ def build_stats_document(
     if data.get("simulated"):
         head["simulated"] = True  # computed from simulated (demo) data
     models, few_repeats = {}, {}
+    rows = {model: row for row, model in enumerate(source.ranked)}
     for model in source.models:
-        if model in source.ranked:
-            models[model], few_repeats[model] = _ranked_model(
-                source, analysis, source.ranked.index(model)
-            )
+        if model in rows:
+            models[model], few_repeats[model] = _ranked_model(source, analysis, rows[model])
         else:
             models[model] = _unranked_model(data["models"][model])
     head["models"] = models
@@ -363,8 +362,8 @@ def _ranked_model(
     model = source.ranked[row]
     entry = source.data["models"][model]
     moments, intervals = analysis.moments, analysis.tracks
-    low, high = intervals.clipped()
-    methods = intervals.method_names()
+    low, high = analysis.track_ci
+    methods = analysis.track_ci_methods
     tracks, components, sds, n_tasks = {}, {}, {}, {}
     for k, track in enumerate(TRACKS):
         components[track] = decompose_track_variance(source.scores[model][k])

@@ -106,60 +106,77 @@ def log_beta(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def _continued_fraction(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray:
     """The continued fraction of ``I_x(a, b)`` (Numerical Recipes' betacf, vectorised).
 
-    Each element leaves the loop once a step changes it by less than two units in the
-    last place; the loop ends when none is left.
+    An element is done once a step changes it by less than two units in the last place.
+    The loop works on the elements not yet done, dropping the done ones only when they
+    are a quarter of those left (each drop copies the arrays), and ends when none is left.
     """
     qab, qap, qam = a + b, a + 1.0, a - 1.0
     c = np.ones_like(x)
     d = 1.0 - qab * x / qap
     d = 1.0 / np.where(np.abs(d) < _TINY, _TINY, d)
-    h = d.copy()
-    active = np.arange(x.size)
+    result = d.copy()
+    where = np.arange(x.size)  # positions in the result of the elements still worked on
+    h = result.copy()
     for m in range(1, _MAX_TERMS + 1):
         m2 = 2.0 * m
-        aa, bb, xx = a[active], b[active], x[active]
-        cc, dd = c[active], d[active]
-        step = np.ones_like(xx)
+        step = None
         for numerator in (
-            m * (bb - m) * xx / ((qam[active] + m2) * (aa + m2)),
-            -(aa + m) * (qab[active] + m) * xx / ((aa + m2) * (qap[active] + m2)),
+            m * (b - m) * x / ((qam + m2) * (a + m2)),
+            -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2)),
         ):
-            dd = 1.0 + numerator * dd
-            dd = 1.0 / np.where(np.abs(dd) < _TINY, _TINY, dd)
-            cc = 1.0 + numerator / cc
-            cc = np.where(np.abs(cc) < _TINY, _TINY, cc)
-            step = dd * cc
-            h[active] *= step
-        c[active], d[active] = cc, dd
-        active = active[np.abs(step - 1.0) > 2 * _EPS]
-        if active.size == 0:
+            d = 1.0 + numerator * d
+            d = 1.0 / np.where(np.abs(d) < _TINY, _TINY, d)
+            c = 1.0 + numerator / c
+            c = np.where(np.abs(c) < _TINY, _TINY, c)
+            step = d * c
+            h *= step
+        working = np.abs(step - 1.0) > 2 * _EPS
+        left = np.count_nonzero(working)
+        if left == 0:
             break
-    return h
+        if left <= 0.75 * working.size:
+            result[where] = h
+            a, b, x, c, d, h = (v[working] for v in (a, b, x, c, d, h))
+            qab, qap, qam, where = qab[working], qap[working], qam[working], where[working]
+    result[where] = h
+    return result
 
 
 def _beta_tail(
-    a: np.ndarray, b: np.ndarray, log_x: np.ndarray, log_1mx: np.ndarray, x: np.ndarray
+    a: np.ndarray,
+    b: np.ndarray,
+    log_x: np.ndarray,
+    log_1mx: np.ndarray,
+    x: np.ndarray,
+    lbeta: np.ndarray,
 ) -> np.ndarray:
     """``I_x(a, b)`` where the continued fraction converges (``x < (a + 1)/(a + b + 2)``)."""
-    log_front = a * log_x + b * log_1mx - log_beta(a, b)
+    log_front = a * log_x + b * log_1mx - lbeta
     return np.exp(log_front) * _continued_fraction(a, b, x) / a
 
 
 def _beta_cdf_logs(
-    a: np.ndarray, b: np.ndarray, x: np.ndarray, y: np.ndarray
+    a: np.ndarray, b: np.ndarray, x: np.ndarray, y: np.ndarray, lbeta: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """``(I_x(a, b), 1 - I_x(a, b))`` given ``x`` and ``y = 1 - x`` computed separately."""
+    """``(I_x(a, b), 1 - I_x(a, b))`` given ``x`` and ``y = 1 - x`` computed separately.
+
+    ``lbeta`` is ``log B(a, b)`` when the caller has it already (it depends on ``a`` and
+    ``b`` only: a Newton solve reuses it at every step).
+    """
+    lbeta = log_beta(a, b) if lbeta is None else lbeta
     with np.errstate(divide="ignore"):
         log_x, log_y = np.log(x), np.log(y)
     direct = x < (a + 1.0) / (a + b + 2.0)
     lower = np.empty_like(x)
     upper = np.empty_like(x)
     if direct.any():
-        value = _beta_tail(a[direct], b[direct], log_x[direct], log_y[direct], x[direct])
+        value = _beta_tail(
+            a[direct], b[direct], log_x[direct], log_y[direct], x[direct], lbeta[direct]
+        )
         lower[direct], upper[direct] = value, 1.0 - value
     other = ~direct
     if other.any():
-        value = _beta_tail(b[other], a[other], log_y[other], log_x[other], y[other])
+        value = _beta_tail(b[other], a[other], log_y[other], log_x[other], y[other], lbeta[other])
         lower[other], upper[other] = 1.0 - value, value
     ends = (x <= 0.0) | (y <= 0.0)
     lower = np.where(ends, np.where(x <= 0.0, 0.0, 1.0), lower)
@@ -201,16 +218,23 @@ def t_two_sided_p(t: np.ndarray | float, df: np.ndarray | float) -> np.ndarray:
     t, df = np.broadcast_arrays(*(np.abs(np.asarray(v, dtype=float)) for v in (t, df)))
     shape = t.shape
     t, df = t.ravel(), df.ravel()
+    return _t_two_sided(t, df, log_beta(df / 2.0, 0.5)).reshape(shape)
+
+
+def _t_two_sided(t: np.ndarray, df: np.ndarray, lbeta: np.ndarray) -> np.ndarray:
+    """:func:`t_two_sided_p` on flat arrays, ``t >= 0``, with ``log B(df/2, 1/2)`` given."""
     square = t * t
     total = df + square
-    p, _ = _beta_cdf_logs(df / 2.0, np.full_like(df, 0.5), df / total, square / total)
-    return p.reshape(shape)
+    p, _ = _beta_cdf_logs(df / 2.0, np.full_like(df, 0.5), df / total, square / total, lbeta)
+    return p
 
 
-def _t_log_tail_and_slope(t: np.ndarray, df: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _t_log_tail_and_slope(
+    t: np.ndarray, df: np.ndarray, lbeta: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """``log P(T > t)`` for ``t >= 0`` and its derivative in ``t`` (``-density / tail``)."""
-    tail = t_two_sided_p(t, df) / 2.0
-    log_norm = -log_beta(df / 2.0, np.full_like(df, 0.5)) - 0.5 * np.log(df)
+    tail = _t_two_sided(t, df, lbeta) / 2.0
+    log_norm = -lbeta - 0.5 * np.log(df)
     log_pdf = log_norm - (df + 1.0) / 2.0 * np.log1p(t * t / df)
     with np.errstate(divide="ignore"):
         log_tail = np.log(tail)
@@ -231,9 +255,10 @@ def _t_upper_direct(tail: float, df: np.ndarray) -> np.ndarray:
     low = np.full_like(df, -np.inf)
     high = np.full_like(df, np.inf)
     target = math.log(tail)
+    lbeta = log_beta(df / 2.0, 0.5)
     for _ in range(200):
         t = np.exp(s)
-        log_tail, slope = _t_log_tail_and_slope(t, df)
+        log_tail, slope = _t_log_tail_and_slope(t, df, lbeta)
         error = log_tail - target  # decreasing in s
         low = np.where(error > 0, s, low)
         high = np.where(error <= 0, s, high)
@@ -254,8 +279,9 @@ def t_quantile(q: float, df: np.ndarray | float, *, tail: float | None = None) -
     For an extreme upper quantile pass ``tail = 1 - q`` instead of ``q`` (keyword), so
     that a tail such as 5e-8 is not rounded through ``1 - 5e-8``.
 
-    Up to 128 distinct ``df``, each is solved by safeguarded Newton steps. With more
-    (a cohort's pairs, each with its own Welch–Satterthwaite ``df``), the quantile is
+    Up to 128 values of ``df`` (or one value repeated), each distinct one is solved by
+    safeguarded Newton steps. With more (a cohort's pairs, each with its own
+    Welch–Satterthwaite ``df``), the quantile is
     solved at 48 Chebyshev nodes in ``1/df`` over the values' range and its logarithm
     interpolated there: ``log t`` is a smooth function of ``1/df``, and the
     interpolation agrees with the direct solution to a relative 1e-12 (tested).
@@ -279,12 +305,17 @@ def t_quantile(q: float, df: np.ndarray | float, *, tail: float | None = None) -
     flat = df.ravel()
     finite = np.isfinite(flat)
     result = np.where(flat == np.inf, -normal_quantile(tail), np.nan)  # the normal limit
-    values = np.unique(flat[finite])
-    if values.size <= _DIRECT_QUANTILES:
+    given = flat[finite]
+    if given.size == 0:
+        return (sign * result).reshape(df.shape)
+    low, high = float(given.min()), float(given.max())
+    if given.size <= _DIRECT_QUANTILES or low == high:
+        values = np.sort(given)  # the distinct values (np.unique would import np.ma)
+        values = values[np.concatenate(([True], values[1:] != values[:-1]))]
         solved = _t_upper_cached(tail, values)
-        result[finite] = solved[np.searchsorted(values, flat[finite])]
+        result[finite] = solved[np.searchsorted(values, given)]
     else:
-        result[finite] = _t_upper_interpolated(tail, flat[finite], values[0], values[-1])
+        result[finite] = _t_upper_interpolated(tail, given, low, high)
     return (sign * result).reshape(df.shape)
 
 
@@ -330,7 +361,10 @@ def _t_upper_interpolated(tail: float, df: np.ndarray, low: float, high: float) 
 
 
 def beta_quantile(q: float, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The ``x`` with ``I_x(a, b) = q`` (bisection to machine precision; small arrays).
+    """The ``x`` with ``I_x(a, b) = q`` (safeguarded Newton steps; small arrays).
+
+    Each step uses the beta density as the slope and stays inside a bracket that always
+    holds the root (a step leaving it bisects), so it converges for any ``a, b > 0``.
 
     Examples
     --------
@@ -338,16 +372,25 @@ def beta_quantile(q: float, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     0.5
     """
     a, b = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(b, dtype=float))
-    low = np.zeros(a.shape)
-    high = np.ones(a.shape)
+    shape = a.shape
+    a, b = a.ravel(), b.ravel()
+    lbeta = log_beta(a, b)
+    low, high = np.zeros(a.shape), np.ones(a.shape)
+    x = np.clip(a / (a + b), 1e-6, 1 - 1e-6)  # the mean: a start inside (0, 1)
     for _ in range(200):
-        middle = (low + high) / 2.0
-        below = beta_cdf(middle, a, b) < q
-        low = np.where(below, middle, low)
-        high = np.where(below, high, middle)
-        if np.all(high - low <= 2 * _EPS * np.maximum(high, _TINY)):
-            break
-    return (low + high) / 2.0
+        cdf = _beta_cdf_logs(a, b, x, 1.0 - x, lbeta)[0]
+        error = cdf - q
+        low = np.where(error < 0, x, low)
+        high = np.where(error >= 0, x, high)
+        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+            density = np.exp((a - 1) * np.log(x) + (b - 1) * np.log1p(-x) - lbeta)
+            candidate = x - error / density
+        inside = (candidate > low) & (candidate < high)
+        new = np.where(inside, candidate, (low + high) / 2.0)
+        if np.all(np.abs(new - x) <= 4 * _EPS * np.maximum(new, _TINY)):
+            return new.reshape(shape)
+        x = new
+    return x.reshape(shape)
 
 
 def normal_quantile(q: float) -> float:

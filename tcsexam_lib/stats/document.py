@@ -12,7 +12,10 @@ written on one line (``tests/test_stats_document.py`` checks it): two-space
 indentation, keys in order, numbers as the shortest text that reads back as the same
 double (orjson writes ``1e-7`` where Python writes ``1e-07``), ``null`` where a figure
 cannot be computed. One line a pair keeps a 1,000-model file greppable and a third
-smaller than one line a field.
+smaller than one line a field. orjson writes a NaN or an infinity as ``null``: the
+head's figures are turned into ``None`` where they cannot be computed before (see
+``_number`` in :mod:`.command`), and the tests compare the file read back with the
+document, which would show any other.
 """
 
 from __future__ import annotations
@@ -24,15 +27,17 @@ from typing import Any
 
 import numpy as np
 
-from ..jsonio import refuse_non_finite, write_stream_atomic
+from ..jsonio import write_stream_atomic
 from .pairs import PairTests
 
 #: Pairs written per block (bounds the memory of the text being assembled).
 WRITE_BLOCK = 65536
 #: The document's keys after which the pairs are written, and the pairs' own keys.
-_PAIR_FLOATS = ("delta", "se", "se_adjusted", "df")
+_PAIR_FLOATS = ("delta", "se")
 _PAIR_TESTS = ("p_value", "p_holm")
-#: The float columns in the order the line template takes them.
+#: The float columns in the order the line template takes them (the pairs' ``df`` and
+#: ``se_adjusted``, which give ``ci`` and ``p_value``, stay in :class:`PairTests`: a
+#: 1,000-model file is 499,500 lines, each number of them costs time and space).
 _TEXT_COLUMNS = (*_PAIR_FLOATS, "ci_low", "ci_high", *_PAIR_TESTS, "mdd")
 _PLACEHOLDER = "\x00pairs\x00"
 
@@ -85,7 +90,7 @@ class PairTable:
         for k, (a, b) in enumerate(zip(t.first.tolist(), t.second.tolist(), strict=True)):
             record = {"model_a": self.names[a], "model_b": self.names[b]}
             record.update((key, columns[key][k]) for key in _PAIR_FLOATS)
-            record["ci"] = None if low[k] is None else [low[k], high[k]]
+            record["ci"] = None if low[k] is None or high[k] is None else [low[k], high[k]]
             record.update((key, columns[key][k]) for key in _PAIR_TESTS)
             record["significant"] = bool(t.significant[k])
             record["mdd"] = columns["mdd"][k]
@@ -93,7 +98,7 @@ class PairTable:
             records.append(record)
         return records
 
-    def json_lines(self) -> Iterator[list[bytes]]:
+    def json_blocks(self) -> Iterator[bytes]:
         """The JSON text of the list's items, one line per pair, a block of pairs at a time.
 
         Every line but the very last ends with ``,`` and a newline.
@@ -105,31 +110,31 @@ class PairTable:
         quoted = [orjson.dumps(name) for name in self.names]
         ci = b"[%s, %s]" if not np.isnan(t.ci_low).any() else b"null%s%s"
         template = (
-            b'    {"model_a": %s, "model_b": %s, "delta": %s, "se": %s, "se_adjusted": %s, '
-            b'"df": %s, "ci": ' + ci + b', "p_value": %s, "p_holm": %s, "significant": %s, '
-            b'"mdd": %s, "n_common_tasks": ' + str(self.n_common_tasks).encode() + b"},\n"
+            b'    {"model_a": %s, "model_b": %s, "delta": %s, "se": %s, "ci": '
+            + ci
+            + b', "p_value": %s, "p_holm": %s, "significant": %s, "mdd": %s, "n_common_tasks": '
+            + str(self.n_common_tasks).encode()
+            + b"},\n"
         )
         for start in range(0, len(t), WRITE_BLOCK):
             block = slice(start, start + WRITE_BLOCK)
             columns = [_column_text(getattr(t, key)[block]) for key in _TEXT_COLUMNS]
             if ci.startswith(b"null"):
-                columns[4] = columns[5] = [b""] * len(columns[0])
-            lines = list(
+                columns[2] = columns[3] = [b""] * len(columns[0])
+            text = b"".join(
                 map(
                     template.__mod__,
                     zip(
                         [quoted[a] for a in t.first[block].tolist()],
                         [quoted[b] for b in t.second[block].tolist()],
-                        *columns[:8],
+                        *columns[:6],
                         [b"true" if s else b"false" for s in t.significant[block].tolist()],
-                        columns[8],
+                        columns[6],
                         strict=True,
                     ),
                 )
             )
-            if start + WRITE_BLOCK >= len(t):
-                lines[-1] = lines[-1][:-2]  # the last pair: no comma
-            yield lines
+            yield text[:-2] if start + WRITE_BLOCK >= len(t) else text  # the last: no comma
 
 
 def _floats(column: np.ndarray) -> list[float | None]:
@@ -184,15 +189,13 @@ class StatsDocument:
     def json_chunks(self) -> Iterator[bytes]:
         """The document's JSON text (what :func:`write_stats_json` writes), in pieces."""
         orjson = _orjson()
-        refuse_non_finite(self.head)  # orjson would write null: a figure is null on purpose
         text = orjson.dumps(self._ordered(_PLACEHOLDER), option=orjson.OPT_INDENT_2)
         before, after = text.split(orjson.dumps(_PLACEHOLDER), 1)
         if len(self.pairs) == 0:
             yield before + b"[]" + after + b"\n"
             return
         yield before + b"[\n"
-        for lines in self.pairs.json_lines():
-            yield from lines
+        yield from self.pairs.json_blocks()
         yield b"\n  ]" + after + b"\n"
 
 

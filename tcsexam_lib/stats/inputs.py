@@ -24,7 +24,6 @@ from ..errors import InputRefused, Problem
 from ..formulas import combine_track_means, mean_score
 from ..jsonio import read_json, sha256_file
 from ..schemas import validate_with_schema
-from ..formulas import combine_track_means, mean_score
 from ..vocab import METRIC_ID, SCORE_RANGES, TRACKS, score_in_range
 
 #: Recomputed and recorded means may differ by this much (relative and absolute).

@@ -52,6 +52,7 @@ tracks are, and a track without spread never vanishes from it.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -59,7 +60,7 @@ import numpy as np
 
 from ..formulas import WEIGHT_VECTOR
 from ..vocab import TRACKS
-from .distributions import beta_quantile, t_quantile
+from .distributions import t_quantile
 
 #: The values a track mean can take; reported intervals are clipped to them.
 TRACK_RANGES = {
@@ -94,7 +95,7 @@ class Moments:
     skewness: np.ndarray
 
 
-def track_moments(values: Sequence[np.ndarray]) -> Moments:
+def track_moments(values: Sequence[np.ndarray], *, tasks_first: bool = False) -> Moments:
     """Means, standard deviations, third cumulants and degrees of freedom per track.
 
     Parameters
@@ -102,6 +103,9 @@ def track_moments(values: Sequence[np.ndarray]) -> Moments:
     values : sequence of arrays
         One array per track in :data:`~tcsexam_lib.vocab.TRACKS` order, shape
         ``(rows, n_t)``: a row per model (or pair of models), a column per task.
+    tasks_first : bool
+        The arrays are ``(n_t, rows)`` instead (the pairs' layout: a sum over a few
+        tasks is then a few additions of long rows, much faster than many short sums).
 
     Examples
     --------
@@ -111,26 +115,27 @@ def track_moments(values: Sequence[np.ndarray]) -> Moments:
     >>> m.sd.round(4).tolist(), m.df.tolist(), m.n.tolist()
     ([[0.5774, 0.1414, 0.0, nan]], [[3.0, 1.0, 2.0, nan]], [4, 2, 3, 1])
     """
-    n = np.array([v.shape[-1] for v in values])
-    columns = [_moments_of(v) for v in values]
+    axis = 0 if tasks_first else -1
+    n = np.array([v.shape[axis] for v in values])
+    columns = [_moments_of(v, axis) for v in values]
     mean, sd, k3, df, skewness = (np.stack([c[k] for c in columns], axis=-1) for k in range(5))
     return Moments(n=n, mean=mean, sd=sd, k3=k3, df=df, skewness=skewness)
 
 
-def _moments_of(v: np.ndarray) -> tuple[np.ndarray, ...]:
-    n = v.shape[-1]
-    mean = v.mean(axis=-1)
+def _moments_of(v: np.ndarray, axis: int) -> tuple[np.ndarray, ...]:
+    n = v.shape[axis]
+    mean = v.mean(axis=axis)
     nan = np.full(mean.shape, np.nan)
     if n < 2:
         return mean, nan, np.zeros(mean.shape), nan, np.zeros(mean.shape)
-    centred = v - mean[..., None]
+    centred = v - np.expand_dims(mean, axis)
     squares = centred * centred
-    m2 = squares.mean(axis=-1)
+    m2 = squares.mean(axis=axis)
     sd = np.sqrt(m2 * n / (n - 1))
-    df = moment_degrees_of_freedom(m2, (squares * squares).mean(axis=-1), n)
+    df = moment_degrees_of_freedom(m2, (squares * squares).mean(axis=axis), n)
     if n < 3:
         return mean, sd, np.zeros(mean.shape), df, np.zeros(mean.shape)
-    m3 = (squares * centred).mean(axis=-1)
+    m3 = (squares * centred).mean(axis=axis)
     k3 = m3 * n * n / ((n - 1) * (n - 2))
     with np.errstate(divide="ignore", invalid="ignore"):
         skewness = np.where(m2 > 0, m3 / m2**1.5 * np.sqrt(n * (n - 1)) / (n - 2), 0.0)
@@ -333,15 +338,42 @@ def clopper_pearson(k: np.ndarray, n: int, alpha: float) -> tuple[np.ndarray, np
     >>> low.round(4).tolist(), high.round(4).tolist()
     ([0.0, 0.4782, 0.0527], [0.5218, 1.0, 0.8534])
     """
-    limits = np.array([_clopper_pearson_limits(int(x), int(n), float(alpha)) for x in k])
-    return limits[:, 0], limits[:, 1]
+    low, high = _clopper_pearson_table(int(n), float(alpha))
+    where = np.asarray(k, dtype=int)
+    return low[where], high[where]
 
 
-@functools.lru_cache(maxsize=4096)
-def _clopper_pearson_limits(k: int, n: int, alpha: float) -> tuple[float, float]:
-    """The two limits of one ``(k, n)`` (they depend on nothing else: computed once)."""
-    low = 0.0 if k == 0 else float(beta_quantile(alpha / 2, k, n - k + 1.0))
-    high = 1.0 if k == n else float(beta_quantile(1 - alpha / 2, k + 1.0, n - k))
+@functools.lru_cache(maxsize=256)
+def _clopper_pearson_table(n: int, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """The limits for every ``k`` from 0 to ``n`` (they depend on nothing else: once each).
+
+    The lower limit of ``k`` solves ``P(X >= k) = alpha/2`` and the upper one
+    ``P(X <= k) = alpha/2`` for ``X ~ Binomial(n, p)``; both tails are finite sums of the
+    binomial probabilities (in logs), solved for every ``k`` at once by bisection.
+    """
+    k = np.arange(n + 1)
+    log_choose = np.array(
+        [math.lgamma(n + 1) - math.lgamma(j + 1) - math.lgamma(n - j + 1) for j in k]
+    )
+    at_least = k[:, None] <= k[None, :]  # row: k, column: j; X = j counts towards P(X >= k)
+
+    def solve(lower: bool) -> np.ndarray:
+        low, high = np.zeros(n + 1), np.ones(n + 1)
+        for _ in range(60):  # 2^-60: below a double's resolution on [0, 1]
+            p = (low + high) / 2.0
+            with np.errstate(divide="ignore", invalid="ignore"):  # the k = 0 and k = n ends
+                log_pmf = log_choose[None, :] + k[None, :] * np.log(p)[:, None]
+                log_pmf = log_pmf + (n - k)[None, :] * np.log1p(-p)[:, None]
+            pmf = np.exp(log_pmf)
+            tail = (pmf * (at_least if lower else ~at_least | (k[:, None] == k[None, :]))).sum(1)
+            # lower: P(X >= k) grows with p; upper: P(X <= k) falls with p
+            too_low = tail < alpha / 2 if lower else tail > alpha / 2
+            low, high = np.where(too_low, p, low), np.where(too_low, high, p)
+        return (low + high) / 2.0
+
+    low, high = solve(True), solve(False)
+    low[0], high[n] = 0.0, 1.0
+    low.flags.writeable = high.flags.writeable = False  # shared by every caller
     return low, high
 
 

@@ -36,7 +36,8 @@ METHOD = {
     "(k3 the unbiased third cumulant of the differences, z the normal quantile at the level): "
     "the skewness term of the two-sided Edgeworth expansion; df: Welch-Satterthwaite over "
     "tracks with per-track df matched from the fourth moment (at most n_t - 1); "
-    "ci = delta -+ t(1 - (1 - level)/2, df) * se_adjusted",
+    "ci = delta -+ t(1 - (1 - level)/2, df) * se_adjusted; se_adjusted and df are not written "
+    "per pair (a 1,000-model file has 499,500 pairs): tcsexam_lib.stats.analyse_cohort gives them",
     "p_value": "two-sided t-test of equal expected indexes (the models may differ in shape): "
     "P(|T_df| >= |delta| / se_adjusted), from the t distribution (no resampling floor); "
     "se = 0 gives p = 1 when delta = 0, else p = 0",

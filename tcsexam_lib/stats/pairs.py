@@ -127,7 +127,7 @@ def paired_tests(
     >>> out = paired_tests(values, index, [2, 0, 1], 0.95)
     >>> out.delta.tolist(), out.p_value.tolist(), out.significant.tolist()
     ([30.0, 30.0, 0.0], [0.0, 0.0, 1.0], [True, True, False])
-    >>> out.ci_low.tolist(), out.ci_high.tolist()
+    >>> out.ci_low.round(9).tolist(), out.ci_high.round(9).tolist()   # no spread: no width
     ([30.0, 30.0, 0.0], [30.0, 30.0, 0.0])
     """
     alpha = 1.0 - level
@@ -140,9 +140,11 @@ def paired_tests(
     inflation = (z**4 + 2 * z**2 - 3) / 18.0
     weights = np.asarray(WEIGHT_VECTOR, dtype=float)
     n = np.array([v.shape[-1] for v in values], dtype=float)
+    by_task = [np.ascontiguousarray(v.T) for v in values]  # (n_t, models)
     for start in range(0, n_pairs, PAIR_CHUNK):
         a, b = first[start : start + PAIR_CHUNK], second[start : start + PAIR_CHUNK]
-        moments = track_moments([v[a] - v[b] for v in values])
+        differences = [v.take(a, axis=1) - v.take(b, axis=1) for v in by_task]
+        moments = track_moments(differences, tasks_first=True)
         chunk_se = stratified_standard_error(moments.sd, moments.n)
         terms = np.square(weights) * np.square(moments.sd) / n
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -254,7 +256,7 @@ def marginal_rank_intervals(n_models: int, pairs: PairTests, alpha: float) -> li
     p = np.full((n_models, n_models), np.nan)
     p[positions_a, positions_b] = pairs.p_value
     p[positions_b, positions_a] = pairs.p_value
-    adjusted = np.vstack([holm_adjust(row) for row in p]) if n_models else p
+    adjusted = holm_adjust_rows(p)
     winner = np.zeros((n_models, n_models), dtype=bool)  # winner[i, j]: i ahead of j
     winner[positions_a, positions_b] = pairs.delta > 0
     significant = adjusted <= alpha
@@ -263,6 +265,27 @@ def marginal_rank_intervals(n_models: int, pairs: PairTests, alpha: float) -> li
     best = 1 + ahead.sum(axis=1)
     worst = n_models - behind.sum(axis=1)
     return [(int(b), int(w)) for b, w in zip(best, worst, strict=True)]
+
+
+def holm_adjust_rows(p: np.ndarray) -> np.ndarray:
+    """:func:`holm_adjust` applied to each row of a matrix at once (NaN: no test).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> holm_adjust_rows(np.array([[0.01, 0.04, 0.03, 0.5], [np.nan, 0.2, 0.01, np.nan]]))
+    array([[0.04, 0.09, 0.09, 0.5 ],
+           [ nan, 0.2 , 0.02,  nan]])
+    """
+    order = np.argsort(p, axis=1, kind="stable")  # NaN sorts last
+    ordered = np.take_along_axis(p, order, axis=1)
+    tested = np.count_nonzero(~np.isnan(p), axis=1)[:, None]
+    factor = tested - np.arange(p.shape[1])[None, :]
+    adjusted = np.fmax.accumulate(np.minimum(1.0, factor * ordered), axis=1)
+    adjusted = np.where(np.isnan(ordered), np.nan, adjusted)
+    result = np.empty_like(p)
+    np.put_along_axis(result, order, adjusted, axis=1)
+    return result
 
 
 def leader_group(ahead: np.ndarray) -> list[int]:

@@ -63,20 +63,21 @@ def decompose_track_variance(task_scores: Sequence[Sequence[float]]) -> dict[str
     True
     """
     n = len(task_scores)
-    repeated = [np.asarray(s, dtype=float) for s in task_scores if len(s) >= 2]
+    repeated = [s for s in task_scores if len(s) >= 2]
     if n < 2 or not repeated:
         return None
-    means = np.array([np.mean(s) for s in task_scores])
-    within = sum(float(np.square(s - s.mean()).sum()) for s in repeated)
+    # Plain Python: a task holds a few attempts, far too few for numpy to pay off.
+    means = [math.fsum(s) / len(s) for s in task_scores]
+    within = math.fsum(_squared_deviations(s) for s in repeated)
     attempt_variance = within / sum(len(s) - 1 for s in repeated)
-    inverse_k = float(np.mean([1.0 / len(s) for s in task_scores]))
+    inverse_k = math.fsum(1.0 / len(s) for s in task_scores) / n
     attempt_part = attempt_variance * inverse_k
-    task_variance = max(0.0, float(means.var(ddof=1)) - attempt_part)
+    task_variance = max(0.0, _squared_deviations(means) / (n - 1) - attempt_part)
     total = task_variance + attempt_part
     return {
         "n_tasks": n,
         "n_tasks_with_repeats": len(repeated),
-        "mean_attempts": float(np.mean([len(s) for s in task_scores])),
+        "mean_attempts": sum(len(s) for s in task_scores) / n,
         "attempt_variance": attempt_variance,
         "attempt_part": attempt_part,
         "task_variance": task_variance,
@@ -86,6 +87,12 @@ def decompose_track_variance(task_scores: Sequence[Sequence[float]]) -> dict[str
         "se_twice_tasks": math.sqrt(total / (2 * n)),
         "se_twice_attempts": math.sqrt((task_variance + attempt_part / 2) / n),
     }
+
+
+def _squared_deviations(values: Sequence[float]) -> float:
+    """``sum((x - mean)^2)`` of a few numbers (two passes, compensated sums)."""
+    mean = math.fsum(values) / len(values)
+    return math.fsum((x - mean) ** 2 for x in values)
 
 
 def project_index_se(
