@@ -41,7 +41,10 @@ cohorts each (seed 20261202):
 - ``identical``: 4 models of ability 0.3 (exchangeable: every pair is null);
 - ``shapes``: 4 models with equal expected indexes, two as above and two whose
   construction rewards never fail and are light-tailed (log-normal around the same
-  task difficulty, scaled to the same mean): every pair is null, but the shapes differ.
+  task difficulty, scaled to the same mean): every pair is null, but the shapes differ;
+- ``shapes-harsh`` (20 tasks a track only): the same with strong models (a = 1.5) and
+  light-tailed rewards that ignore the task's difficulty (nearly constant), so the
+  paired differences carry all of the heavy tail and the zeros.
 """
 
 from __future__ import annotations
@@ -71,6 +74,9 @@ NULL_ABILITY = 0.3
 #: Light-tailed construction of the shapes scenario: log-normal spread of the task
 #: effect and of an attempt (no zeros).
 LIGHT_TASK_SCALE, LIGHT_NOISE = 0.5, 0.1
+#: The harsher shapes: strong models, and light-tailed rewards that do not follow the task's
+#: difficulty at all (nearly constant), so the paired differences carry all the skew.
+SHAPES_HARSH_ABILITY = 1.5
 WEIGHTS = np.asarray(WEIGHT_VECTOR, dtype=float)
 
 GOALS = {
@@ -131,7 +137,12 @@ def true_track_means(ability: float) -> np.ndarray:
 
 
 def simulate(
-    rng: np.random.Generator, abilities: np.ndarray, n: int, k: int, light: np.ndarray
+    rng: np.random.Generator,
+    abilities: np.ndarray,
+    n: int,
+    k: int,
+    light: np.ndarray,
+    task_scale: float = LIGHT_TASK_SCALE,
 ) -> list[np.ndarray]:
     """SIMULATED task means of one cohort: per track an array ``(models, n)``.
 
@@ -159,8 +170,8 @@ def simulate(
         scores = np.where(zero, 0.0, value)
         if track == "construction" and light.any():
             noise = rng.normal(0.0, LIGHT_NOISE, (m, n, k))
-            raw = np.exp((LIGHT_TASK_SCALE * (b - p["mu"]))[None, :, None] + noise)
-            mean_raw = math.exp((LIGHT_TASK_SCALE * p["sd"]) ** 2 / 2 + LIGHT_NOISE**2 / 2)
+            raw = np.exp((task_scale * (b - p["mu"]))[None, :, None] + noise)
+            mean_raw = math.exp((task_scale * p["sd"]) ** 2 / 2 + LIGHT_NOISE**2 / 2)
             target = np.array([true_track_means(x)[2] for x in abilities])[:, None, None]
             scores = np.where(light[:, None, None], target * raw / mean_raw, scores)
         out.append(scores.mean(axis=-1))
@@ -191,6 +202,9 @@ def scenarios() -> list[Scenario]:
             out.append(Scenario("identical", n, k, (NULL_ABILITY,) * 4, (False,) * 4, ()))
             shapes_light = (False, False, True, True)
             out.append(Scenario("shapes", n, k, (NULL_ABILITY,) * 4, shapes_light, ()))
+            if n == max(TASKS):  # the harsher shapes, where the goal on type-I error is set
+                ability = (SHAPES_HARSH_ABILITY,) * 4
+                out.append(Scenario("shapes-harsh", n, k, ability, shapes_light, ()))
     return out
 
 
@@ -205,7 +219,8 @@ def run_scenario(scenario: Scenario, seed: int) -> dict[str, np.ndarray]:
     leader = int(np.argmax(true_index))
     rows: dict[str, list] = {key: [] for key in _KEYS}
     for _ in range(COHORTS):
-        values = simulate(rng, abilities, scenario.n, scenario.k, light)
+        scale = 0.0 if scenario.name == "shapes-harsh" else LIGHT_TASK_SCALE
+        values = simulate(rng, abilities, scenario.n, scenario.k, light, scale)
         out = analyse_cohort(values, level=LEVEL)
         low, high = out.index_ci
         rows["index"].append((low <= true_index) & (true_index <= high))
