@@ -72,7 +72,8 @@ def test_runner_on_a_demo_run_set_lists_every_model_as_run_score_does(tmp_path):
     for heading in ("Leaderboard", "Index intervals", "Which models differ",
                     "Models ranked by their index", "Task x model"):  # fmt: skip
         assert f">{heading}<" in cohort
-    assert "Tied with the leader (rank intervals overlap): " in cohort
+    assert "Could be first (no model is significantly ahead of them): sim-alpha" in cohort
+    assert "Tie groups down the ranking (no pair inside a group differs): " in cohort
     alpha = expected["models"]["sim-alpha"]["index"]
     alpha_half = stats["models"]["sim-alpha"]["index_ci_half_width"]
     assert f'<td class="num">{alpha:.2f}</td><td class="num">{alpha_half:.2f}</td>' in cohort

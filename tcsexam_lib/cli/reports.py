@@ -117,10 +117,14 @@ def _interval_text(interval) -> str:
     return "—" if interval is None else f"[{interval[0]:.2f}, {interval[1]:.2f}]"
 
 
-def _cmd_stats(args: argparse.Namespace) -> int:
-    from ..stats import run_stats
+#: Models the command's summary lists one line each (the rest are in the file).
+SUMMARY_MODELS = 10
 
-    result = run_stats(
+
+def _cmd_stats(args: argparse.Namespace) -> int:
+    from ..stats.command import write_stats
+
+    result = write_stats(
         index=args.index,
         output=args.output,
         resamples=args.resamples,
@@ -128,22 +132,31 @@ def _cmd_stats(args: argparse.Namespace) -> int:
         level=args.level,
     )
     level = f"{result['level'] * 100:g}%"
-    for model in result["ranking"]:
+    ranking = result["ranking"]
+    for model in ranking[:SUMMARY_MODELS]:
         entry = result["models"][model]
         best, worst = entry["rank_ci"]
         say(
             f"{model}: index {entry['index']:.2f}, {level} CI {_interval_text(entry['index_ci'])}"
             f", rank {entry['rank']} (interval {best}-{worst}), {entry['status']}"
         )
-    for model, entry in result["models"].items():
-        if entry["index"] is None:
-            say(f"{model}: {entry['status']}, no index: no interval, no rank")
-    significant = sum(pair["significant"] for pair in result["pairs"])
-    if result["pairs"]:
-        say(f"pairs: {significant} of {len(result['pairs'])} differ after Holm at {level}")
-    if result["tie_groups"]:
-        say(f"tied with the leader: {', '.join(result['tie_groups'][0])}")
-    say(f"method: {result['method']['name']} (B = {result['resamples']}, seed {result['seed']})")
+    if len(ranking) > SUMMARY_MODELS:
+        say(f"... and {len(ranking) - SUMMARY_MODELS} more ranked models (all in the file)")
+    unranked = [m for m, entry in result["models"].items() if entry["index"] is None]
+    for model in unranked[:SUMMARY_MODELS]:
+        say(f"{model}: {result['models'][model]['status']}, no index: no interval, no rank")
+    if len(unranked) > SUMMARY_MODELS:
+        say(f"... and {len(unranked) - SUMMARY_MODELS} more models without an index")
+    pairs = result.pairs
+    if len(pairs):
+        say(f"pairs: {pairs.count_significant()} of {len(pairs)} differ after Holm at {level}")
+    leaders = result["leader_group"]
+    if leaders:
+        shown = ", ".join(leaders[:SUMMARY_MODELS])
+        more = f" and {len(leaders) - SUMMARY_MODELS} more" if len(leaders) > SUMMARY_MODELS else ""
+        say(f"could be first (no model significantly ahead): {shown}{more}")
+    say(f"tie groups: {len(result['tie_groups'])} (no group holds a significant pair)")
+    say("method: analytic intervals and tests (see the file's method); nothing resampled")
     say(f"-> {args.output}")
     if result.get("simulated"):
         say(SIMULATED_NOTE)
@@ -159,9 +172,15 @@ def add_stats_command(sub) -> None:
     stats.add_argument("index", metavar="INDEX.json", help="an output of tcsexam score")
     stats.add_argument("--output", required=True, help="where to write the JSON result")
     stats.add_argument(
-        "--resamples", type=int, default=10_000, metavar="B", help="replicates (default 10000)"
+        "--resamples",
+        type=int,
+        default=10_000,
+        metavar="B",
+        help="recorded in the output (default 10000); every figure is analytic",
     )
-    stats.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    stats.add_argument(
+        "--seed", type=int, default=0, help="recorded in the output (default 0); nothing is random"
+    )
     stats.add_argument(
         "--level", type=float, default=0.95, help="confidence level in (0, 1) (default 0.95)"
     )

@@ -6,8 +6,8 @@ task's mean for every model as a heatmap, and, where another run set holds the s
 models under the other solver protocol or another suite, puts the two side by side.
 
 With the run set's ``tcsexam stats`` document, the leaderboard also shows each index's
-± half-width, rank interval and tie group (see :mod:`.stats_views`, which draws the
-intervals and the pairwise differences).
+± half-width, rank interval, whether it could be first and its tie group (see
+:mod:`.stats_views`, which draws the intervals and the pairwise differences).
 """
 
 from __future__ import annotations
@@ -49,8 +49,9 @@ def leaderboard(result: dict[str, Any], stats: dict[str, Any] | None = None) -> 
     Models with an index are ranked by it (1 = highest); a provisional model is ranked
     but says what awaits confirmation; an incomplete model has no rank and no index,
     and the note says why. With the ``tcsexam stats`` document of the same index
-    (``stats``), the index is followed by its ± half-width (points), the rank interval
-    and the tie group (see :func:`~.stats_views.interval_columns`).
+    (``stats``), the index is followed by its ± half-width (points), the rank interval,
+    whether it could be first, and its tie group (see
+    :func:`~.stats_views.interval_columns`).
 
     Examples
     --------
@@ -64,11 +65,11 @@ def leaderboard(result: dict[str, Any], stats: dict[str, Any] | None = None) -> 
     ...           "issues": [{"severity": "error"}], "coverage": cov}}}
     >>> leaderboard(result)[["rank", "status", "model", "index"]].values.tolist()
     [[1, 'complete', 'b', 75.0], [None, 'incomplete', 'a', None]]
-    >>> stats = {"level": 0.95, "tie_groups": [["b"]], "models": {
+    >>> stats = {"level": 0.95, "tie_groups": [["b"]], "leader_group": ["b"], "models": {
     ...     "b": {"index_ci_half_width": 6.5, "rank_ci": [1, 1]},
     ...     "a": {"index_ci_half_width": None, "rank_ci": None}}}
-    >>> leaderboard(result, stats).iloc[:, 3:7].values.tolist()
-    [[75.0, 6.5, '1', 1], [None, None, None, None]]
+    >>> leaderboard(result, stats).iloc[:, 3:8].values.tolist()
+    [[75.0, 6.5, '1', 'yes', 1], [None, None, None, None, None]]
     """
     rows = []
     rank = 0
@@ -93,16 +94,20 @@ def leaderboard(result: dict[str, Any], stats: dict[str, Any] | None = None) -> 
                 "note": note,
             }
         )
-    intervals = [] if stats is None else ["± half-width", "rank interval", "tie group"]
+    intervals = (
+        [] if stats is None else ["± half-width", "rank interval", "could be first", "tie group"]
+    )
     columns = ["rank", "status", "model", "index", *intervals, "P", "S", "C", "O", "note"]
     table = pd.DataFrame(rows, columns=columns, dtype=object)
     table.attrs["caption"] = "Index in points (2 decimals); P, S, C, O track means (4 decimals)."
     if stats is not None:
         level = f"{stats['level']:.0%}"
         table.attrs["caption"] += (
-            f" Index ± half-width: its {level} interval (tasks drawn again within each "
-            "track); rank interval: the ranks the paired tests allow (1 = best); tie group 1: "
-            "the leader and every model whose rank interval overlaps the leader's."
+            f" Index ± half-width: its {level} interval reaches at most this far (tasks drawn "
+            "again within each track); rank interval: the ranks the paired tests allow (1 = "
+            "best, all models at once); could be first: no model is significantly ahead (Holm); "
+            "tie group: no pair inside a group differs, a new group starting at the first "
+            "model a member of the group above is significantly ahead of."
         )
     table.attrs["empty_text"] = "The cohort declares no model."
     return table

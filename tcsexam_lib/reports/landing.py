@@ -89,10 +89,11 @@ def _run_set_section(manifest: dict[str, Any]) -> str:
         "status",
         "model",
         "index (points)" if level is None else f"index ± {level:.0%} half-width (points)",
+        *([] if level is None else ["could be first"]),
         *letters,
         "reports (with the code; executed notebook)",
     ]
-    numeric = {2, 3, 4, 5, 6}
+    numeric = {2, 3, 4, 5, 6} if level is None else {2, 4, 5, 6, 7}
     out.append(
         "<table class='tcs-table'><thead><tr>"
         + "".join(
@@ -112,6 +113,11 @@ def _run_set_section(manifest: dict[str, Any]) -> str:
             f"<td class='{status}'>{status}</td>",
             f"<td>{html.escape(model)}</td>",
             f"<td class='num'>{index}</td>",
+            *(
+                []
+                if level is None
+                else ["<td>yes</td>" if entry.get("could_be_first") else "<td>—</td>"]
+            ),
             *(f"<td class='num'>{_fmt(entry['track_means'][x], 4)}</td>" for x in letters),
             f"<td>{' · '.join(reports)}</td>",
         ]

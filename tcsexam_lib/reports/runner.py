@@ -46,6 +46,7 @@ from ..scoring.cohort import load_cohort_reference
 from ..scoring.commands import ScoringInputs, index_document
 from ..scoring.evidence import SolverOutput
 from ..stats.command import compute_stats, stats_provenance
+from ..stats.document import write_stats_json
 from .execute import NotebookOutcome, Progress, execute_notebooks
 from .fill import FillResult, fill_table
 from .pages import write_assets
@@ -364,8 +365,8 @@ def _write_staged(prepared: PreparedRunSet, staging: Path, say: Progress) -> Run
         level=stats["level"],
         producer=PRODUCER,
     )
-    stats["provenance"] = relative_provenance(provenance, staging)
-    write_text_atomic(stats_path, dumps_json(stats))
+    stats.head["provenance"] = relative_provenance(provenance, staging)
+    write_stats_json(stats_path, stats)
     for model, entry in score["models"].items():
         index = "no index" if entry["index"] is None else f"index {entry['index']:.2f}"
         say(f"[{params.name}] {model}: {entry['status']}, {index}")

@@ -18,6 +18,7 @@ from typing import Any
 from ..jsonio import dumps_json, write_text_atomic
 from ..paths import KIT_ROOT
 from ..provenance import created_utc, kit_version
+from ..stats.document import StatsDocument
 from .execute import NotebookJob, NotebookOutcome, Progress
 from .fill import FillResult
 from .landing import write_landing_page
@@ -49,7 +50,7 @@ class RunSetResult:
     notebooks: list[NotebookOutcome] = field(default_factory=list)
     staging: Path | None = None
     stats_output: Path | None = None
-    stats: dict[str, Any] | None = None
+    stats: StatsDocument | None = None
     published: bool = False
 
 
@@ -61,11 +62,14 @@ MODELS = "models"
 COHORT_NOTEBOOK = "cohort"
 
 
-def summary(score: dict[str, Any], stats: dict[str, Any] | None = None) -> dict[str, Any]:
+def summary(
+    score: dict[str, Any], stats: StatsDocument | dict[str, Any] | None = None
+) -> dict[str, Any]:
     """What the landing page and other cohort reports show: status, index, P/S/C/O.
 
     With the run set's ``tcsexam stats`` document, each model also gets the half-width
-    of its index interval (``index_ci_half_width``, points; null without an index).
+    of its index interval (``index_ci_half_width``, points; null without an index) and
+    ``could_be_first`` (no model significantly ahead of it; false without an index).
 
     Examples
     --------
@@ -73,7 +77,8 @@ def summary(score: dict[str, Any], stats: dict[str, Any] | None = None) -> dict[
     ...     "status": "complete", "index": 55.5, "track_means": {"P": 0.4}, "issues": []}}}
     >>> summary(score)["models"]["m"]
     {'status': 'complete', 'index': 55.5, 'track_means': {'P': 0.4}}
-    >>> stats = {"level": 0.95, "models": {"m": {"index_ci_half_width": 6.5}}}
+    >>> stats = {"level": 0.95, "leader_group": ["m"],
+    ...          "models": {"m": {"index_ci_half_width": 6.5}}}
     >>> summary(score, stats)["models"]["m"]["index_ci_half_width"], summary(score, stats)["level"]
     (6.5, 0.95)
     """
@@ -86,6 +91,7 @@ def summary(score: dict[str, Any], stats: dict[str, Any] | None = None) -> dict[
         }
         if stats is not None:
             models[model]["index_ci_half_width"] = stats["models"][model]["index_ci_half_width"]
+            models[model]["could_be_first"] = model in stats["leader_group"]
     out = {"suite": score["suite"], "solver_protocol": score["solver_protocol"], "models": models}
     if stats is not None:
         out["level"] = stats["level"]

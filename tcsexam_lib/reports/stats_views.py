@@ -40,7 +40,7 @@ def stats_result(
     --------
     >>> entry = {"status": "incomplete", "index": None}
     >>> doc = {"metric_id": "m", "index_sha256": "0" * 64, "level": 0.95, "ranking": [],
-    ...        "pairs": [], "tie_groups": [], "models": {"x": {
+    ...        "pairs": [], "leader_group": [], "tie_groups": [], "models": {"x": {
     ...        "status": "incomplete", "index": None, "rank": None, "index_se": None,
     ...        "index_ci": None, "index_ci_half_width": None, "rank_ci": None}}}
     >>> import json, pathlib, tempfile
@@ -59,7 +59,7 @@ def stats_result(
 
         return compute_stats(
             result, source="the index shown", resamples=resamples, seed=seed, level=level
-        )
+        ).to_dict()
     source = str(stats_json)
     stats = read_json(stats_json)
     validate_with_schema(stats, "stats-output", source)
@@ -105,43 +105,53 @@ def _rank_text(rank_ci: list[int] | None) -> str | None:
 def interval_columns(stats: dict[str, Any], model: str) -> dict[str, Any]:
     """What the leaderboard shows of one model's uncertainty (``None`` without an index).
 
-    ``± half-width`` (points): the index interval is index ± this; ``rank interval``:
-    best–worst rank the paired tests allow (1 = best); ``tie group``: 1 for the leader
-    and the models whose rank interval overlaps the leader's, then 2, 3, ...
+    ``± half-width`` (points): the index interval reaches at most this far from the
+    index; ``rank interval``: the best–worst rank the paired tests allow (1 = best,
+    simultaneous over all models); ``could be first``: no model is significantly ahead
+    of it (Holm); ``tie group``: 1, 2, ... down the ranking, a new group starting at the
+    first model a member of the current group is significantly ahead of.
 
     Examples
     --------
-    >>> stats = {"tie_groups": [["a", "b"]], "models": {"a": {"index_ci_half_width": 6.5,
-    ...          "rank_ci": [1, 2]}}}
+    >>> stats = {"tie_groups": [["a", "b"]], "leader_group": ["a", "b"],
+    ...          "models": {"a": {"index_ci_half_width": 6.5, "rank_ci": [1, 2]}}}
     >>> interval_columns(stats, "a")
-    {'± half-width': 6.5, 'rank interval': '1–2', 'tie group': 1}
+    {'± half-width': 6.5, 'rank interval': '1–2', 'could be first': 'yes', 'tie group': 1}
     """
     entry = stats["models"][model]
     group = next((k for k, g in enumerate(stats["tie_groups"], start=1) if model in g), None)
+    could = None if entry["rank_ci"] is None else "yes" if model in stats["leader_group"] else "no"
     return {
         "± half-width": entry["index_ci_half_width"],
         "rank interval": _rank_text(entry["rank_ci"]),
+        "could be first": could,
         "tie group": group,
     }
 
 
 def ties_note(stats: dict[str, Any]) -> Note:
-    """Who is tied with the leader, and how many pairs differ after Holm's adjustment.
+    """Which models could be first, the tie groups, and how many pairs differ after Holm.
 
     Examples
     --------
-    >>> stats = {"level": 0.95, "tie_groups": [["a", "b"], ["c"]], "pairs": [
-    ...     {"significant": False}, {"significant": True}, {"significant": True}]}
+    >>> stats = {"level": 0.95, "leader_group": ["a", "b"], "tie_groups": [["a", "b"], ["c"]],
+    ...          "pairs": [{"significant": False}, {"significant": True},
+    ...                    {"significant": True}]}
     >>> print(ties_note(stats).text)
-    Tied with the leader (rank intervals overlap): a, b. Then: c.
+    Could be first (no model is significantly ahead of them): a, b.
+    Tie groups down the ranking (no pair inside a group differs): a, b | c.
     2 of 3 pairs of models differ at the 5% level after Holm's adjustment.
     """
     groups = stats["tie_groups"]
     if not groups:
         return Note("No model has an index, so there is no ranking and no pairwise test.")
-    lines = [f"Tied with the leader (rank intervals overlap): {', '.join(groups[0])}."]
-    if len(groups) > 1:
-        lines[0] += " Then: " + "; ".join(", ".join(g) for g in groups[1:]) + "."
+    lines = [
+        f"Could be first (no model is significantly ahead of them): "
+        f"{', '.join(stats['leader_group'])}.",
+        "Tie groups down the ranking (no pair inside a group differs): "
+        + " | ".join(", ".join(g) for g in groups)
+        + ".",
+    ]
     differ = sum(1 for pair in stats["pairs"] if pair["significant"])
     alpha = _percent(1 - stats["level"])
     lines.append(
@@ -158,12 +168,12 @@ def _ranked_entries(stats: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
 def plot_index_intervals(result: dict[str, Any], stats: dict[str, Any], ax: Any = None):
     """Forest plot: each ranked model's index with its interval, highest first.
 
-    Provisional models are drawn hollow (orange); the leader's tie group is shaded;
-    models without an index are named under the chart.
+    Provisional models are drawn hollow (orange); the models that could be first (no
+    model significantly ahead) are shaded; models without an index are named under it.
 
     Examples
     --------
-    >>> stats = {"level": 0.95, "ranking": ["a"], "tie_groups": [["a"]], "models": {"a": {
+    >>> stats = {"level": 0.95, "ranking": ["a"], "leader_group": ["a"], "models": {"a": {
     ...     "status": "complete", "index": 50.0, "index_ci": [40.0, 60.0]}}}
     >>> plot_index_intervals({"models": {"a": {}}}, stats).axes[0].get_xlabel()
     'index (points; higher is better)'
@@ -171,7 +181,7 @@ def plot_index_intervals(result: dict[str, Any], stats: dict[str, Any], ax: Any 
     shown = _ranked_entries(stats)
     missing = [m for m, e in stats["models"].items() if e["index"] is None]
     fig, ax = new_axes(ax, size=(7.5, 1.5 + 0.4 * max(len(shown), 1) + 0.2 * bool(missing)))
-    leaders = set(stats["tie_groups"][0]) if stats["tie_groups"] else set()
+    leaders = set(stats["leader_group"])
     top = 1.0
     for row, (model, entry) in enumerate(shown):
         y = len(shown) - 1 - row
@@ -193,7 +203,7 @@ def plot_index_intervals(result: dict[str, Any], stats: dict[str, Any], ax: Any 
     ax.set_xlabel("index (points; higher is better)")
     ax.set_title(
         f"Index with its {_percent(stats['level'])} interval "
-        "(grey band: tied with the leader; hollow: provisional)"
+        "(grey band: could be first; hollow: provisional)"
     )
     name_models_without_index(fig, missing)
     return label_simulated(fig, bool(result.get("simulated")))
@@ -205,9 +215,10 @@ def pairs_table(stats: dict[str, Any]) -> pd.DataFrame:
     Examples
     --------
     >>> pair = {"model_a": "a", "model_b": "b", "delta": 2.0, "se": 1.0, "ci": [0.1, 3.9],
-    ...         "p_value": 0.04, "p_holm": 0.04, "significant": True, "n_common_tasks": 20}
+    ...         "p_value": 0.04, "p_holm": 0.04, "significant": True, "mdd": 4.5,
+    ...         "n_common_tasks": 20}
     >>> pairs_table({"level": 0.95, "pairs": [pair]}).values.tolist()
-    [['a', 'b', 2.0, 0.1, 3.9, 0.04, 0.04, 'yes', 20]]
+    [['a', 'b', 2.0, 0.1, 3.9, 0.04, 0.04, 'yes', 4.5, 20]]
     """
     percent = _percent(stats["level"])
     rows = [
@@ -220,16 +231,19 @@ def pairs_table(stats: dict[str, Any]) -> pd.DataFrame:
             "p": p["p_value"],
             "p (Holm)": p["p_holm"],
             "differ": "yes" if p["significant"] else "no",
+            "detectable Δ": p.get("mdd"),
             "common tasks": p["n_common_tasks"],
         }
         for p in stats["pairs"]
     ]
     columns = ["model a", "model b", "Δ index", f"Δ {percent} low", f"Δ {percent} high", "p",
-               "p (Holm)", "differ", "common tasks"]  # fmt: skip
+               "p (Holm)", "differ", "detectable Δ", "common tasks"]  # fmt: skip
     table = pd.DataFrame(rows, columns=columns, dtype=object)
     table.attrs["caption"] = (
         f"Δ index = index of a − index of b (points, a ranked at or above b), paired over "
-        f"the common tasks; differ: Holm-adjusted p ≤ {_percent(1 - stats['level'])}."
+        f"the common tasks; differ: Holm-adjusted p ≤ {_percent(1 - stats['level'])}; "
+        "detectable Δ: the smallest difference these tasks would show at 80 % power after "
+        "Holm."
     )
     table.attrs["empty_text"] = "Fewer than two models have an index: no pair to compare."
     return table
@@ -326,10 +340,11 @@ def track_intervals_table(stats: dict[str, Any], model: str) -> pd.DataFrame:
 
     Examples
     --------
-    >>> track = {"mean": 0.5, "n_tasks": 5, "se": 0.1, "ci": [0.2, 0.8]}
+    >>> track = {"mean": 0.5, "n_tasks": 5, "se": 0.1, "ci": [0.2, 0.8],
+    ...          "ci_method": "clopper-pearson"}
     >>> stats = {"level": 0.95, "models": {"m": {"tracks": {"theorem": track}}}}
     >>> track_intervals_table(stats, "m").values.tolist()
-    [['theorem', 'P', 0.5, 5, 0.1, 0.2, 0.8]]
+    [['theorem', 'P', 0.5, 5, 0.1, 0.2, 0.8, 'clopper-pearson']]
     """
     percent = _percent(stats["level"])
     tracks = stats["models"][model].get("tracks") or {}
@@ -342,15 +357,19 @@ def track_intervals_table(stats: dict[str, Any], model: str) -> pd.DataFrame:
             "se": info["se"],
             f"{percent} low": None if info["ci"] is None else info["ci"][0],
             f"{percent} high": None if info["ci"] is None else info["ci"][1],
+            "interval": info.get("ci_method"),
         }
         for track, info in tracks.items()
         if track in TRACKS
     ]
-    columns = ["track", "letter", "mean", "tasks", "se", f"{percent} low", f"{percent} high"]
+    columns = ["track", "letter", "mean", "tasks", "se", f"{percent} low", f"{percent} high",
+               "interval"]  # fmt: skip
     table = pd.DataFrame(rows, columns=columns, dtype=object)
     table.attrs["caption"] = (
-        "Track means with a t-interval over the track's task means (a track of one task "
-        "has none; solver, theorem and conjecture intervals stay within [0, 1])."
+        "Track means with their interval: clopper-pearson where every task mean is 0 or 1, "
+        "wilson-effective-n for other means in [0, 1], hall-skewness-corrected-t for "
+        "construction rewards (wilson-no-spread where they are all equal); see "
+        "docs/uncertainty.md."
     )
     table.attrs["empty_text"] = "No interval: the model has no index."
     return table

@@ -27,29 +27,15 @@ from ..schemas import load_schema
 from ..vocab import (
     ADOPTED_STATUSES,
     ATTEMPT_COLUMNS,
-    BINARY_TRACKS,
+    SCORE_RANGES,
     SCORE_TYPE_OTHER,
     SCORE_TYPE_SOLVER,
+    score_in_range,
 )
 from .cohort import Cohort
 
 #: The schema every row is checked against (as text, before its meaning).
 ROW_SCHEMA = "attempts-row"
-
-_RANGES = {
-    "theorem": "exactly 0 or 1 (1 only if the judge accepted a complete proof)",
-    "conjecture": "exactly 0 or 1 (1 only if a complete proof or disproof was accepted)",
-    "solver": "a relative score in [0, 1]",
-    "construction": "a finite raw reward >= 0",
-}
-
-
-def _in_range(track: str, score: float) -> bool:
-    if track in BINARY_TRACKS:
-        return score in (0.0, 1.0)
-    if track == "solver":
-        return 0.0 <= score <= 1.0
-    return score >= 0.0
 
 
 @dataclass(frozen=True)
@@ -129,8 +115,8 @@ def _check_values(row: dict[str, str], where: str) -> list[Problem]:
         if score is None or not math.isfinite(score):
             allowed = _applicable_rules(row)["score"].text
             problems.append(Problem(where, field="score", value=row["score"], allowed=allowed))
-        elif row["track"] in _RANGES and not _in_range(row["track"], score):
-            allowed = f"{_RANGES[row['track']]} for track '{row['track']}'"
+        elif row["track"] in SCORE_RANGES and not score_in_range(row["track"], score):
+            allowed = f"{SCORE_RANGES[row['track']]} for track '{row['track']}'"
             problems.append(Problem(where, field="score", value=row["score"], allowed=allowed))
     problems.sort(key=lambda p: ATTEMPT_COLUMNS.index(p.field))
     return problems
@@ -366,7 +352,7 @@ def _accepted_scores(
             if strict(text) is None:
                 return None
             value = float(text)
-            if not isfinite(value) or not _in_range(row_track, value):
+            if not isfinite(value) or not score_in_range(row_track, value):
                 return None
             append(value)
         elif loose(text) is None:

@@ -143,7 +143,9 @@ def test_runner_reports_a_failing_notebook_with_its_cell_while_the_others_finish
     assert "1 notebook(s) failed" in landing and "ZeroDivisionError" in landing
     entry = index["models"][MODEL]
     assert f"<td class='complete'>complete</td><td>{MODEL}</td>" in landing
-    assert f"<td class='num'>{entry['index']:.2f}</td>" in landing
+    stats = read_output(run_set / "lite-offline.stats.json")
+    half = stats["models"][MODEL]["index_ci_half_width"]  # one-task 0/1 tracks still have one
+    assert f"<td class='num'>{entry['index']:.2f} ± {half:.2f}</td><td>yes</td>" in landing
     assert "href='lite-offline/models/test-model-a/index.html'" in landing
     assert "href='lite-offline/models/test-model-a/index.html#code'" in landing
 
