@@ -99,10 +99,9 @@ def execute_notebooks(
                 job.label,
                 job.name,
                 job.folder / f"{job.name}.ipynb",
-                None,
-                None,
-                0.0,
-                f"worker failed: {value}",
+                html=None,
+                seconds=0.0,
+                error=f"worker failed: {value}",
             )
         outcomes[position] = outcome
         if outcome.ok:
