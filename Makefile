@@ -89,7 +89,8 @@ bench-report: $(STAMP)
 	$(BIN)/python benchmarks/bench_report.py
 
 # The Full-size SIMULATED run set rendered three times at -j 2 and once at -j 4: notebooks
-# run and lost (goal: 0 lost of at least 240). About 8 to 15 minutes; not part of `make bench`.
+# run and lost (goal: 0 lost of at least 240). About 7 minutes on two idle cores, so it is
+# not part of `make bench`.
 bench-soak: $(STAMP)
 	$(BIN)/python benchmarks/bench_soak.py
 

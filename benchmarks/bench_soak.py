@@ -1,10 +1,10 @@
 """Soak check of the report runner: no notebook lost to a kernel that could not start.
 
-Run with ``make bench-soak`` (about 8 to 15 minutes on two cores). It writes the
-Full-size SIMULATED run set once (``tcsexam demo generate --scale full``, as
-``make report-full-size`` does: 61 notebooks), then renders it with ``tcsexam report``
-three times in a row at ``-j 2`` and once at ``-j 4`` (into ``build/bench-soak/``), and
-prints for each round the notebooks run, lost (every notebook that did not run, whatever
+Run with ``make bench-soak`` (about 7 minutes on two idle cores, longer on a busy
+machine). It writes the Full-size SIMULATED run set once (``tcsexam demo generate --scale
+full``, as ``make report-full-size`` does: 61 notebooks), then renders it with ``tcsexam
+report`` three times in a row at ``-j 2`` and once at ``-j 4`` (into ``build/bench-soak/``),
+and prints for each round the notebooks run, lost (every notebook that did not run, whatever
 the cause), the kernels started again and what the kernel log holds besides its header,
 then the totals against the goal: 0 lost of at least 240. Nothing is asserted; the exit
 status is 0 whatever the figures.
