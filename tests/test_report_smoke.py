@@ -91,6 +91,13 @@ def test_runner_on_a_demo_run_set_lists_every_model_as_run_score_does(tmp_path):
                 assert not re.search(r"""(src|href)=["']?(https?:)?//""", text), path
     statuses = sorted(entry["status"] for entry in expected["models"].values())
     assert statuses == ["complete", "incomplete", "provisional"]  # the demo's three stories
+    # the kernel log: how kernels were reached, then only lines naming their notebook;
+    # no transport warning, no error for a normal shutdown
+    log = (tmp_path / params.name / "report-kernels.log").read_text(encoding="utf-8")
+    assert log.startswith("[report runner] kernels started over IPC")
+    for line in log.splitlines():
+        assert line.startswith(("[report runner] ", f"[{params.name}/")), line
+    assert "over TCP without encryption" not in log and "KeyboardInterrupt" not in log
 
 
 @pytest.mark.parametrize("name", ["cohort", "solver_scoring", "index", "diagnostics"])
