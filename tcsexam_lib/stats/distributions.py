@@ -330,9 +330,8 @@ def _t_upper_cached(tail: float, values: np.ndarray) -> np.ndarray:
     known = {k: _SOLVED[k] for k in keys if k in _SOLVED}
     missing = [k for k in keys if k not in known]
     if missing:
-        solved = dict(
-            zip(missing, _t_upper_direct(tail, np.array([df for _, df in missing])).tolist())
-        )
+        values_missing = np.array([df for _, df in missing])
+        solved = dict(zip(missing, _t_upper_direct(tail, values_missing).tolist(), strict=True))
         known.update(solved)
         if len(_SOLVED) + len(solved) > _SOLVED_LIMIT:
             _SOLVED.clear()  # a bounded memo: start again rather than grow
