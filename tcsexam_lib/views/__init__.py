@@ -3,8 +3,8 @@
 The notebooks in ``notebooks/`` hold no formula: every number they show comes from the
 outputs of ``tcsexam solver-score`` and ``tcsexam score`` (written by the report runner,
 or computed here by the same library calls when a notebook runs standalone on raw
-inputs), turned into tables and plots by :mod:`.solver_views`, :mod:`.index_views`,
-:mod:`.cohort_views` and :mod:`.stats_views` (the intervals of ``tcsexam stats``), and
+inputs), turned into tables and plots by :mod:`.solver`, :mod:`.index`,
+:mod:`.cohort` and :mod:`.stats` (the intervals of ``tcsexam stats``), and
 shown by :mod:`.tables`. Importing it is cheap: matplotlib is imported when the first
 chart is drawn, the scoring modules when something is computed.
 """
@@ -14,14 +14,14 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from .cohort_views import (
+from .cohort import (
     compare_run_sets,
     leaderboard,
     plot_ranked_index,
     plot_task_heatmap,
     task_model_table,
 )
-from .index_views import (
+from .index import (
     COVERAGE_COLOURS,
     check_protocol,
     coverage_matrix,
@@ -50,7 +50,7 @@ from .notebook import (
     require_parameters,
     status_line,
 )
-from .solver_views import (
+from .solver import (
     Z_DISPLAY_LIMIT,
     any_simulated,
     floor_instances_table,
@@ -62,7 +62,7 @@ from .solver_views import (
     solver_plan_table,
     unscored_table,
 )
-from .stats_views import (
+from .stats import (
     index_interval_note,
     interval_columns,
     pairs_table,
@@ -205,7 +205,7 @@ def solver_outputs(
     require_parameters(records_dir=records_dir, suite=suite, reference_id=reference_id)
     from ..jsonio import write_json_atomic
     from ..references.load import load_reference
-    from .records import find_records, score_records_files, solver_output_path
+    from ..reports.records import find_records, score_records_files, solver_output_path
 
     records = find_records(records_dir, model=model, tasks=tasks)
     reference = load_reference(
