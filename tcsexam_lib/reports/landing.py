@@ -94,9 +94,11 @@ def _reports_cell(folder: str, notebooks: list[dict[str, Any]]) -> str:
 
 def _header(name: str, numeric: bool, level: str) -> str:
     tip = _TIPS.get(name, "").replace("{level}", level)
-    css = " class='num tcs-nowrap'" if numeric else " class='tcs-nowrap'"
-    title = f" title='{html.escape(tip)}'" if tip else ""
     label = "index ± half-width" if name == "index" else name
+    classes = " ".join(c for c in ("num" if numeric else "", "" if len(label) > 14 else
+                                   "tcs-nowrap") if c)  # fmt: skip
+    css = f" class='{classes}'" if classes else ""
+    title = f" title='{html.escape(tip)}'" if tip else ""
     return f"<th{css}{title}>{html.escape(label)}</th>"
 
 

@@ -120,7 +120,13 @@ main .jp-CodeCell .jp-Cell-inputWrapper,main .jp-OutputPrompt,main .jp-InputProm
 main .jp-InputArea-editor{overflow-x:auto}
 @media only screen and (max-width:760px){
 #code:target ~ main .jp-InputPrompt,#code:target ~ main .jp-OutputPrompt{display:table-row}
-.tcs-banner{font-size:1.1em}}
+.tcs-banner{font-size:1.1em}
+table.tcs-table{font-size:0.85em}
+table.tcs-table th,table.tcs-table td,.jp-RenderedHTMLCommon table.tcs-table th,
+.jp-RenderedHTMLCommon table.tcs-table td{padding:3px 5px}
+table.tcs-table.dataTable thead th.dt-orderable-asc,table.tcs-table.dataTable thead
+th.dt-orderable-desc{padding-right:20px}
+.tcs-landing main{padding:0.5em 0.8em}}
 .tcs-hide-code,#code:target ~ nav .tcs-show-code{display:none}
 #code:target ~ nav .tcs-hide-code{display:inline}
 """
