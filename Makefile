@@ -98,7 +98,8 @@ bench-speed: $(STAMP)
 bench-calibration: $(STAMP)
 	$(BIN)/python benchmarks/bench_calibration.py
 
-# One notebook page against a bare papermill run of a one-cell notebook, side by side.
+# One notebook page against a bare papermill run of a one-cell notebook, side by side; then
+# the cohort page of the SIMULATED 200-model run set against the 3-model one (goal: 3x).
 bench-report: $(STAMP)
 	$(BIN)/python benchmarks/bench_report.py
 

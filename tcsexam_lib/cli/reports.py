@@ -11,6 +11,17 @@ from .common import SIMULATED_NOTE, say
 def _cmd_demo(args: argparse.Namespace) -> int:
     from ..demo import SIMULATED_LABEL, compare_demo, write_demo
 
+    if args.demo_command == "generate" and getattr(args, "models", None) is not None:
+        from ..demo_models import LABEL as MANY
+        from ..demo_models import check_count
+        from ..demo_models import write_files as write_many
+
+        count = check_count(args.models)
+        root = args.root or f"build/demo-models-{count}"
+        written = write_many(count, root)
+        say(f"{len(written)} file(s) written under {root} ({MANY})")
+        say(f"render the cohort report with: tcsexam report {root}/demo-models-{count}.yaml")
+        return 0
     if args.demo_command == "generate" and args.scale == "full":
         from ..demo_full_size import LABEL, write_files
 
@@ -51,7 +62,7 @@ def add_demo_commands(sub) -> None:
             default=None,
             metavar="DIR",
             help="folder that receives demo/ and references/ (default: the kit's checkout; "
-            "with --scale full: build/demo-full-size)",
+            "with --scale full: build/demo-full-size; with --models N: build/demo-models-N)",
         )
         if action == "generate":
             command.add_argument(
@@ -60,6 +71,14 @@ def add_demo_commands(sub) -> None:
                 default="demo",
                 help="demo: the embedded demo; full: a SIMULATED run set of the size of "
                 "TCSExam Full (1,860 + 32 instances, 20 solver tasks, 20 models, 3 attempts)",
+            )
+            command.add_argument(
+                "--models",
+                type=int,
+                default=None,
+                metavar="N",
+                help="a SIMULATED run set of N models (2 to 1000) on the demo-full suite, "
+                "to see the leaderboard at scale (default folder: build/demo-models-N)",
             )
         command.set_defaults(handler=_cmd_demo)
 

@@ -41,7 +41,8 @@ class NotebookJob:
 
     ``folder`` is where it is written now (in the run set's staging folder),
     ``final_folder`` where it will be published (page links are relative to it),
-    ``output`` the report folder, ``nav`` the page's navigation links, ``log`` the
+    ``output`` the report folder, ``nav`` and ``footer`` the page's navigation links and
+    footer (see :mod:`.pages`), ``log`` the
     file that receives the kernel's messages, ``source_name`` how the executed
     notebook names its source (relative to the kit). :func:`execute_notebooks` sets
     the rest: the run's private ``runtime`` folder, the kernels' ``transport`` and the
@@ -56,6 +57,7 @@ class NotebookJob:
     final_folder: Path | None = None
     output: Path | None = None
     nav: str = ""
+    footer: str = ""
     log: Path | None = None
     source_name: str = ""
     runtime: Path | None = None
@@ -214,6 +216,31 @@ def execute_notebook(job: NotebookJob) -> NotebookOutcome:
     return outcome
 
 
+#: The id the injected-parameters cell gets (papermill gives it a random one).
+INJECTED_CELL_ID = "injected-parameters"
+
+
+def stable_cell_ids(notebook: Any) -> Any:
+    """Give papermill's injected-parameters cell a fixed id, so that reruns publish the same bytes.
+
+    papermill adds the cell with a random id (nbformat's ``new_code_cell``), which the
+    page carries (``id="cell-id=..."``); every other cell keeps the id of the kit's
+    notebook.
+
+    Examples
+    --------
+    >>> import nbformat
+    >>> cell = nbformat.v4.new_code_cell("model = 'm'")
+    >>> cell.metadata["tags"] = ["injected-parameters"]
+    >>> stable_cell_ids(nbformat.v4.new_notebook(cells=[cell])).cells[0].id
+    'injected-parameters'
+    """
+    for cell in notebook.cells:
+        if "injected-parameters" in cell.get("metadata", {}).get("tags", []):
+            cell["id"] = INJECTED_CELL_ID
+    return notebook
+
+
 def _execute(job: NotebookJob, on_retry: Callable[[str], None]) -> NotebookOutcome:
     import nbformat
     import papermill
@@ -246,6 +273,7 @@ def _execute(job: NotebookJob, on_retry: Callable[[str], None]) -> NotebookOutco
     html_path = None
     if partial.exists():
         notebook = nbformat.read(partial, as_version=4)
+        stable_cell_ids(notebook)
         meta = notebook.metadata.get("papermill", {})
         meta["input_path"] = job.source_name or job.source.name  # no path of this machine
         meta["output_path"] = executed.name
@@ -258,6 +286,7 @@ def _execute(job: NotebookJob, on_retry: Callable[[str], None]) -> NotebookOutco
                 output=job.output or job.folder,
                 final_folder=job.final_folder or job.folder,
                 nav=job.nav,
+                footer=job.footer,
             )
         except Exception as exc:  # noqa: BLE001
             error = error or f"HTML export failed: {type(exc).__name__}: {exc}"

@@ -4,8 +4,10 @@ The notebooks in ``notebooks/`` hold no formula: every number they show comes fr
 outputs of ``tcsexam solver-score`` and ``tcsexam score`` (written by the report runner,
 or computed here by the same library calls when a notebook runs standalone on raw
 inputs), turned into tables and plots by :mod:`.solver`, :mod:`.index`,
-:mod:`.cohort` and :mod:`.stats` (the intervals of ``tcsexam stats``), and
-shown by :mod:`.tables`. Importing it is cheap: matplotlib is imported when the first
+:mod:`.cohort`, :mod:`.compare` (run sets side by side), :mod:`.stats` and :mod:`.pairs`
+(the intervals and paired tests of ``tcsexam stats``), drawn by :mod:`.charts` and
+shown by :mod:`.tables`, every number following the kit's number policy
+(:mod:`tcsexam_lib.number_format`). Importing it is cheap: matplotlib is imported when the first
 chart is drawn, the scoring modules when something is computed.
 """
 
@@ -14,13 +16,10 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from .cohort import (
-    compare_run_sets,
-    leaderboard,
-    plot_ranked_index,
-    plot_task_heatmap,
-    task_model_table,
-)
+from ..number_format import MISSING_TEXT
+from .charts import alt_text, describe
+from .cohort import lead_note, leaderboard, plot_task_heatmap, ranked_models, task_model_table
+from .compare import compare_run_sets, paired_delta
 from .index import (
     COVERAGE_COLOURS,
     check_protocol,
@@ -43,16 +42,20 @@ from .notebook import (
     declared_parameters,
     header,
     one_line_errors,
+    published_pages,
     read_index_output,
     read_solver_output_files,
     refuse_model_outside_cohort,
     refuse_unknown_parameters,
     require_parameters,
+    show,
     status_line,
 )
+from .pairs import neighbours_table, pairs_table, pairs_view, plot_pair_matrix
 from .solver import (
     Z_DISPLAY_LIMIT,
     any_simulated,
+    evidence_link,
     floor_instances_table,
     instance_table,
     plot_instance_scores,
@@ -65,21 +68,21 @@ from .solver import (
 from .stats import (
     index_interval_note,
     interval_columns,
-    pairs_table,
     plot_index_intervals,
-    plot_pair_matrix,
     stats_result,
     ties_note,
     track_intervals_table,
 )
-from .tables import MISSING_TEXT, configure_display, format_number, table_html
+from .tables import Cell, configure_display, format_number, table_html
 
 __all__ = [
     "COVERAGE_COLOURS",
     "MISSING_TEXT",
     "SIMULATED_TEXT",
     "Z_DISPLAY_LIMIT",
+    "Cell",
     "Note",
+    "alt_text",
     "any_simulated",
     "check_protocol",
     "cohort_models",
@@ -88,6 +91,8 @@ __all__ = [
     "coverage_matrix",
     "data_banner",
     "declared_parameters",
+    "describe",
+    "evidence_link",
     "explain_status",
     "floor_instances_table",
     "format_number",
@@ -97,18 +102,23 @@ __all__ = [
     "instance_table",
     "interval_columns",
     "issues_table",
+    "lead_note",
     "leaderboard",
+    "neighbours_table",
     "one_line_errors",
+    "paired_delta",
     "pairs_table",
+    "pairs_view",
     "plot_coverage",
     "plot_index_intervals",
     "plot_instance_scores",
     "plot_pair_matrix",
-    "plot_ranked_index",
     "plot_repeat_spread",
     "plot_task_heatmap",
     "plot_track_contributions",
     "plot_z_histogram",
+    "published_pages",
+    "ranked_models",
     "read_index_output",
     "read_solver_output_files",
     "refuse_model_outside_cohort",
@@ -118,6 +128,7 @@ __all__ = [
     "require_parameters",
     "scale_term_table",
     "setup",
+    "show",
     "solver_outputs",
     "solver_plan_table",
     "stats_result",

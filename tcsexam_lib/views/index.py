@@ -12,9 +12,12 @@ from typing import Any
 import pandas as pd
 
 from ..errors import InputRefused, Problem
+from ..number_format import MEAN, POINTS, TEXT, format_value, points, rounded_parts, task_kind
 from ..scoring.index import coverage_category, missing_repeats
 from ..scoring.issues import ISSUE_CODES
-from .notebook import OKABE_ITO, Note, label_simulated, new_axes
+from .charts import OKABE_ITO, describe, label_simulated, new_axes
+from .notebook import Note
+from .tables import Cell
 
 #: Categories of the coverage matrix, in legend order, with their colours (colour-blind
 #: safe, Okabe and Ito) and hatches (so that no category is told by colour alone).
@@ -103,24 +106,48 @@ def status_table(result: dict[str, Any]) -> pd.DataFrame:
 def track_table(result: dict[str, Any], model: str) -> pd.DataFrame:
     """One model's track means, weights and contributions (points) to the index.
 
+    Contributions are shown rounded so that they add up to the index as shown
+    (:func:`tcsexam_lib.number_format.rounded_parts`); the index output keeps every digit.
+
     Examples
     --------
     >>> entry = {"tracks": {"theorem": {"letter": "P", "weight": 30, "mean": 0.4,
     ...     "contribution": 12.0, "tasks_planned": 5, "tasks_complete": 5}}}
-    >>> float(track_table({"models": {"m": entry}}, "m").loc["theorem", "contribution"])
-    12.0
+    >>> track_table({"models": {"m": entry}}, "m").values.tolist()
+    [['P theorem', 30, 0.4, 12.0, '5 of 5']]
     """
     tracks = _model_entry(result, model)["tracks"]
-    table = pd.DataFrame.from_dict(tracks, orient="index")
-    table.index.name = "track"
-    return table[["letter", "weight", "mean", "contribution", "tasks_complete", "tasks_planned"]]
+    shown = rounded_parts([info["contribution"] for info in tracks.values()])
+    rows = [
+        {
+            "track": f"{info['letter']} {track}",
+            "weight": info["weight"],
+            "mean": info["mean"],
+            "contribution": part,
+            "tasks with a result": f"{info['tasks_complete']} of {info['tasks_planned']}",
+        }
+        for (track, info), part in zip(tracks.items(), shown, strict=True)
+    ]
+    columns = ["track", "weight", "mean", "contribution", "tasks with a result"]
+    table = pd.DataFrame(rows, columns=columns, dtype=object)
+    table.attrs["kinds"] = {"weight": "count", "mean": MEAN, "contribution": POINTS}
+    table.attrs["tooltips"] = {
+        "weight": "points a track mean of 1 adds to the index",
+        "mean": "equal-weight mean of the track's task means (3 repeats weigh as 1)",
+        "contribution": "weight × mean, points; the index is their sum",
+        "tasks with a result": "tasks with an adopted valid score, of those planned",
+    }
+    table.attrs["caption"] = (
+        "Contributions in points, rounded so that they add up to the index as shown."
+    )
+    return table
 
 
 def plot_track_contributions(result: dict[str, Any], model: str, ax: Any = None):
     """Bar plot: each track's contribution (weight x mean, points) to the model's index.
 
     Tracks whose mean is not available (incomplete) are drawn as empty bars marked "no
-    mean".
+    mean". Labels are rounded as in :func:`track_table` (they add up to the index shown).
 
     Examples
     --------
@@ -134,13 +161,14 @@ def plot_track_contributions(result: dict[str, Any], model: str, ax: Any = None)
     fig, ax = new_axes(ax)
     labels, heights = [], []
     for track, info in entry["tracks"].items():
-        labels.append(f"{info['letter']} ({track})\n{info['weight']} x mean")
+        labels.append(f"{info['letter']} ({track})\n{info['weight']} × mean")
         heights.append(info["contribution"])
+    shown = rounded_parts(heights)
     drawn = [0.0 if h is None else h for h in heights]
     bars = ax.bar(labels, drawn, color=list(OKABE_ITO[: len(drawn)]))
-    for bar, height in zip(bars, heights, strict=True):
+    for bar, part in zip(bars, shown, strict=True):
         ax.annotate(
-            "no mean" if height is None else f"{height:.2f}",
+            "no mean" if part is None else points(part),
             (bar.get_x() + bar.get_width() / 2, bar.get_height()),
             xytext=(0, 3),
             textcoords="offset points",
@@ -150,38 +178,64 @@ def plot_track_contributions(result: dict[str, Any], model: str, ax: Any = None)
     ax.set_ylim(0, max([*drawn, 1.0]) * 1.18)  # room for the labels above the bars
     ax.set_ylabel("points")
     index = entry["index"]
-    shown = "no index (incomplete)" if index is None else f"index {index:.2f} points"
-    ax.set_title(f"{model}: {entry['status']}, {shown}")
+    shown_index = "no index" if index is None else f"index {points(index)} points"
+    ax.set_title(f"{model}: {entry['status']}, {shown_index}")
+    parts = ", ".join(
+        f"{label.split(chr(10))[0]} {'no mean' if part is None else points(part)}"
+        for label, part in zip(labels, shown, strict=True)
+    )
+    describe(fig, f"Bar chart of the points each track adds to the index of {model} "
+             f"({entry['status']}, {shown_index}): {parts}.")  # fmt: skip
     return label_simulated(fig, bool(result.get("simulated")))
 
 
 def task_table(result: dict[str, Any], model: str) -> pd.DataFrame:
     """One row per task: status, planned attempts, adopted attempt ids, scores and mean.
 
+    Theorem and conjecture results read pass/fail (a mean over repeats reads as a share,
+    e.g. 0.667); other scores and means have 3 decimals.
+
     Examples
     --------
     >>> task = {"track": "solver", "item": "t", "status": "complete",
     ...     "planned_attempts": 1, "adopted_attempts": ["1"],
     ...     "adopted_valid_attempts": ["1"], "scores": [0.25], "mean": 0.25, "rows": []}
-    >>> task_table({"models": {"m": {"tasks": [task]}}}, "m").loc[0, "adopted"]
-    '1'
+    >>> [str(v) for v in task_table({"models": {"m": {"tasks": [task]}}}, "m").values[0]]
+    ['solver', 't', 'complete', '1', '1', '1', '0.250', '0.250', '0']
     """
-    rows = [
-        {
-            "track": task["track"],
-            "item": task["item"],
-            "status": task["status"],
-            "planned": task["planned_attempts"],
-            "adopted": ", ".join(task["adopted_attempts"]),
-            "adopted valid": ", ".join(task["adopted_valid_attempts"]),
-            "scores": ", ".join(f"{s:.4f}" for s in task["scores"]),
-            "mean": task["mean"],
-            "rows": len(task["rows"]),
-        }
-        for task in _model_entry(result, model)["tasks"]
-    ]
-    columns = ["track", "item", "status", "planned", "adopted", "adopted valid"]
-    return pd.DataFrame(rows, columns=[*columns, "scores", "mean", "rows"])
+    rows = []
+    for task in _model_entry(result, model)["tasks"]:
+        kind = task_kind(task["track"])
+        mean_cell = None
+        if task["mean"] is not None:
+            mean_cell = Cell(format_value(task["mean"], kind), order=task["mean"])
+        rows.append(
+            {
+                "track": task["track"],
+                "task": task["item"],
+                "status": task["status"],
+                "planned": task["planned_attempts"],
+                "adopted": ", ".join(task["adopted_attempts"]) or None,
+                "adopted valid": ", ".join(task["adopted_valid_attempts"]) or None,
+                "scores": ", ".join(format_value(x, kind) for x in task["scores"]) or None,
+                "mean": mean_cell,
+                "table rows": len(task["rows"]),
+            }
+        )
+    columns = ["track", "task", "status", "planned", "adopted", "adopted valid", "scores",
+               "mean", "table rows"]  # fmt: skip
+    table = pd.DataFrame(rows, columns=columns, dtype=object)
+    table.attrs["kinds"] = {"planned": "count", "table rows": "count", "adopted": TEXT,
+                            "adopted valid": TEXT, "scores": TEXT}  # fmt: skip
+    table.attrs["tooltips"] = {
+        "planned": "attempts the cohort plans for this task",
+        "adopted": "attempt ids adopted (selected or selected_provisional)",
+        "adopted valid": "adopted attempts with a valid score: the mean is over these",
+        "scores": "their scores (theorem and conjecture: pass or fail)",
+        "mean": "task mean (3 repeats weigh as 1 in the track mean)",
+        "table rows": "rows of the attempts table for this task, excluded ones included",
+    }
+    return table
 
 
 def issues_table(result: dict[str, Any], model: str) -> pd.DataFrame:
@@ -271,14 +325,20 @@ def plot_coverage(result: dict[str, Any], model: str, ax: Any = None):
                 Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor=COVERAGE_COLOURS[category],
                           hatch=COVERAGE_HATCHES[category], edgecolor="#555555", linewidth=0.5)
             )  # fmt: skip
-            ax.text(j, i, label, ha="center", va="center", fontsize=7, color=_TEXT_ON[category],
+            ax.text(j, i, label, ha="center", va="center", fontsize=8, color=_TEXT_ON[category],
                     bbox={"facecolor": COVERAGE_COLOURS[category], "edgecolor": "none",
                           "pad": 1})  # fmt: skip
     ax.set_xlim(-0.5, n_cols - 0.5)
     ax.set_ylim(n_rows - 0.5, -0.5)
-    ax.set_yticks(range(n_rows), matrix.index, fontsize=7)
+    ax.set_yticks(range(n_rows), matrix.index, fontsize=8)
     ax.set_xticks(range(len(matrix.columns)), matrix.columns, fontsize=8)
     ax.set_title(f"{model}: coverage (task x attempt slot)")
+    counts = {k: sum(c.startswith(k + ":") for row in matrix.values.tolist() for c in row)
+              for k in COVERAGE_COLOURS}  # fmt: skip
+    found = ", ".join(f"{n} {k}" for k, n in counts.items() if n)
+    describe(fig, f"Coverage of {model}: a row per task ({n_rows}), a cell per attempt slot, "
+             f"coloured and hatched by category: {found or 'no attempt'}. The same cells are "
+             "in the table below.")  # fmt: skip
     ax.legend(
         handles=[
             Patch(facecolor=c, hatch=COVERAGE_HATCHES[k], edgecolor="#555555", label=k)
@@ -307,21 +367,28 @@ def repeat_spread_table(result: dict[str, Any], model: str) -> pd.DataFrame:
         scores = pd.Series(task["scores"], dtype=float)
         if len(scores) < 2:
             continue
+        kind = task_kind(task["track"])  # a 0/1 task's lowest and highest: fail, pass
+
+        def shown(value: float | None, kind: str = kind) -> Cell | None:
+            return None if value is None else Cell(format_value(value, kind), order=value)
+
         rows.append(
             {
                 "track": task["track"],
-                "item": task["item"],
-                "n": len(scores),
-                "scores": ", ".join(f"{s:.4f}" for s in scores),
-                "min": scores.min(),
-                "max": scores.max(),
+                "task": task["item"],
+                "repeats": len(scores),
+                "scores": ", ".join(format_value(x, kind) for x in scores),
+                "min": shown(float(scores.min())),
+                "max": shown(float(scores.max())),
                 "range": round(scores.max() - scores.min(), 12),
                 "std": scores.std(ddof=1),
-                "mean": task["mean"],
+                "mean": shown(task["mean"]),
             }
         )
-    columns = ["track", "item", "n", "scores", "min", "max", "range", "std", "mean"]
+    columns = ["track", "task", "repeats", "scores", "min", "max", "range", "std", "mean"]
     table = pd.DataFrame(rows, columns=columns)
+    table.attrs["kinds"] = {"repeats": "count", "scores": TEXT, "range": MEAN, "std": MEAN}
+    table.attrs["tooltips"] = {"std": "sample standard deviation of the repeats (ddof 1)"}
     table.attrs["empty_text"] = f"No task of {model} has more than one adopted valid attempt."
     return table
 
@@ -344,6 +411,11 @@ def plot_repeat_spread(result: dict[str, Any], model: str, ax: Any = None):
     ax.set_yticks(range(len(tasks)), [f"{t['track']}/{t['item']}" for t in tasks], fontsize=8)
     ax.set_xlabel("score of each adopted valid repeat")
     ax.set_title(f"{model}: spread of repeats ({len(tasks)} task{'s' if len(tasks) != 1 else ''})")
+    describe(
+        fig,
+        f"Dot plot of the scores of each repeated task of {model} ({len(tasks)} "
+        "task(s)), one row per task, its mean as a bar; the table above lists them.",
+    )
     return label_simulated(fig, bool(result.get("simulated")))
 
 
@@ -376,7 +448,7 @@ def explain_status(result: dict[str, Any], model: str) -> Note:
         ]
     elif status == "provisional":
         lines = [
-            f"{model} is provisional: index {entry['index']:.2f} points ({counts}), but some "
+            f"{model} is provisional: index {points(entry['index'])} points ({counts}), but some "
             "adopted attempts await confirmation. To confirm each row below: check it, then "
             "change its adoption_status from selected_provisional to selected in your "
             "attempts table (at the line given) and run the report again; the index may "
@@ -384,7 +456,7 @@ def explain_status(result: dict[str, Any], model: str) -> Note:
         ]
     else:
         lines = [
-            f"{model} is complete: index {entry['index']:.2f} points. Every planned task and "
+            f"{model} is complete: index {points(entry['index'])} points. Every planned task and "
             f"repeat has an adopted valid score ({counts})."
         ]
     by_severity = {"error": "blocking", "info": "to confirm", "warning": "warning"}

@@ -13,38 +13,68 @@ from typing import Any
 import pandas as pd
 
 from ..formulas import SCALE_TERMS
-from .notebook import OKABE_ITO, label_simulated, new_axes
+from ..number_format import MEAN, RAW, TEXT, Z
+from .charts import OKABE_ITO, describe, label_simulated, new_axes
+from .tables import Cell
 
 
-def relative_score_table(outputs: list[dict[str, Any]]) -> pd.DataFrame:
-    """One row per solver-score output: task, attempt, relative_score and counts.
+def evidence_link(evidence_dir: str, task: str, attempt: Any) -> str | None:
+    """The link to one solver-score output (the solver evidence) of the model's folder.
 
     Examples
     --------
-    >>> relative_score_table([{"model": "m", "task": "t", "attempt": "1",
-    ...     "relative_score": 0.25, "n_scored": 2, "unscored_instances": []}])
-      model task attempt  relative_score  n_scored  n_unscored
-    0     m    t       1            0.25         2           0
+    >>> evidence_link("../../evidence/sim-alpha", "sim-sat", "1")
+    '../../evidence/sim-alpha/sim-sat-1.json'
+    >>> evidence_link("", "sim-sat", "1") is None
+    True
     """
-    rows = [
-        {
-            "model": out.get("model"),
-            "task": out["task"],
-            "attempt": out.get("attempt"),
-            "relative_score": out["relative_score"],
-            "n_scored": out["n_scored"],
-            "n_unscored": len(out["unscored_instances"]),
-        }
-        for out in outputs
-    ]
-    columns = ["model", "task", "attempt", "relative_score", "n_scored", "n_unscored"]
-    table = pd.DataFrame(rows, columns=columns)
+    if not evidence_dir:
+        return None
+    return f"{str(evidence_dir).rstrip('/')}/{task}-{attempt}.json"
+
+
+def relative_score_table(outputs: list[dict[str, Any]], evidence_dir: str = "") -> pd.DataFrame:
+    """One row per solver-score output: task, attempt, relative score, counts, its JSON.
+
+    With ``evidence_dir`` (the folder of the written outputs, relative to the page) each
+    row links its solver-score output.
+
+    Examples
+    --------
+    >>> table = relative_score_table([{"model": "m", "task": "t", "attempt": "1",
+    ...     "relative_score": 0.25, "n_scored": 2, "unscored_instances": []}], "ev")
+    >>> [str(v) for v in table.values[0]]
+    ['t', '1', '0.25', '2', '0', 't-1.json']
+    """
+    rows = []
+    for out in outputs:
+        link = evidence_link(evidence_dir, out["task"], out.get("attempt"))
+        rows.append(
+            {
+                "task": out["task"],
+                "attempt": out.get("attempt"),
+                "relative score": out["relative_score"],
+                "instances scored": out["n_scored"],
+                "unscored": len(out["unscored_instances"]),
+                "evidence": None if link is None else Cell(link.rsplit("/", 1)[-1], href=link),
+            }
+        )
+    columns = ["task", "attempt", "relative score", "instances scored", "unscored", "evidence"]
+    table = pd.DataFrame(rows, columns=columns, dtype=object)
+    table.attrs["kinds"] = {"attempt": TEXT, "relative score": MEAN,
+                            "instances scored": "count", "unscored": "count"}  # fmt: skip
+    table.attrs["tooltips"] = {
+        "relative score": "mean of the instance scores Phi(z) over the scored instances (0 to "
+        "1; 0.5 = as good as the reference mean; a completed failure scores 0)",
+        "unscored": "records of instances outside the reference's scored set",
+        "evidence": "the solver-score output (JSON) this score comes from",
+    }
     table.attrs["empty_text"] = "No solver records: no task attempt was scored."
     return table
 
 
 def solver_plan_table(
-    result: dict[str, Any], model: str, outputs: list[dict[str, Any]]
+    result: dict[str, Any], model: str, outputs: list[dict[str, Any]], evidence_dir: str = ""
 ) -> pd.DataFrame:
     """Every planned solver task and repeat of the model, with its score or why it has none.
 
@@ -59,7 +89,7 @@ def solver_plan_table(
     ...         "score_status": "valid", "score": 0.25}]}
     >>> out = {"task": "t", "attempt": "1", "relative_score": 0.25}
     >>> table = solver_plan_table({"models": {"m": {"tasks": [task]}}}, "m", [out])
-    >>> table[["attempt", "relative_score", "state"]].values.tolist()
+    >>> table[["attempt", "relative score", "state"]].values.tolist()
     [['1', 0.25, 'adopted, scored'], ['repeat 2 of 2', None, 'planned, no adopted attempt yet']]
     """
     from ..scoring.index import missing_repeats
@@ -82,16 +112,25 @@ def solver_plan_table(
             if row["adoption_status"] == "selected_provisional":
                 state += " (provisional)"
             score = None if out is None else out["relative_score"]
+            link = (
+                None if out is None else evidence_link(evidence_dir, task["item"], row["attempt"])
+            )
             rows.append({"task": task["item"], "attempt": str(row["attempt"]),
-                         "line": row.get("line"), "relative_score": score,
-                         "state": state})  # fmt: skip
+                         "line": row.get("line"), "relative score": score, "state": state,
+                         "evidence": None if link is None else
+                         Cell(link.rsplit("/", 1)[-1], href=link)})  # fmt: skip
         for repeat in missing_repeats(planned, len(task["adopted_attempts"])):
             rows.append({"task": task["item"], "attempt": f"repeat {repeat} of {planned}",
-                         "line": None, "relative_score": None,
-                         "state": "planned, no adopted attempt yet"})  # fmt: skip
-    table = pd.DataFrame(
-        rows, columns=["task", "attempt", "line", "relative_score", "state"], dtype=object
-    )
+                         "line": None, "relative score": None,
+                         "state": "planned, no adopted attempt yet",
+                         "evidence": None})  # fmt: skip
+    columns = ["task", "attempt", "line", "relative score", "state", "evidence"]
+    table = pd.DataFrame(rows, columns=columns, dtype=object)
+    table.attrs["kinds"] = {"attempt": TEXT, "line": "count", "relative score": MEAN}
+    table.attrs["tooltips"] = {
+        "line": "line of the attempts table",
+        "evidence": "the solver-score output (JSON) the relative score comes from",
+    }
     table.attrs["empty_text"] = f"The cohort plans no solver task for {model}."
     return table
 
@@ -109,6 +148,10 @@ _INSTANCE_COLUMNS = [
     "z",
     "score",
 ]
+
+
+#: The instance table's plain column names (the outputs' field names as tooltips).
+_INSTANCE_NAMES = {"scale_term": "scale set by"}
 
 
 def instance_table(outputs: list[dict[str, Any]]) -> pd.DataFrame:
@@ -132,7 +175,18 @@ def instance_table(outputs: list[dict[str, Any]]) -> pd.DataFrame:
         for out in outputs
         for row in out["instances"]
     ]
-    table = pd.DataFrame(rows, columns=_INSTANCE_COLUMNS)
+    table = pd.DataFrame(rows, columns=_INSTANCE_COLUMNS).rename(columns=_INSTANCE_NAMES)
+    table.attrs["kinds"] = {"attempt": TEXT, "A": RAW, "mu": RAW, "s": RAW, "scale": RAW,
+                            "z": Z, "score": MEAN}  # fmt: skip
+    table.attrs["tooltips"] = {
+        "A": "the candidate's value (as recorded)",
+        "mu": "mean of the usable reference values",
+        "s": "their sample standard deviation (ddof 1)",
+        "scale": "max(s, relative floor × |mu|, absolute floor)",
+        "scale set by": "which of the three terms set the scale",
+        "z": "(A − mu) / scale, sign turned so that positive is better",
+        "score": "Phi(z), 0 to 1 (0.5 = the reference mean; a completed failure scores 0)",
+    }
     table.attrs["empty_text"] = "No solver records: no instance was scored."
     return table
 
@@ -182,11 +236,17 @@ def scale_term_table(outputs: list[dict[str, Any]]) -> pd.DataFrame:
         # instances, so each task is counted once (from its first output).
         if out["task"] not in counts:
             counts[out["task"]] = Counter(row["scale_term"] for row in out["instances"])
-    return pd.DataFrame(
+    table = pd.DataFrame(
         [[counts[task].get(term, 0) for term in SCALE_TERMS] for task in counts],
         index=pd.Index(list(counts), name="task"),
-        columns=list(SCALE_TERMS),
+        columns=[term.replace("_", " ") for term in SCALE_TERMS],
     )
+    table.attrs["tooltips"] = {
+        "sample std": "the reference runs' spread set the scale",
+        "relative floor": "2% of |mu| set the scale (the runs agree too closely)",
+        "absolute floor": "1e-9 set the scale (mu is 0 or nearly)",
+    }
+    return table
 
 
 #: Half-width of the z axis: beyond it Phi(z) is 0 or 1 to 6 digits, and one huge z (an
@@ -223,6 +283,10 @@ def plot_z_histogram(outputs: list[dict[str, Any]], ax: Any = None):
         f"z of {len(values)} valid values ({edge}{failures} completed failure"
         f"{'' if failures == 1 else 's'} without z)"
     )
+    above = sum(1 for z in values if z > 0)
+    describe(fig, f"Histogram of z over {len(values)} valid candidate values: {above} above "
+             f"the reference mean (z > 0), {len(values) - above} at or below it; values beyond "
+             f"±{limit:g} drawn at the edges. The instance table has every value.")  # fmt: skip
     return label_simulated(fig, any_simulated(outputs))
 
 
@@ -243,6 +307,10 @@ def plot_instance_scores(outputs: list[dict[str, Any]], ax: Any = None):
     ax.set_xlabel("instance score Phi(z) (0.5 = reference mean; failures score 0)")
     ax.set_ylabel("instances")
     ax.set_title(f"Solver instance scores ({len(values)} instances)")
+    zeros = sum(1 for v in values if v == 0)
+    describe(fig, f"Histogram of {len(values)} solver instance scores Phi(z) from 0 to 1, "
+             f"{zeros} of them 0 (completed failures or far below the reference); the dashed "
+             "line is 0.5, as good as the reference mean.")  # fmt: skip
     return label_simulated(fig, any_simulated(outputs))
 
 
@@ -276,6 +344,8 @@ def floor_instances_table(outputs: list[dict[str, Any]]) -> pd.DataFrame:
                 }
             )
     table = pd.DataFrame(rows, columns=["task", "instance", "mu", "s", "scale", "scale_term"])
+    table = table.rename(columns=_INSTANCE_NAMES)
+    table.attrs["kinds"] = {"mu": RAW, "s": RAW, "scale": RAW}
     table.attrs["empty_text"] = "No floor sets a scale: every scale is the runs' sample std."
     return table
 

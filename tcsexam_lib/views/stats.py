@@ -16,9 +16,13 @@ import pandas as pd
 
 from ..errors import InputRefused, Problem
 from ..jsonio import read_json
+from ..number_format import MEAN, TEXT, interval, points
 from ..schemas import validate_with_schema
+from ..stats.wording import name_list, percent
 from ..vocab import TRACK_LETTERS, TRACKS
-from .notebook import OKABE_ITO, Note, label_simulated, name_models_without_index, new_axes
+from .charts import OKABE_ITO, describe, label_simulated, name_models_without_index, new_axes
+from .notebook import Note
+from .tables import Cell
 
 
 def stats_result(
@@ -91,73 +95,75 @@ def stats_result(
     return stats
 
 
-def _percent(level: float) -> str:
-    return f"{level:.0%}" if round(level * 100, 6).is_integer() else f"{level:.1%}"
-
-
-def _rank_text(rank_ci: list[int] | None) -> str | None:
+def _rank_text(rank_ci: list[int] | None) -> Cell | None:
     if rank_ci is None:
         return None
     best, worst = rank_ci
-    return str(best) if best == worst else f"{best}–{worst}"
+    return Cell(str(best) if best == worst else f"{best}–{worst}", order=best)
 
 
 def interval_columns(stats: dict[str, Any], model: str) -> dict[str, Any]:
     """What the leaderboard shows of one model's uncertainty (``None`` without an index).
 
-    ``± half-width`` (points): the index interval reaches at most this far from the
-    index; ``rank interval``: the best–worst rank the paired tests allow (1 = best,
-    simultaneous over all models); ``could be first``: no model is significantly ahead
-    of it (Holm); ``tie group``: 1, 2, ... down the ranking, a new group starting at the
-    first model a member of the current group is significantly ahead of.
+    ``±`` (points): the index interval reaches at most this far from the index;
+    ``could be first``: no model is significantly ahead of it (Holm); ``possible
+    ranks``: the best–worst rank the paired tests allow (1 = best, simultaneous over all
+    models; sorted by the best); ``tie group``: 1, 2, ... down the ranking, a new group
+    starting at the first model a member of the current group is significantly ahead of.
 
     Examples
     --------
     >>> stats = {"tie_groups": [["a", "b"]], "leader_group": ["a", "b"],
     ...          "models": {"a": {"index_ci_half_width": 6.5, "rank_ci": [1, 2]}}}
-    >>> interval_columns(stats, "a")
-    {'± half-width': 6.5, 'rank interval': '1–2', 'could be first': 'yes', 'tie group': 1}
+    >>> columns = interval_columns(stats, "a")
+    >>> [str(columns[c]) for c in ("±", "possible ranks", "could be first", "tie group")]
+    ['6.5', '1–2', 'yes', '1']
     """
     entry = stats["models"][model]
     group = next((k for k, g in enumerate(stats["tie_groups"], start=1) if model in g), None)
     could = None if entry["rank_ci"] is None else "yes" if model in stats["leader_group"] else "no"
     return {
-        "± half-width": entry["index_ci_half_width"],
-        "rank interval": _rank_text(entry["rank_ci"]),
+        "±": entry["index_ci_half_width"],
         "could be first": could,
+        "possible ranks": _rank_text(entry["rank_ci"]),
         "tie group": group,
     }
 
 
 def ties_note(stats: dict[str, Any]) -> Note:
-    """Which models could be first, the tie groups, and how many pairs differ after Holm.
+    """The tie groups down the ranking, and how many pairs of models differ after Holm.
 
     Examples
     --------
-    >>> stats = {"level": 0.95, "leader_group": ["a", "b"], "tie_groups": [["a", "b"], ["c"]],
+    >>> stats = {"level": 0.95, "tie_groups": [["a", "b"], ["c"]],
     ...          "pairs": [{"significant": False}, {"significant": True},
     ...                    {"significant": True}]}
     >>> print(ties_note(stats).text)
-    Could be first (no model is significantly ahead of them): a, b.
     Tie groups down the ranking (no pair inside a group differs): a, b | c.
-    2 of 3 pairs of models differ at the 5% level after Holm's adjustment.
+    2 of the 3 pairs of models differ (paired tests over the common tasks, Holm, 5% level).
+    >>> print(ties_note({"level": 0.95, "tie_groups": [["a", "b"]],
+    ...                  "pairs": [{"significant": False}]}).text.splitlines()[1])
+    The one pair does not differ (paired tests over the common tasks, Holm, 5% level).
     """
     groups = stats["tie_groups"]
     if not groups:
         return Note("No model has an index, so there is no ranking and no pairwise test.")
-    lines = [
-        f"Could be first (no model is significantly ahead of them): "
-        f"{', '.join(stats['leader_group'])}.",
-        "Tie groups down the ranking (no pair inside a group differs): "
-        + " | ".join(", ".join(g) for g in groups)
-        + ".",
-    ]
+    if len(groups) <= 12:
+        listed = " | ".join(name_list(g, limit=8).replace(" and ", ", ") for g in groups)
+        lines = [f"Tie groups down the ranking (no pair inside a group differs): {listed}."]
+    else:
+        lines = [
+            f"{len(groups)} tie groups down the ranking (no pair inside a group differs); the "
+            "leaderboard's tie group column says which group each model is in."
+        ]
+    n_pairs = len(stats["pairs"])
     differ = sum(1 for pair in stats["pairs"] if pair["significant"])
-    alpha = _percent(1 - stats["level"])
-    lines.append(
-        f"{differ} of {len(stats['pairs'])} pairs of models differ at the {alpha} level after "
-        "Holm's adjustment."
-    )
+    tests = f"paired tests over the common tasks, Holm, {percent(1 - stats['level'])} level"
+    if n_pairs == 1:
+        verb = "differs" if differ else "does not differ"
+        lines.append(f"The one pair {verb} ({tests}).")
+    elif n_pairs:
+        lines.append(f"{differ:,} of the {n_pairs:,} pairs of models differ ({tests}).")
     return Note("\n".join(lines))
 
 
@@ -165,11 +171,17 @@ def _ranked_entries(stats: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     return [(model, stats["models"][model]) for model in stats["ranking"]]
 
 
+#: Up to this many ranked models, the forest plot writes each index and interval.
+LABELLED_ROWS = 30
+
+
 def plot_index_intervals(result: dict[str, Any], stats: dict[str, Any], ax: Any = None):
     """Forest plot: each ranked model's index with its interval, highest first.
 
     Provisional models are drawn hollow (orange); the models that could be first (no
     model significantly ahead) are shaded; models without an index are named under it.
+    Up to :data:`LABELLED_ROWS` models each row is labelled with its numbers; beyond,
+    rows are thinner and unlabelled (the leaderboard has the numbers).
 
     Examples
     --------
@@ -180,122 +192,55 @@ def plot_index_intervals(result: dict[str, Any], stats: dict[str, Any], ax: Any 
     """
     shown = _ranked_entries(stats)
     missing = [m for m, e in stats["models"].items() if e["index"] is None]
-    fig, ax = new_axes(ax, size=(7.5, 1.5 + 0.4 * max(len(shown), 1) + 0.2 * bool(missing)))
+    n = max(len(shown), 1)
+    labelled = n <= LABELLED_ROWS
+    row_height = 0.4 if labelled else 0.15
+    height = 1.5 + row_height * n + 0.2 * bool(missing)
+    margins = None if labelled else (1.1, 0.9, 0.2, 0.6)  # fixed: hundreds of rows
+    fig, ax = new_axes(ax, size=(8.0, height), margins=margins)
     leaders = set(stats["leader_group"])
-    top = 1.0
-    for row, (model, entry) in enumerate(shown):
-        y = len(shown) - 1 - row
-        low, high = entry["index_ci"]
-        top = max(top, high, entry["index"])
+    ys = [len(shown) - 1 - row for row in range(len(shown))]
+    lows = [e["index_ci"][0] for _, e in shown]
+    highs = [e["index_ci"][1] for _, e in shown]
+    index = [e["index"] for _, e in shown]
+    top = max([1.0, *highs, *index])
+    for y, (model, _) in zip(ys, shown, strict=True):  # one band per run of leaders
         if model in leaders:
-            ax.axhspan(y - 0.45, y + 0.45, color="#EEEEEE", zorder=0)
-        provisional = entry["status"] == "provisional"
-        colour = OKABE_ITO[1] if provisional else OKABE_ITO[0]
-        ax.plot([low, high], [y, y], color=colour, linewidth=2)
-        ax.plot([entry["index"]], [y], marker="o", markersize=7, color=colour,
-                markerfacecolor="white" if provisional else colour)  # fmt: skip
-        ax.annotate(f"{entry['index']:.2f} [{low:.2f}, {high:.2f}] ({entry['status']})",
-                    (high, y), xytext=(5, 0), textcoords="offset points", va="center",
-                    fontsize=8)  # fmt: skip
-    ax.set_yticks(range(len(shown)), [m for m, _ in shown][::-1])
-    ax.set_ylim(-0.6, max(len(shown), 1) - 0.4)
-    ax.set_xlim(0, top * 1.45)  # room for the labels
+            ax.axhspan(y - 0.5, y + 0.5, color="#E4E4E4", zorder=0, linewidth=0)
+    provisional = [e["status"] == "provisional" for _, e in shown]
+    for hollow in (False, True):
+        rows = [k for k, p in enumerate(provisional) if p == hollow]
+        if not rows:
+            continue
+        colour = OKABE_ITO[1] if hollow else OKABE_ITO[0]
+        ax.hlines([ys[k] for k in rows], [lows[k] for k in rows], [highs[k] for k in rows],
+                  color=colour, linewidth=2 if labelled else 1.2)  # fmt: skip
+        ax.scatter([index[k] for k in rows], [ys[k] for k in rows], s=40 if labelled else 9,
+                   color=colour, facecolors="white" if hollow else colour, zorder=3)  # fmt: skip
+    if labelled:
+        for y, low, high, value in zip(ys, lows, highs, index, strict=True):
+            ax.annotate(f"{points(value)} {interval(low, high)}", (high, y), xytext=(5, 0),
+                        textcoords="offset points", va="center", fontsize=9)  # fmt: skip
+    ax.set_yticks(range(len(shown)), [m for m, _ in shown][::-1], fontsize=9 if labelled else 7)
+    ax.set_ylim(-0.6, n - 0.4)
+    ax.set_xlim(0, top * (1.4 if labelled else 1.05))  # room for the labels
     ax.set_xlabel("index (points; higher is better)")
     ax.set_title(
-        f"Index with its {_percent(stats['level'])} interval "
+        f"Index with its {percent(stats['level'])} interval "
         "(grey band: could be first; hollow: provisional)"
     )
     name_models_without_index(fig, missing)
-    return label_simulated(fig, bool(result.get("simulated")))
-
-
-def pairs_table(stats: dict[str, Any]) -> pd.DataFrame:
-    """Every pair of ranked models: Δ index (a − b, points), its interval, p and Holm's p.
-
-    Examples
-    --------
-    >>> pair = {"model_a": "a", "model_b": "b", "delta": 2.0, "se": 1.0, "ci": [0.1, 3.9],
-    ...         "p_value": 0.04, "p_holm": 0.04, "significant": True, "mdd": 4.5,
-    ...         "n_common_tasks": 20}
-    >>> pairs_table({"level": 0.95, "pairs": [pair]}).values.tolist()
-    [['a', 'b', 2.0, 0.1, 3.9, 0.04, 0.04, 'yes', 4.5, 20]]
-    """
-    percent = _percent(stats["level"])
-    rows = [
-        {
-            "model a": p["model_a"],
-            "model b": p["model_b"],
-            "Δ index": p["delta"],
-            f"Δ {percent} low": None if p["ci"] is None else p["ci"][0],
-            f"Δ {percent} high": None if p["ci"] is None else p["ci"][1],
-            "p": p["p_value"],
-            "p (Holm)": p["p_holm"],
-            "differ": "yes" if p["significant"] else "no",
-            "detectable Δ": p.get("mdd"),
-            "common tasks": p["n_common_tasks"],
-        }
-        for p in stats["pairs"]
-    ]
-    columns = ["model a", "model b", "Δ index", f"Δ {percent} low", f"Δ {percent} high", "p",
-               "p (Holm)", "differ", "detectable Δ", "common tasks"]  # fmt: skip
-    table = pd.DataFrame(rows, columns=columns, dtype=object)
-    table.attrs["caption"] = (
-        f"Δ index = index of a − index of b (points, a ranked at or above b), paired over "
-        f"the common tasks; differ: Holm-adjusted p ≤ {_percent(1 - stats['level'])}; "
-        "detectable Δ: the smallest difference these tasks would show at 80 % power after "
-        "Holm."
+    listed = "; ".join(
+        f"{m} {points(e['index'])} {interval(*e['index_ci'])}" for m, e in shown[:10]
     )
-    table.attrs["empty_text"] = "Fewer than two models have an index: no pair to compare."
-    return table
-
-
-def plot_pair_matrix(result: dict[str, Any], stats: dict[str, Any], ax: Any = None):
-    """Matrix of Δ index (row minus column, points); cells that differ after Holm framed.
-
-    Models in rank order; a diverging colour-blind safe map centred on 0; a cell reads
-    ``+2.40*`` when the pair differs after Holm's adjustment (and is framed in green).
-
-    Examples
-    --------
-    >>> pair = {"model_a": "a", "model_b": "b", "delta": 2.0, "significant": True}
-    >>> stats = {"level": 0.95, "ranking": ["a", "b"], "pairs": [pair]}
-    >>> ax = plot_pair_matrix({}, stats).axes[0]
-    >>> [t.get_text() for t in ax.texts]
-    ['+2.00*', '−2.00*']
-    """
-    import numpy as np
-    from matplotlib.patches import Rectangle
-
-    models = list(stats["ranking"])
-    n = len(models)
-    delta = np.full((n, n), np.nan)
-    marked = np.zeros((n, n), dtype=bool)
-    where = {m: k for k, m in enumerate(models)}
-    for pair in stats["pairs"]:
-        a, b = where[pair["model_a"]], where[pair["model_b"]]
-        delta[a, b], delta[b, a] = pair["delta"], -pair["delta"]
-        marked[a, b] = marked[b, a] = pair["significant"]
-    fig, ax = new_axes(ax, size=(max(5.0, 2.5 + 0.55 * n), max(3.0, 1.8 + 0.45 * n)))
-    span = float(np.nanmax(np.abs(delta))) if n > 1 else 1.0
-    image = ax.imshow(np.ma.masked_invalid(delta), cmap="PuOr", vmin=-span, vmax=span)
-    if n <= 25:
-        for i in range(n):
-            for j in range(n):
-                if i == j:
-                    continue
-                text = f"{delta[i, j]:+.2f}".replace("-", "−") + ("*" if marked[i, j] else "")
-                dark = abs(delta[i, j]) > 0.55 * span  # the map's ends are dark
-                ax.text(j, i, text, ha="center", va="center", fontsize=7,
-                        color="white" if dark else "black",
-                        fontweight="bold" if marked[i, j] else "normal")  # fmt: skip
-    for i, j in zip(*np.nonzero(marked), strict=True):
-        ax.add_patch(Rectangle((j - 0.5, i - 0.45), 0.95, 0.9, fill=False, linewidth=2.5,
-                               edgecolor="#009E73"))  # fmt: skip
-    ax.set_xticks(range(n), models, rotation=45, ha="right", fontsize=8)
-    ax.set_yticks(range(n), models, fontsize=8)
-    alpha = _percent(1 - stats["level"])
-    ax.set_title(f"Δ index, row − column (points); * and a green frame: differs (Holm, {alpha})")
-    fig.colorbar(image, ax=ax, label="Δ index (points)", shrink=0.7)
+    more = f"; and {len(shown) - 10} more" if len(shown) > 10 else ""
+    describe(
+        fig,
+        f"Forest plot of the index of the {len(shown)} model(s) with one, each with its "
+        f"{percent(stats['level'])} interval, highest first: {listed}{more}. Could be first "
+        f"(shaded): {name_list(stats['leader_group'])}."
+        + (f" No index: {name_list(missing)}." if missing else ""),
+    )
     return label_simulated(fig, bool(result.get("simulated")))
 
 
@@ -309,22 +254,22 @@ def index_interval_note(stats: dict[str, Any], model: str) -> Note:
     ...          "index_se_projected": {"twice_tasks": 3.2, "twice_attempts": None}}
     >>> print(index_interval_note({"level": 0.95, "models": {"m": entry}}, "m").text)
     Index 50.00 ± 10.00 points: 95% interval [40.00, 60.00], standard error 4.50.
-    Rank 1 (1 = best), rank interval 1–2.
+    Rank 1 (1 = best); the paired tests allow ranks 1–2.
     Twice the tasks would bring the standard error to about 3.20.
     """
     entry = stats["models"][model]
     if entry["index"] is None:
         return Note(f"{model} has no index (status {entry['status']}), so no interval.")
-    low, high = entry["index_ci"]
     lines = [
-        f"Index {entry['index']:.2f} ± {entry['index_ci_half_width']:.2f} points: "
-        f"{_percent(stats['level'])} interval [{low:.2f}, {high:.2f}], standard error "
-        f"{entry['index_se']:.2f}.",
-        f"Rank {entry['rank']} (1 = best), rank interval {_rank_text(entry['rank_ci'])}.",
+        f"Index {points(entry['index'])} ± {points(entry['index_ci_half_width'])} points: "
+        f"{percent(stats['level'])} interval {interval(*entry['index_ci'])}, standard error "
+        f"{points(entry['index_se'])}.",
+        f"Rank {entry['rank']} (1 = best); the paired tests allow ranks "
+        f"{_rank_text(entry['rank_ci'])}.",
     ]
     projected = entry.get("index_se_projected") or {}
     more = [
-        f"twice the {what} would bring the standard error to about {projected[key]:.2f}"
+        f"twice the {what} would bring the standard error to about {points(projected[key])}"
         for key, what in (("twice_tasks", "tasks"), ("twice_attempts", "attempts"))
         if projected.get(key) is not None
     ]
@@ -344,32 +289,35 @@ def track_intervals_table(stats: dict[str, Any], model: str) -> pd.DataFrame:
     ...          "ci_method": "clopper-pearson"}
     >>> stats = {"level": 0.95, "models": {"m": {"tracks": {"theorem": track}}}}
     >>> track_intervals_table(stats, "m").values.tolist()
-    [['theorem', 'P', 0.5, 5, 0.1, 0.2, 0.8, 'clopper-pearson']]
+    [['P theorem', 0.5, 5, 0.1, 0.2, 0.8, 'clopper-pearson']]
     """
-    percent = _percent(stats["level"])
+    level = percent(stats["level"])
     tracks = stats["models"][model].get("tracks") or {}
     rows = [
         {
-            "track": track,
-            "letter": TRACK_LETTERS[track],
+            "track": f"{TRACK_LETTERS[track]} {track}",
             "mean": info["mean"],
             "tasks": info["n_tasks"],
-            "se": info["se"],
-            f"{percent} low": None if info["ci"] is None else info["ci"][0],
-            f"{percent} high": None if info["ci"] is None else info["ci"][1],
-            "interval": info.get("ci_method"),
+            "standard error": info["se"],
+            f"{level} low": None if info["ci"] is None else info["ci"][0],
+            f"{level} high": None if info["ci"] is None else info["ci"][1],
+            "method": info.get("ci_method"),
         }
         for track, info in tracks.items()
         if track in TRACKS
     ]
-    columns = ["track", "letter", "mean", "tasks", "se", f"{percent} low", f"{percent} high",
-               "interval"]  # fmt: skip
+    columns = ["track", "mean", "tasks", "standard error", f"{level} low", f"{level} high",
+               "method"]  # fmt: skip
     table = pd.DataFrame(rows, columns=columns, dtype=object)
-    table.attrs["caption"] = (
-        "Track means with their interval: clopper-pearson where every task mean is 0 or 1, "
-        "wilson-effective-n for other means in [0, 1], hall-skewness-corrected-t for "
-        "construction rewards (wilson-no-spread where they are all equal); see "
-        "docs/uncertainty.md."
-    )
+    table.attrs["kinds"] = {"mean": MEAN, "tasks": "count", "standard error": MEAN,
+                            f"{level} low": MEAN, f"{level} high": MEAN,
+                            "method": TEXT}  # fmt: skip
+    table.attrs["tooltips"] = {
+        "method": "clopper-pearson where every task mean is 0 or 1; wilson-effective-n for "
+        "other means in [0, 1]; hall-skewness-corrected-t for construction rewards "
+        "(wilson-no-spread where they are all equal); see docs/uncertainty.md",
+        "standard error": "of the track mean, over the tasks of the track",
+    }
+    table.attrs["caption"] = "Track means with their interval (track units, 3 decimals)."
     table.attrs["empty_text"] = "No interval: the model has no index."
     return table

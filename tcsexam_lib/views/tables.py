@@ -1,17 +1,22 @@
-"""How a report table is shown: one number format, no row index, every row, no empty table.
+"""How a report table is shown: the number policy, no row index, every row, no empty table.
 
 Every DataFrame a report notebook displays goes through :func:`table_html`:
 
-- numbers in one format, by column name: the index, its ± half-width, contributions
-  and differences of indexes (points, Δ ...) and ``z`` with 2 decimals; means, scores
-  and every other non-whole number with 4; whole numbers as they are; scientific
-  notation only where the value needs it (a value that would show as 0 at that
-  precision, or one above 1e12);
+- numbers follow the kit's one number policy (:mod:`tcsexam_lib.number_format`): each
+  column has a kind, declared by the view in ``attrs["kinds"]`` or else inferred from
+  its name (the index, its ± half-width and every Δ in points with 2 decimals; ``z``
+  with 2; p-values with 3, ``< 0.001`` below that; whole numbers as they are; other
+  numbers, means and scores, with a fixed 3 decimals);
 - a missing value (``null`` in the outputs) as ``—``, never NaN or None;
 - no pandas row index (a named index becomes the first column);
-- numbers right-aligned, text left-aligned;
-- every row in the page: the page's script (see :mod:`.pages`) makes long tables
-  searchable and paged, and the caption says how many rows there are;
+- numbers right-aligned, text left-aligned; each number cell carries its exact value
+  (``data-order``), so the page's script sorts numerically and keeps missing values last
+  in either direction;
+- plain column names, each explained by a tooltip (``attrs["tooltips"]``);
+- a cell may be a :class:`Cell`: a text with a link, a tooltip or its own sort key;
+- every row in the page, in a box of its own that scrolls sideways on a narrow screen:
+  the page's script (see ``reports/pages.py``) makes long tables searchable and paged,
+  and the caption says how many rows there are;
 - an empty table is not drawn: its ``attrs["empty_text"]`` (or a plain sentence) says
   that there is nothing to list.
 """
@@ -19,74 +24,133 @@ Every DataFrame a report notebook displays goes through :func:`table_html`:
 from __future__ import annotations
 
 import html
-import math
 import numbers
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
-#: How a missing value (``null`` in the JSON outputs) is shown in report tables.
-MISSING_TEXT = "—"
+from ..number_format import (
+    COUNT,
+    MEAN,
+    MISSING_TEXT,
+    P_VALUE,
+    POINTS,
+    TEXT,
+    Z,
+    format_value,
+    is_missing,
+)
 
-#: Columns shown with 2 decimals (points and z), as do those whose name starts with Δ
-#: (differences of indexes); other non-whole numbers get 4.
-TWO_DECIMALS = {"index", "contribution", "z", "points", "± half-width"}
+#: Columns in points (2 decimals), besides those whose name starts with Δ or "index".
+POINTS_COLUMNS = {"±", "± half-width", "contribution", "points", "detectable Δ"}
 #: Tables longer than this say their row count (and are paged in the browser).
 LONG_TABLE_ROWS = 15
 
 
-def format_number(value: Any, decimals: int = 4) -> str:
-    """One number as the reports show it.
+@dataclass(frozen=True)
+class Cell:
+    """A table cell with more than its text: a link, a tooltip, a sort key.
 
     Examples
     --------
-    >>> format_number(75.431944, 2), format_number(20.0, 2), format_number(0.25)
-    ('75.43', '20.00', '0.2500')
-    >>> format_number(None), format_number(float("nan")), format_number(3)
-    ('—', '—', '3')
-    >>> format_number(1e-9), format_number(2.5e-7, 2)
-    ('1e-09', '2.5e-07')
+    >>> Cell("sim-alpha", href="models/sim-alpha/index.html").html()
+    "<a href='models/sim-alpha/index.html'>sim-alpha</a>"
+    >>> str(Cell("1–2", order=1))
+    '1–2'
     """
-    if value is None or value is pd.NA:
-        return MISSING_TEXT
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, numbers.Integral):
-        return str(int(value))
-    if not isinstance(value, numbers.Real):
-        return str(value)
-    number = float(value)
-    if math.isnan(number):
-        return MISSING_TEXT
-    if math.isinf(number):
-        return "∞" if number > 0 else "−∞"
-    if number != 0 and (abs(number) < 0.5 * 10**-decimals or abs(number) >= 1e12):
-        return f"{number:.3g}"  # the value needs it: it would read as 0, or is huge
-    return f"{number:.{decimals}f}"
+
+    text: str
+    href: str | None = None
+    title: str | None = None
+    order: Any = None
+
+    def __str__(self) -> str:
+        return self.text
+
+    def html(self) -> str:
+        text = html.escape(self.text)
+        if self.href:
+            text = f"<a href='{html.escape(self.href)}'>{text}</a>"
+        if self.title:
+            text = f"<span title='{html.escape(self.title)}'>{text}</span>"
+        return text
 
 
-def _decimals(column: Any) -> int:
+def format_number(value: Any, kind: str = MEAN) -> str:
+    """One number as the reports show it (see :func:`tcsexam_lib.number_format.format_value`).
+
+    Examples
+    --------
+    >>> format_number(75.431944, "points"), format_number(20.0, "points"), format_number(0.25)
+    ('75.43', '20.00', '0.250')
+    >>> format_number(None), format_number(float("nan")), format_number(3, "count")
+    ('—', '—', '3')
+    """
+    return format_value(value, kind)
+
+
+def column_kind(table: pd.DataFrame, column: Any) -> str:
+    """The number kind of a column: declared in ``attrs["kinds"]``, else from its name.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"index": [55.5], "n": [3], "p (Holm)": [0.2], "mean": [0.4]})
+    >>> [column_kind(t, c) for c in t.columns]
+    ['points', 'count', 'p', 'mean']
+    """
+    declared = table.attrs.get("kinds") or {}
+    if column in declared:
+        return declared[column]
     name = str(column)
-    return 2 if name in TWO_DECIMALS or name.startswith("Δ") else 4
+    if name in POINTS_COLUMNS or name.startswith(("Δ", "index")):
+        return POINTS
+    if name == "z":
+        return Z
+    if name == "p" or name.startswith("p ("):
+        return P_VALUE
+    values = [v for v in table[column].tolist() if not is_missing(v)]
+    if values and all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in values):
+        return COUNT
+    return MEAN
 
 
 def _is_numeric(series: pd.Series) -> bool:
-    values = [v for v in series.tolist() if v is not None and not _missing(v)]
+    values = [v for v in series.tolist() if not is_missing(v)]
     return bool(values) and all(
         isinstance(v, numbers.Real) and not isinstance(v, bool) for v in values
     )
 
 
-def _missing(value: Any) -> bool:
-    return value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value))
+def _order(value: Any) -> str:
+    """The exact value a number cell sorts by (empty: missing, sorted last)."""
+    if isinstance(value, Cell):
+        value = value.order if value.order is not None else value.text
+    if is_missing(value):
+        return ""
+    return repr(float(value)) if isinstance(value, numbers.Real) else str(value)
 
 
-def _cell(value: Any, decimals: int) -> str:
-    if _missing(value):
-        return MISSING_TEXT
-    if isinstance(value, numbers.Real):
-        return format_number(value, decimals)
-    return str(value)
+#: A text column whose longest cell is at most this long is kept on one line (a narrow
+#: screen scrolls the table rather than breaking names); longer text wraps at a readable width.
+SHORT_TEXT = 24
+
+
+def _text_class(series: pd.Series) -> str:
+    longest = max((len(str(v)) for v in series.tolist() if not is_missing(v)), default=0)
+    return "tcs-nowrap" if longest <= SHORT_TEXT else "tcs-long"
+
+
+def _cell(value: Any, kind: str, numeric: bool, css: str = "") -> str:
+    order = f" data-order='{html.escape(_order(value))}'" if numeric else ""
+    if isinstance(value, Cell):
+        text = value.html()
+        if value.order is not None and not numeric:
+            order = f" data-order='{html.escape(_order(value))}'"
+    else:
+        text = html.escape(MISSING_TEXT if is_missing(value) else format_value(value, kind))
+    css = " class='num'" if numeric else f" class='{css}'" if css else ""
+    return f"<td{css}{order}>{text}</td>"
 
 
 def table_html(table: pd.DataFrame) -> str:
@@ -98,8 +162,10 @@ def table_html(table: pd.DataFrame) -> str:
     >>> page = table_html(t)
     >>> page.count(">—<"), "NaN" in page, "None" in page, "<th></th>" in page
     (2, False, False, False)
-    >>> "<td class='num'>0.4000</td>" in page, "<td class='num'>55.50</td>" in page
-    (True, True)
+    >>> "<td class='num' data-order='0.4'>0.400</td>" in page
+    True
+    >>> "<td class='num' data-order='55.5'>55.50</td>" in page
+    True
     >>> table_html(pd.DataFrame({"x": []}))
     "<p class='tcs-note'>Nothing to list.</p>"
     """
@@ -109,28 +175,50 @@ def table_html(table: pd.DataFrame) -> str:
     if table.index.name is not None or isinstance(table.index, pd.MultiIndex):
         table = table.reset_index()
     columns = list(table.columns)
-    numeric = [_is_numeric(table[c]) for c in columns]
-    head = "".join(
-        f"<th class='num'>{html.escape(str(c))}</th>" if n else f"<th>{html.escape(str(c))}</th>"
-        for c, n in zip(columns, numeric, strict=True)
-    )
+    kinds = [column_kind(table, c) for c in columns]
+    numeric = [
+        kind != TEXT and (_is_numeric(table[c]) or _numeric_cells(table[c]))
+        for c, kind in zip(columns, kinds, strict=True)
+    ]
+    css = ["" if num else _text_class(table[c]) for c, num in zip(columns, numeric, strict=True)]
+    tips = table.attrs.get("tooltips") or {}
+    head = "".join(_header(c, n, tips.get(c)) for c, n in zip(columns, numeric, strict=True))
     rows = []
     for record in table.itertuples(index=False, name=None):
-        cells = []
-        for value, column, num in zip(record, columns, numeric, strict=True):
-            text = html.escape(_cell(value, _decimals(column)))
-            cells.append(f"<td class='num'>{text}</td>" if num else f"<td>{text}</td>")
+        cells = (
+            _cell(v, kind, num, c)
+            for v, kind, num, c in zip(record, kinds, numeric, css, strict=True)
+        )
         rows.append("<tr>" + "".join(cells) + "</tr>")
     caption = table.attrs.get("caption") or ""
     if len(table) > LONG_TABLE_ROWS:
-        caption = (caption + " " if caption else "") + (
-            f"{len(table)} rows, all in this page (search, sort and pages in the browser)."
-        )
-    caption_html = f"<caption>{html.escape(caption)}</caption>" if caption else ""
+        caption = (caption + " " if caption else "") + f"{len(table)} rows."
+    caption_html = f"<p class='tcs-caption'>{html.escape(caption)}</p>" if caption else ""
     return (
-        f"<table class='tcs-table'>{caption_html}<thead><tr>{head}</tr></thead>"
-        f"<tbody>{''.join(rows)}</tbody></table>"
+        f"{caption_html}<div class='tcs-scroll'><table class='tcs-table'><thead><tr>{head}"
+        f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
     )
+
+
+def _numeric_cells(series: pd.Series) -> bool:
+    """A column of :class:`Cell` values that sort by a number (ranks, rank intervals)."""
+    values = [v for v in series.tolist() if not is_missing(v)]
+    return bool(values) and all(
+        isinstance(v, Cell) and isinstance(v.order, numbers.Real) for v in values
+    )
+
+
+#: A column name at most this long stays on one line.
+SHORT_HEADER = 14
+
+
+def _header(column: Any, numeric: bool, tip: str | None) -> str:
+    classes = [c for c in ("num" if numeric else "", "tcs-nowrap") if c]
+    if len(str(column)) > SHORT_HEADER:
+        classes.remove("tcs-nowrap")
+    css = f" class='{' '.join(classes)}'" if classes else ""
+    title = f" title='{html.escape(tip)}'" if tip else ""
+    return f"<th{css}{title}>{html.escape(str(column))}</th>"
 
 
 def table_text(table: pd.DataFrame) -> str:
