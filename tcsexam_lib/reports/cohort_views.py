@@ -190,7 +190,9 @@ def plot_task_heatmap(result: dict[str, Any], ax: Any = None):
     ).reshape(len(labels), len(models))
     top = max(1.0, float(np.nanmax(values)) if np.isfinite(values).any() else 1.0)
     fig, ax = new_axes(ax, size=(max(6.0, 3.0 + 0.9 * len(models)), 1.5 + 0.3 * len(labels)))
-    ax.set_facecolor("#DDDDDD")
+    ax.set_facecolor("#DDDDDD")  # shows through the masked cells (no mean): hatched grey
+    ax.patch.set_hatch("///")
+    ax.patch.set_edgecolor("#9E9E9E")
     image = ax.imshow(np.ma.masked_invalid(values), cmap="cividis", vmin=0.0, vmax=top,
                       aspect="auto")  # fmt: skip
     if len(labels) * len(models) <= 400:
