@@ -69,7 +69,7 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
 }
 
 #: Public modules, imported when first used (``from tcsexam_lib import views``).
-_PUBLIC_MODULES = {"views": "reports.views", "teaching": "teaching"}
+_PUBLIC_MODULES = {"views": "views", "teaching": "teaching"}
 
 #: Public name -> the module that defines it.
 _EXPORTS = {name: module for module, names in _PUBLIC.items() for name in names}

@@ -16,7 +16,7 @@ import re
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
-from itertools import chain
+from itertools import chain, compress
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -130,9 +130,14 @@ def _walk_containers(data: Any, limit: int) -> tuple[bool, int]:
     for _ in range(limit):
         if not level:
             return False, keys
-        keys += sum(len(c) for c in level if type(c) is dict)
-        level = [value for value in _values_of(level) if type(value) in _CONTAINERS]
+        keys += sum(map(len, filter(_is_dict, level)))
+        values = list(_values_of(level))  # C-level loops below: no Python call per value
+        level = list(compress(values, map(_CONTAINERS.__contains__, map(type, values))))
     return bool(level), keys
+
+
+def _is_dict(value: Any) -> bool:
+    return type(value) is dict
 
 
 #: The end of an object key: a closing quote, then a colon (JSON's whitespace between).

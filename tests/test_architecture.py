@@ -100,6 +100,7 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("uncertainty beside the index", {"stats"}),
     ("recomputing outputs, demo data", {"verify", "demo", "demo_full_size"}),
     ("reports and teaching", {"reports", "teaching"}),
+    ("the report notebooks' views", {"views"}),
     ("the command line", {"cli"}),
 ]
 

@@ -166,8 +166,8 @@ def _cmd_stats(args: argparse.Namespace) -> int:
 def add_stats_command(sub) -> None:
     stats = sub.add_parser(
         "stats",
-        help="confidence intervals, paired comparisons, rank intervals and tie groups of a "
-        "tcsexam score output (beside the index, never instead of it)",
+        help="confidence intervals, paired tests, rank intervals, the models that could be "
+        "first and tie groups of a tcsexam score output (beside the index, never instead of it)",
     )
     stats.add_argument("index", metavar="INDEX.json", help="an output of tcsexam score")
     stats.add_argument("--output", required=True, help="where to write the JSON result")

@@ -379,11 +379,10 @@ def _ranked_model(
             "ci_method": methods[row, k],
             "variance_components": components[track],
         }
-    index_low, index_high = (end[row] for end in analysis.index_ci)
     index = entry["index"]
-    half_width = _number(max(high_end := index_high - index, index - index_low))
-    if math.isnan(high_end):
-        half_width = None
+    index_low, index_high = (float(end[row]) for end in analysis.index_ci)
+    no_interval = math.isnan(index_low) or math.isnan(index_high)
+    half_width = None if no_interval else max(index - index_low, index_high - index)
     few = [
         track
         for track in TRACKS

@@ -327,13 +327,16 @@ _SOLVED_LIMIT = 65536
 def _t_upper_cached(tail: float, values: np.ndarray) -> np.ndarray:
     """:func:`_t_upper_direct` on the values not solved before (a bounded memo)."""
     keys = [(tail, v) for v in values.tolist()]
-    missing = [k for k in keys if k not in _SOLVED]
+    known = {k: _SOLVED[k] for k in keys if k in _SOLVED}
+    missing = [k for k in keys if k not in known]
     if missing:
-        if len(_SOLVED) + len(missing) > _SOLVED_LIMIT:
-            _SOLVED.clear()
-        solved = _t_upper_direct(tail, np.array([df for _, df in missing]))
-        _SOLVED.update(zip(missing, solved.tolist(), strict=True))
-    return np.array([_SOLVED[k] for k in keys])
+        values_missing = np.array([df for _, df in missing])
+        solved = dict(zip(missing, _t_upper_direct(tail, values_missing).tolist(), strict=True))
+        known.update(solved)
+        if len(_SOLVED) + len(solved) > _SOLVED_LIMIT:
+            _SOLVED.clear()  # a bounded memo: start again rather than grow
+        _SOLVED.update(solved)
+    return np.array([known[k] for k in keys])
 
 
 def _t_upper_interpolated(tail: float, df: np.ndarray, low: float, high: float) -> np.ndarray:

@@ -155,7 +155,7 @@ class StatsDocument:
     """A ``tcsexam stats`` document: ``head`` holds every field but the pairs, in order.
 
     ``document["models"]`` reads a field of the head; :meth:`to_dict` gives the whole
-    document as plain data (the pairs as a list of dictionaries, after ``tie_groups``).
+    document as plain data (the pairs as a list of dictionaries, after ``notes``).
     """
 
     head: dict[str, Any]

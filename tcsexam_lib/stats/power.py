@@ -21,8 +21,6 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import numpy as np
-
 from ..formulas import WEIGHT_VECTOR
 from ..vocab import TRACKS
 
@@ -116,23 +114,20 @@ def project_index_se(
     >>> round(out["twice_tasks"], 4), out["twice_attempts"]
     (3.2787, None)
     """
-    weights = np.square(np.asarray(WEIGHT_VECTOR, dtype=float))
     if any(track_sd.get(track) is None for track in TRACKS):
         return {"twice_tasks": None, "twice_attempts": None}
-    now, halved = [], []
-    for track in TRACKS:
-        part = components.get(track)
+    twice_tasks, twice_attempts = 0.0, 0.0  # variances, summed over the tracks
+    for weight, track in zip(WEIGHT_VECTOR, TRACKS, strict=True):
+        part, n = components.get(track), n_tasks[track]
         if part is None:
-            now.append(track_sd[track] ** 2)
-            halved.append(math.nan)
+            twice_tasks += weight * weight * track_sd[track] ** 2 / (2 * n)
+            twice_attempts = math.nan
         else:
-            now.append(part["task_variance"] + part["attempt_part"])
-            halved.append(part["task_variance"] + part["attempt_part"] / 2)
-    n = np.array([n_tasks[track] for track in TRACKS], dtype=float)
-    twice_tasks = math.sqrt(float((weights * np.array(now) / (2 * n)).sum()))
-    twice_attempts = float((weights * np.array(halved) / n).sum())
+            variance = part["task_variance"] + part["attempt_part"]
+            twice_tasks += weight * weight * variance / (2 * n)
+            twice_attempts += weight * weight * (variance - part["attempt_part"] / 2) / n
     return {
-        "twice_tasks": twice_tasks,
+        "twice_tasks": math.sqrt(twice_tasks),
         "twice_attempts": None if math.isnan(twice_attempts) else math.sqrt(twice_attempts),
     }
 
@@ -162,6 +157,9 @@ def attempt_standard_error(
     """
     if any(components.get(track) is None for track in TRACKS):
         return None
-    weights = np.square(np.asarray(WEIGHT_VECTOR, dtype=float))
-    parts = np.array([components[t]["attempt_part"] / n_tasks[t] for t in TRACKS])
-    return math.sqrt(float((weights * parts).sum()))
+    return math.sqrt(
+        math.fsum(
+            w * w * components[t]["attempt_part"] / n_tasks[t]
+            for w, t in zip(WEIGHT_VECTOR, TRACKS, strict=True)
+        )
+    )

@@ -128,3 +128,16 @@ def test_the_stats_command_does_not_import_scipy_or_pandas():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_the_quantile_memo_stays_bounded_and_right(monkeypatch):
+    """When the memo is full it starts again; every answer stays the solved one."""
+    from tcsexam_lib.stats import distributions
+
+    monkeypatch.setattr(distributions, "_SOLVED", {})
+    monkeypatch.setattr(distributions, "_SOLVED_LIMIT", 10)
+    first = np.arange(1.0, 9.0)
+    second = np.arange(5.0, 13.0)  # half of them known, the memo overflows
+    for df in (first, second, first):
+        assert np.allclose(t_quantile(0.975, df), special.stdtrit(df, 0.975), rtol=1e-12)
+        assert len(distributions._SOLVED) <= 10

@@ -84,7 +84,7 @@ def declared_parameters(notebook: str) -> list[str]:
     >>> declared_parameters("index")[:3]
     ['model', 'suite', 'protocol']
     """
-    from .notebook_params import notebook_parameters
+    from .parameters import notebook_parameters
 
     return [parameter.name for parameter in notebook_parameters(notebook)]
 

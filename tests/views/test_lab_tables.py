@@ -1,4 +1,4 @@
-"""Report tables in a live JupyterLab (``reports/lab_tables.py``), without a browser.
+"""Report tables in a live JupyterLab (``views/lab_tables.py``), without a browser.
 
 Only a kernel a Jupyter server started for a notebook of its working folder enhances its
 tables; the script uses the same DataTables options, bundle and table styles as the
@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 import re
 
-from tcsexam_lib.reports import lab_tables
 from tcsexam_lib.reports.pages import REPORT_CSS, write_assets
+from tcsexam_lib.views import lab_tables
 
 
 def test_only_a_jupyter_session_of_this_folder_counts(monkeypatch, tmp_path):

@@ -1,4 +1,4 @@
-"""A report notebook's parameters (``reports/notebook_params.py``, ``views.setup``).
+"""A report notebook's parameters (``views/parameters.py``, ``views.setup``).
 
 The defaults run every notebook on the SIMULATED demo from JupyterLab's working folder
 (``notebooks/``) and from the kit's; relative paths are read from one folder (the working
@@ -15,7 +15,7 @@ import yaml
 
 from tcsexam_lib import InputRefused, views
 from tcsexam_lib.paths import KIT_ROOT
-from tcsexam_lib.reports.notebook_params import (
+from tcsexam_lib.views.parameters import (
     ALWAYS,
     INPUT_FILES,
     INPUT_FOLDERS,

@@ -3,8 +3,8 @@
 The notebooks in ``notebooks/`` hold no formula: every number they show comes from the
 outputs of ``tcsexam solver-score`` and ``tcsexam score`` (written by the report runner,
 or computed here by the same library calls when a notebook runs standalone on raw
-inputs), turned into tables and plots by :mod:`.solver_views`, :mod:`.index_views`,
-:mod:`.cohort_views` and :mod:`.stats_views` (the intervals of ``tcsexam stats``), and
+inputs), turned into tables and plots by :mod:`.solver`, :mod:`.index`,
+:mod:`.cohort` and :mod:`.stats` (the intervals of ``tcsexam stats``), and
 shown by :mod:`.tables`. Importing it is cheap: matplotlib is imported when the first
 chart is drawn, the scoring modules when something is computed.
 """
@@ -15,14 +15,14 @@ import os
 from typing import Any
 
 from ..errors import InputRefused
-from .cohort_views import (
+from .cohort import (
     compare_run_sets,
     leaderboard,
     plot_ranked_index,
     plot_task_heatmap,
     task_model_table,
 )
-from .index_views import (
+from .index import (
     COVERAGE_COLOURS,
     check_protocol,
     coverage_matrix,
@@ -52,8 +52,8 @@ from .notebook import (
     require_parameters,
     status_line,
 )
-from .notebook_params import check_notebook_parameters
-from .solver_views import (
+from .parameters import check_notebook_parameters
+from .solver import (
     Z_DISPLAY_LIMIT,
     any_simulated,
     floor_instances_table,
@@ -65,7 +65,7 @@ from .solver_views import (
     solver_plan_table,
     unscored_table,
 )
-from .stats_views import (
+from .stats import (
     index_interval_note,
     interval_columns,
     pairs_table,
@@ -142,7 +142,7 @@ def setup(notebook: str, namespace: dict[str, Any]) -> None:
     """What the first cell of a report notebook does before anything is computed.
 
     Refusals of the kit show as their message (not a traceback). Every problem with the
-    parameters is refused at once, in one message (see :mod:`.notebook_params`): a
+    parameters is refused at once, in one message (see :mod:`.parameters`): a
     parameter the notebook does not declare, an empty one it needs, a path that does not
     exist (with the folders it was looked for in). Relative paths found in the kit's
     folder rather than the working folder are replaced in ``namespace`` by their
@@ -221,7 +221,7 @@ def solver_outputs(
     require_parameters(records_dir=records_dir, suite=suite, reference_id=reference_id)
     from ..jsonio import write_json_atomic
     from ..references.load import load_reference
-    from .records import find_records, score_records_files, solver_output_path
+    from ..reports.records import find_records, score_records_files, solver_output_path
 
     records = find_records(records_dir, model=model, tasks=tasks)
     reference = load_reference(

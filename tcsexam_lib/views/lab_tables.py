@@ -24,7 +24,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from .pages import PAGED_ROWS, REPORT_CSS
+from ..reports.pages import PAGED_ROWS, REPORT_CSS
 
 #: The DataTables options of every table, the same as the published pages' script.
 DATATABLE_OPTIONS = (

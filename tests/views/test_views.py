@@ -83,7 +83,7 @@ def test_charts_draw_the_hatches_the_docs_describe(demo_index):
     ranked = report_views.plot_ranked_index(demo_index).axes[0]
     hatched = {bar.get_hatch() is not None for bar in ranked.patches}
     assert hatched == {True, False}  # sim-beta (provisional) alone
-    from tcsexam_lib.reports.index_views import COVERAGE_HATCHES
+    from tcsexam_lib.views.index import COVERAGE_HATCHES
 
     assert len(set(COVERAGE_HATCHES.values())) == len(COVERAGE_HATCHES)  # one each
     for model in ("sim-alpha", "sim-gamma"):

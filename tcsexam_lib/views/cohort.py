@@ -7,7 +7,7 @@ models under the other solver protocol or another suite, puts the two side by si
 
 With the run set's ``tcsexam stats`` document, the leaderboard also shows each index's
 ± half-width, rank interval, whether it could be first and its tie group (see
-:mod:`.stats_views`, which draws the intervals and the pairwise differences).
+:mod:`.stats`, which draws the intervals and the pairwise differences).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pandas as pd
 
 from ..vocab import TRACK_LETTERS, TRACKS
 from .notebook import OKABE_ITO, Note, label_simulated, name_models_without_index, new_axes
-from .stats_views import interval_columns
+from .stats import interval_columns
 
 _STATUS_ORDER = {"complete": 0, "provisional": 1, "incomplete": 2}
 
@@ -51,7 +51,7 @@ def leaderboard(result: dict[str, Any], stats: dict[str, Any] | None = None) -> 
     and the note says why. With the ``tcsexam stats`` document of the same index
     (``stats``), the index is followed by its ± half-width (points), the rank interval,
     whether it could be first, and its tie group (see
-    :func:`~.stats_views.interval_columns`).
+    :func:`~.stats.interval_columns`).
 
     Examples
     --------
@@ -117,7 +117,7 @@ def plot_ranked_index(result: dict[str, Any], ax: Any = None):
     """Horizontal bars of the index, highest first; models without an index listed below.
 
     Provisional models are hatched. The intervals are drawn by
-    :func:`~.stats_views.plot_index_intervals`.
+    :func:`~.stats.plot_index_intervals`.
 
     Examples
     --------
