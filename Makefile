@@ -4,12 +4,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: help report report-full-size demo test test-unit test-hostile test-doctest test-nbval test-smoke test-browser lint format \
+.PHONY: help report report-full-size lab demo test test-unit test-hostile test-doctest test-nbval test-smoke test-browser lint format \
 	bench bench-speed bench-report bench-calibration bench-soak clean teaching-notebook
 
 help:
 	@echo "make report   build the demo reports (simulated data) under build/reports/"
-	@echo "make test     run every test tier (unit, doctest, nbval, papermill smoke, lint)"
+	@echo "make test     run every test tier (unit, hostile, doctest, nbval, smoke, browser, lint)"
+	@echo "make lab      JupyterLab on the notebooks (open teaching.ipynb first, then Run All)"
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +51,18 @@ test-smoke: $(STAMP)
 report: $(STAMP)
 	$(BIN)/tcsexam report params/demo-*.yaml -j 2
 	@echo "Landing page: build/reports/index.html (SIMULATED demo data)"
+
+# JupyterLab from the kit's environment (its kernel imports tcsexam_lib), serving the kit's
+# folder and opening the teaching notebook. The kit's JupyterLab settings (.jupyterlab/):
+# no autosave (the notebooks are the kit's templates: File > Save As keeps a run), no news
+# or update check (nothing fetched from the network). As root (a container) it adds
+# --allow-root. LAB_ARGS adds JupyterLab options, e.g. make lab LAB_ARGS=--no-browser.
+LAB_OPTIONS := --ServerApp.root_dir="$(CURDIR)" --LabApp.app_settings_dir="$(CURDIR)/.jupyterlab" \
+	--LabApp.default_url=/lab/tree/notebooks/teaching.ipynb --LabApp.news_url=None \
+	--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate \
+	$(if $(filter 0,$(shell id -u)),--allow-root)
+lab: $(STAMP)
+	$(BIN)/jupyter lab $(LAB_OPTIONS) $(LAB_ARGS)
 
 # A SIMULATED run set of the size of TCSExam Full (not part of `make report`).
 report-full-size: $(STAMP)

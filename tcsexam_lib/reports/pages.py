@@ -134,14 +134,11 @@ th.dt-orderable-desc{padding-right:20px}
 #: Tables with more rows than this are paged (and searchable) in the browser.
 PAGED_ROWS = 15
 
-_REPORT_JS = """// The kit's report pages: DataTables (as shipped by the itables package)
-// makes every table.tcs-table sortable, and long ones searchable and paged.
-// Number columns (th.num) sort by each cell's exact value (data-order); a cell
-// without a value (an incomplete model's index) stays last in either direction.
-// No network is used.
-(function () {
-  "use strict";
-  var source = %(bundle)s;
+#: One table made sortable (number columns, ``th.num``, by each cell's exact value in
+#: ``data-order``; a cell without a value, such as an incomplete model's index, stays last in
+#: either direction), and searchable and paged when it is long. The published pages and a
+#: live JupyterLab (:mod:`tcsexam_lib.views.lab_tables`) both call it.
+ENHANCE_TABLE_JS = """function tcsexamEnhanceTable(DataTable, table, paged) {
   function value(x) {
     var v = x === null || x === undefined ? "" : String(x).trim();
     return v === "" ? null : parseFloat(v);
@@ -152,26 +149,36 @@ _REPORT_JS = """// The kit's report pages: DataTables (as shipped by the itables
     if (b === null || isNaN(b)) { return -1; }
     return sign * (a - b);
   }
+  var order = DataTable.ext.type.order;
+  order["tcs-num-asc"] = function (a, b) { return compare(a, b, 1); };
+  order["tcs-num-desc"] = function (a, b) { return compare(a, b, -1); };
+  var rows = table.tBodies.length ? table.tBodies[0].rows.length : 0;
+  var long = rows > paged;
+  var numeric = [];
+  table.querySelectorAll("thead th").forEach(function (th, k) {
+    if (th.classList.contains("num")) { numeric.push(k); }
+  });
+  var options = {paging: long, searching: long, info: long, order: [],
+                 pageLength: 25, autoWidth: false,
+                 columnDefs: [{targets: numeric, type: "tcs-num"}]};
+  if (!long) {
+    options.layout = {topStart: null, topEnd: null, bottomStart: null, bottomEnd: null};
+  }
+  new DataTable(table, options);
+}"""
+
+_REPORT_JS = """// The kit's report pages: DataTables (as shipped by the itables package)
+// makes every table.tcs-table sortable, and long ones searchable and paged.
+// No network is used.
+(function () {
+  "use strict";
+  var source = %(bundle)s;
+  %(enhance_table)s
   function enhance(lib) {
     var DataTable = lib.DataTable || lib.default;
-    var order = DataTable.ext.type.order;
-    order["tcs-num-asc"] = function (a, b) { return compare(a, b, 1); };
-    order["tcs-num-desc"] = function (a, b) { return compare(a, b, -1); };
     document.querySelectorAll("table.tcs-table").forEach(function (table) {
-      var rows = table.tBodies.length ? table.tBodies[0].rows.length : 0;
-      var long = rows > %(paged)d;
-      var numeric = [];
-      table.querySelectorAll("thead th").forEach(function (th, k) {
-        if (th.classList.contains("num")) { numeric.push(k); }
-      });
       try {
-        var options = {paging: long, searching: long, info: long, order: [],
-                       pageLength: 25, autoWidth: false,
-                       columnDefs: [{targets: numeric, type: "tcs-num"}]};
-        if (!long) {
-          options.layout = {topStart: null, topEnd: null, bottomStart: null, bottomEnd: null};
-        }
-        new DataTable(table, options);
+        tcsexamEnhanceTable(DataTable, table, %(paged)d);
       } catch (error) { /* the full table stays as it is */ }
     });
   }
@@ -212,7 +219,8 @@ def write_assets(output: Path) -> Path:
         "notebook.css": notebook_css(),
         "report.css": REPORT_CSS,
         "datatables.css": _itables_file("dt_bundle.css").read_text(encoding="utf-8"),
-        "report.js": _REPORT_JS % {"bundle": json.dumps(bundle), "paged": PAGED_ROWS},
+        "report.js": _REPORT_JS
+        % {"bundle": json.dumps(bundle), "enhance_table": ENHANCE_TABLE_JS, "paged": PAGED_ROWS},
     }
     for name, text in files.items():
         path = folder / name

@@ -9,6 +9,7 @@ The notebook stays thin: every number it shows comes from a call here or in
   :func:`track_means_widget`; :func:`strip_widget_views` keeps their plain-text form in
   a stored notebook;
 - exercises: :func:`check_answer` returns a :class:`Check` (``correct``, ``why``);
+  :func:`check_solution` checks a solution's answer (nothing shown when right);
 - examples: the seed's worked example (:func:`teaching_reference`,
   :func:`worked_example_records`) and tiny ILLUSTRATIVE cohorts scored with
   :func:`tcsexam_lib.run_score` (:func:`score_tiny_cohort`,
@@ -42,6 +43,7 @@ from .exercises import (
     EXERCISES,
     Check,
     check_answer,
+    check_solution,
     exercise_3_cohort,
     exercise_4_cohort,
 )
@@ -81,6 +83,7 @@ __all__ = [
     "TeachingWidget",
     "TinyCohort",
     "check_answer",
+    "check_solution",
     "ddof_contrast_report",
     "exercise_3_cohort",
     "exercise_4_cohort",

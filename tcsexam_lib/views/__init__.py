@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from ..errors import InputRefused
 from ..number_format import MISSING_TEXT
 from .charts import alt_text, describe
 from .cohort import lead_note, leaderboard, plot_task_heatmap, ranked_models, task_model_table
@@ -34,6 +35,7 @@ from .index import (
     task_table,
     track_table,
 )
+from .lab_tables import enable_interactive_tables
 from .notebook import (
     SIMULATED_TEXT,
     Note,
@@ -52,6 +54,7 @@ from .notebook import (
     status_line,
 )
 from .pairs import neighbours_table, pairs_table, pairs_view, plot_pair_matrix
+from .parameters import check_notebook_parameters
 from .solver import (
     Z_DISPLAY_LIMIT,
     any_simulated,
@@ -146,17 +149,30 @@ __all__ = [
 PathLike = str | os.PathLike[str]
 
 
-def setup(notebook: str, namespace: dict[str, Any], **required: Any) -> None:
+def setup(notebook: str, namespace: dict[str, Any]) -> None:
     """What the first cell of a report notebook does before anything is computed.
 
-    Refusals of the kit show as one line (not a traceback); a parameter the notebook
-    does not declare and an empty required one are refused; tables are shown by
-    :func:`table_html`.
+    Refusals of the kit show as their message (not a traceback). Every problem with the
+    parameters is refused at once, in one message (see :mod:`.parameters`): a
+    parameter the notebook does not declare, an empty one it needs, a path that does not
+    exist (with the folders it was looked for in). Relative paths found in the kit's
+    folder rather than the working folder are replaced in ``namespace`` by their
+    absolute path. Tables are shown by :func:`table_html`, and in JupyterLab made
+    sortable and searchable as in the HTML pages (:mod:`.lab_tables`).
     """
     one_line_errors()
-    refuse_unknown_parameters(notebook, namespace)
+    problems = []
+    try:
+        refuse_unknown_parameters(notebook, namespace)
+    except InputRefused as exc:
+        problems += exc.problems
+    checked = check_notebook_parameters(notebook, namespace)
+    problems += checked.problems
+    if problems:
+        raise InputRefused.from_problems("Notebook parameters refused", problems)
+    namespace.update(checked.resolved)
     configure_display()
-    require_parameters(**required)
+    enable_interactive_tables()
 
 
 def index_result(

@@ -33,7 +33,7 @@ COVERAGE_HATCHES = {
     "provisional": "//",
     "failed": "xx",
     "missing": "..",
-    "excluded": "",
+    "excluded": "--",
 }
 #: Text colour that reads on each category's colour.
 _TEXT_ON = {"valid": "white", "provisional": "black", "failed": "white", "missing": "black",

@@ -18,7 +18,6 @@ from typing import Any
 from ..errors import InputRefused, Problem
 from ..jsonio import read_json
 from ..number_format import points
-from ..paths import KIT_ROOT
 from ..stats.wording import percent
 
 SIMULATED_TEXT = "SIMULATED DEMO DATA — not TCSExam results"
@@ -82,25 +81,14 @@ _PARAMETER_TYPES = (str, int, float, bool, list, dict, type(None))
 def declared_parameters(notebook: str) -> list[str]:
     """Names in the ``parameters`` cell of the kit's ``notebooks/<notebook>.ipynb``.
 
-    Read from the notebook's JSON (no papermill import in the kernel: it is slow).
-
     Examples
     --------
     >>> declared_parameters("index")[:3]
     ['model', 'suite', 'protocol']
     """
-    import ast
-    import json
+    from .parameters import notebook_parameters
 
-    path = KIT_ROOT / "notebooks" / f"{notebook}.ipynb"
-    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-    cell = next(c for c in cells if "parameters" in c.get("metadata", {}).get("tags", []))
-    tree = ast.parse("".join(cell["source"]))
-    return [
-        node.targets[0].id
-        for node in tree.body
-        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
-    ]
+    return [parameter.name for parameter in notebook_parameters(notebook)]
 
 
 def refuse_unknown_parameters(notebook: str, namespace: dict[str, Any], hidden: Any = None) -> None:

@@ -72,6 +72,31 @@ def test_charts_never_read_mathtext_and_carry_the_simulated_label(demo_index):
     assert title == f"{odd}: incomplete, no index" and "null" not in title
 
 
+def test_charts_draw_the_hatches_the_docs_describe(demo_index):
+    """docs/reports.md: a task without a mean hatched grey in the heatmap; provisional
+    models hatched in the ranked index; a hatch per category in the coverage matrix."""
+    import numpy as np
+
+    from tcsexam_lib import views as report_views
+
+    docs = (report_module.KIT_ROOT / "docs" / "reports.md").read_text(encoding="utf-8")
+    assert "a task without a mean hatched grey" in docs and "provisional models hollow" in docs
+    heat = report_views.plot_task_heatmap(demo_index).axes[0]
+    masked = np.ma.getmaskarray(heat.images[0].get_array())
+    assert masked.sum() == 3  # sim-gamma's three tasks without a mean show the background
+    behind = [p for p in heat.patches if p.get_hatch() and p.zorder < heat.images[0].zorder]
+    assert len(behind) == 1  # one hatched rectangle under the whole image shows through
+    assert behind[0].get_facecolor()[:3] == (1.0, 1.0, 1.0)
+    from tcsexam_lib.views.index import COVERAGE_HATCHES
+
+    assert len(set(COVERAGE_HATCHES.values())) == len(COVERAGE_HATCHES)  # one each
+    for model in ("sim-alpha", "sim-gamma"):
+        matrix = report_views.coverage_matrix(demo_index, model)
+        shown = {cell.split(":")[0] for row in matrix.values.tolist() for cell in row if cell}
+        drawn = report_views.plot_coverage(demo_index, model).axes[0].patches
+        assert {p.get_hatch() or "" for p in drawn} == {COVERAGE_HATCHES[c] for c in shown}
+
+
 def test_each_issue_is_said_once_with_what_to_do(demo_index):
     from tcsexam_lib import views as report_views
 
