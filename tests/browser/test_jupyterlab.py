@@ -367,7 +367,8 @@ def test_report_notebook_runs_with_its_defaults(lab, open_page, name):
         screenshot(page, "lab-index.png")
     if name == "cohort":
         leaderboard = tables.first
-        first_model = leaderboard.locator("tbody tr td:nth-child(3)")
+        names = [text.strip() for text in leaderboard.locator("thead th").all_text_contents()]
+        first_model = leaderboard.locator(f"tbody tr td:nth-child({names.index('model') + 1})")
         assert first_model.first.text_content() == "sim-alpha"
         header = leaderboard.locator("thead th", has_text=re.compile("^model$"))
         for order in ("ascending", "descending"):  # descending: the model ids backwards
@@ -380,7 +381,7 @@ def test_report_notebook_runs_with_its_defaults(lab, open_page, name):
         assert first_model.first.text_content() == "sim-gamma"
     if name == "solver_scoring":
         instances = page.locator(".dt-container").filter(
-            has=page.locator("th", has_text="scale_term")
+            has=page.locator("th", has_text="scale set by")
         )
         assert instances.locator(".dt-paging").count() == 1  # long: paged
         rows = instances.locator("tbody tr")
