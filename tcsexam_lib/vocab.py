@@ -29,6 +29,30 @@ FIXED_FULL_SCORED_INSTANCES = 1860
 FIXED_FULL_UNSCORED_INSTANCES = 32
 FIXED_LITE_SOLVER_TASKS = 5
 
+#: What a valid attempt score of each track can be (the spec's table, in words) ...
+SCORE_RANGES = {
+    "theorem": "exactly 0 or 1 (1 only if the judge accepted a complete proof)",
+    "conjecture": "exactly 0 or 1 (1 only if a complete proof or disproof was accepted)",
+    "solver": "a relative score in [0, 1]",
+    "construction": "a finite raw reward >= 0",
+}
+
+
+def score_in_range(track: str, score: float) -> bool:
+    """... and the test of it (a finite score; :data:`SCORE_RANGES` says it in words).
+
+    Examples
+    --------
+    >>> score_in_range("theorem", 0.5), score_in_range("solver", 0.5)
+    (False, True)
+    """
+    if track in BINARY_TRACKS:
+        return score in (0.0, 1.0)
+    if track == "solver":
+        return 0.0 <= score <= 1.0
+    return score >= 0.0
+
+
 #: Solver instance statuses.
 STATUS_OK = "ok"
 COMPLETED_FAILURE_STATUSES = frozenset(
