@@ -48,7 +48,8 @@ def run_solver_score(
     the reference that ``reference``, ``reference_id`` and ``references_dir`` name,
     already loaded (the report runner loads it once for every records file).
     """
-    from .solver import read_records_with_digest, score_solver_task  # numpy: not for score
+    from ..references.records import read_records_with_digest  # numpy: not for score
+    from .solver import score_solver_task
 
     parameters = {
         "task": task,
