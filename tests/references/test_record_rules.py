@@ -1,5 +1,6 @@
-"""The instance records format (``references/records.py``) and its rules
-(``references/record_rules.py``).
+"""The rules of instance records (``references/record_rules.py``) and the records' schema
+as columns (``references/records.py``; ``tests/reports/test_records.py`` is about the
+report runner's records folder).
 
 - The records' schema rule: the column check accepts exactly what the published schema
   accepts (the full validator, which explains a refusal).
