@@ -8,7 +8,8 @@ attempts table read once):
    ``tcsexam solver-score --model M --attempt A``);
 2. fills the blank solver scores of a copy of the attempts table from those outputs
    (:func:`~tcsexam_lib.reports.fill.fill_table`), validates the copy and computes the
-   index once, cross-checked against the solver outputs (``solver_evidence``);
+   index once, cross-checked against the solver outputs (``solver_evidence``: a score
+   written by hand that differs from its output is an issue of the index, and a warning);
 3. only when every run set got that far, writes the outputs into the run set's staging
    folder (see :mod:`.publish`): ``<suite>-<protocol>.index.json``,
    ``<suite>-<protocol>.attempts.csv`` and ``evidence/<model>/<task>-<attempt>.json``,
@@ -44,7 +45,7 @@ from ..provenance import relative_provenance
 from ..scoring.attempts import AttemptRows, validate_attempts
 from ..scoring.cohort import load_cohort_reference
 from ..scoring.commands import ScoringInputs, index_document
-from ..scoring.evidence import SolverOutput
+from ..scoring.evidence import SCORE_MISMATCH, SolverOutput
 from ..stats.command import compute_stats, stats_provenance
 from .execute import NotebookOutcome, Progress, execute_notebooks
 from .fill import FillResult, fill_table
@@ -344,11 +345,17 @@ def _write_staged(prepared: PreparedRunSet, staging: Path, say: Progress) -> Run
     write_text_atomic(staging / filled_name, filled_text)
     fill = prepared.fill
     fill.output = final / filled_name
+    disagreeing = [  # hand-written scores the solver evidence check found other than computed
+        issue
+        for entry in score["models"].values()
+        for issue in entry["issues"]
+        if issue["code"] == SCORE_MISMATCH
+    ]
     say(
         f"[{params.name}] attempts: {len(fill.filled)} blank solver score(s) filled, "
-        f"{len(fill.mismatches)} disagreeing -> {params.name}/{filled_name}"
+        f"{len(disagreeing)} disagreeing -> {params.name}/{filled_name}"
     )
-    for issue in fill.mismatches:
+    for issue in disagreeing:
         say(f"[{params.name}] warning: {issue['message']}")
     index_text = dumps_json(score)
     write_text_atomic(index_path, index_text)
