@@ -25,13 +25,15 @@ Public surface (everything else is internal):
   exercise checks, tiny ILLUSTRATIVE cohorts and plots.
 
 Names are imported when first used, so that ``import tcsexam_lib`` stays cheap. Each public
-name is written once, in :data:`_PUBLIC` below; ``__all__`` and the lookup come from it.
+name is written once, in :data:`_PUBLIC` below; ``__all__`` and the lookup come from it
+(:func:`~tcsexam_lib.exports.public_surface`).
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
+
+from .exports import public_surface
 
 #: Every public name, under the module (in this package) that defines it: the one list
 #: of the public surface. ``__all__`` and the lookup on first use both come from it.
@@ -51,8 +53,7 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     ),
     "scoring.issues": ("Issue", "ISSUE_CODES"),
     "references.model": ("Reference",),
-    "references.rules": ("reference_from_data",),
-    "references.load": ("load_reference",),
+    "references.load": ("load_reference", "reference_from_data"),
     "references.check": ("check_reference",),
     "references.suites": ("Suite", "load_suite"),
     "scoring.cohort": ("Cohort", "load_cohort", "load_cohort_reference"),
@@ -72,10 +73,14 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
 #: Public modules, imported when first used (``from tcsexam_lib import views``).
 _PUBLIC_MODULES = {"views": "reports.views", "teaching": "teaching"}
 
-#: Public name -> the module that defines it.
-_EXPORTS = {name: module for module, names in _PUBLIC.items() for name in names}
+_SURFACE = public_surface(__name__, _PUBLIC, modules=_PUBLIC_MODULES, also=("__version__", "views"))
 
-__all__ = sorted([*_EXPORTS, "__version__", "views"])
+#: Public name -> the module that defines it.
+_EXPORTS = _SURFACE.exports
+
+__all__ = _SURFACE.all
+
+__dir__ = _SURFACE.dir
 
 
 def __getattr__(name: str) -> Any:
@@ -83,15 +88,4 @@ def __getattr__(name: str) -> Any:
         from .version import VERSION
 
         return VERSION
-    if name in _PUBLIC_MODULES:
-        return importlib.import_module(f".{_PUBLIC_MODULES[name]}", __name__)
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'tcsexam_lib' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+    return _SURFACE.getattr(name)

@@ -31,8 +31,8 @@ from typing import Any
 
 from .jsonio import write_text_atomic
 from .paths import KIT_ROOT
+from .references.load import reference_from_data
 from .references.model import Reference
-from .references.rules import reference_from_data
 from .scoring.solver import score_solver_task
 from .vocab import ATTEMPT_COLUMNS, SCORE_TYPE_OTHER, SCORE_TYPE_SOLVER, TRACKS
 

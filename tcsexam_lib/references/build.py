@@ -34,10 +34,10 @@ from ..provenance import created_utc, kit_version
 from ..schemas import validate_with_schema
 from ..vocab import COMPLETED_FAILURE_STATUSES, FIXED_REFERENCE_ID, STATUS_OK
 from .check import check_reference_data, compare_suite_files
+from .load import reference_from_data
 from .model import TaskReference
 from .record_rules import RECORD_RULES
 from .records import TaskRecords, candidate_value
-from .rules import reference_from_data
 
 #: Reason written for an instance with fewer than two usable values.
 UNSCORED_REASON = "fewer than two usable reference values"

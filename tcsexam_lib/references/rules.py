@@ -11,9 +11,9 @@ entries) and an explanation that yields a :class:`Finding`: a code from
 :data:`FINDING_CODES` and a :class:`~tcsexam_lib.errors.Problem` in the kit's message
 template.
 
-:func:`~tcsexam_lib.references.load.load_reference` raises on the findings of the first
-layer that has any; ``tcsexam reference check`` reports all of them, with the same codes
-and the same messages.
+:func:`~tcsexam_lib.references.load.reference_from_data` (and so ``load_reference``)
+raises on the findings of the first layer that has any; ``tcsexam reference check``
+reports all of them, with the same codes and the same messages.
 """
 
 from __future__ import annotations
@@ -21,10 +21,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cached_property
-from pathlib import Path
 from typing import Any
 
-from ..errors import Problem, ReferenceProblem
+from ..errors import Problem
 from ..formulas import compute_instance_stats
 from ..inputrules import Rule, RuleList
 from ..schemas import schema_accepts, schema_errors, schema_problem
@@ -36,7 +35,7 @@ from ..vocab import (
     FIXED_SCALE_FLOOR_ABSOLUTE,
     FIXED_SCALE_FLOOR_RELATIVE,
 )
-from .model import Reference, TaskReference
+from .model import TaskReference
 
 #: The suite files the fixed reference's release holds.
 FIXED_SUITES = ("full", "lite")
@@ -480,48 +479,3 @@ def fixed_release_findings(
         )
         return [Finding("fixed_lite_tasks", source, problem)]
     return []
-
-
-def reference_from_data(
-    data: Any,
-    *,
-    source: str = "reference",
-    path: Path | None = None,
-    sha256: str | None = None,
-) -> Reference:
-    """A :class:`Reference` from parsed file content, after both layers of rules.
-
-    Raises :class:`~tcsexam_lib.errors.ReferenceProblem` with every finding of the first
-    layer that has any (the schema, then the relations).
-
-    Examples
-    --------
-    >>> ref = reference_from_data({"reference_id": "example", "suite": "lite",
-    ...     "scale_floor_relative": 0.02, "scale_floor_absolute": 1e-9,
-    ...     "tasks": {"t": {"kind": "objective", "direction": "maximize",
-    ...                     "instances": {"g1": [10, 12, 14]}}},
-    ...     "unscored_reference_instances": []})
-    >>> ref.tasks["t"].scored["g1"].scale
-    2.0
-    """
-    document = ReferenceInput(data, source)
-    findings = REFERENCE_SCHEMA_RULES.refusal(document)
-    if findings:
-        raise ReferenceProblem(
-            f"Reference file {source} is not valid", [f.problem for f in findings]
-        )
-    findings = REFERENCE_RULES.refusal(document)
-    if findings:
-        raise ReferenceProblem(f"Reference {source} is inconsistent", [f.problem for f in findings])
-    tasks = document.task_references()
-    return Reference(
-        reference_id=data["reference_id"],
-        suite=data["suite"],
-        scale_floor_relative=float(data["scale_floor_relative"]),
-        scale_floor_absolute=float(data["scale_floor_absolute"]),
-        tasks=tasks,
-        path=path,
-        sha256=sha256,
-        simulated=bool(data.get("simulated", False)),
-        raw=data,
-    )

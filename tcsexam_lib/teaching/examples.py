@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..references.load import reference_from_data
 from ..references.model import Reference
-from ..references.rules import reference_from_data
 from ..scoring.commands import run_score
 from ..scoring.solver import score_solver_task
 from ..vocab import (
