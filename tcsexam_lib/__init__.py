@@ -13,6 +13,10 @@ Public surface (everything else is internal):
 - :func:`compute_index`; :func:`run_solver_score` and :func:`run_score` do what the
   commands do (load, score, add provenance, write): the weighted TCSExam index in points
   (``30*P + 30*S + 30*C + 10*O``; higher is better; may exceed 100);
+- the outputs as typed documents with tidy tables for notebooks: :func:`load_index`
+  (:class:`IndexDocument`: ``.models``, ``.tracks``, ``.tasks``, ``.attempts``,
+  ``.issues``), :func:`load_solver_output` (:class:`SolverDocument`) and
+  :func:`load_run_set` (:class:`RunSetDocument`);
 - :func:`verify_output`: recompute an output from its recorded inputs;
 - :func:`run_stats` (``tcsexam stats``): intervals, paired comparisons, rank intervals
   and tie groups beside the index of a ``tcsexam score`` output;
@@ -61,12 +65,15 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     "references.records": ("read_records",),
     "scoring.solver": ("score_solver_task",),
     "scoring.index": ("compute_index",),
+    "scoring.index_document": ("IndexDocument", "load_index"),
+    "scoring.solver_document": ("SolverDocument", "load_solver_output"),
     "scoring.commands": ("run_score", "run_solver_score"),
     "verify": ("verify_output",),
     "jsonio": ("write_json_atomic",),
     "reports.fill": ("fill_solver_rows",),
     "reports.params": ("load_report_params",),
     "reports.runner": ("run_report",),
+    "reports.run_set_document": ("RunSetDocument", "load_run_set"),
     "stats.command": ("run_stats",),
 }
 

@@ -248,7 +248,7 @@ def _model_rows(
                 if track == "solver":
                     data = _records(reference, item, model, protocol, str(attempt))
                     records[f"{model}/{item}/{attempt}.json"] = data
-                    score = score_solver_task(reference, item, data)["relative_score"]
+                    score = score_solver_task(reference, item, data).relative_score
                 elif track == "construction":
                     score = round(max(0.0, rng.gauss(construction_mean, 0.25)), 3)
                 else:

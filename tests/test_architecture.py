@@ -96,7 +96,7 @@ LAYERS: list[tuple[str, set[str]]] = [
     ),
     (
         "reading and writing",
-        {"inputfiles", "jsonio", "csvio", "yamlio", "schemas", "provenance"},
+        {"inputfiles", "jsonio", "csvio", "yamlio", "schemas", "provenance", "documents"},
     ),
     ("solver references and suites", {"references"}),
     ("scoring", {"scoring"}),
@@ -291,3 +291,101 @@ def test_report_loads_each_input_once_and_computes_the_index_once(ws, no_noteboo
     (run_set,) = result.run_sets
     assert run_set.score["models"][MODEL]["status"] == "complete"
     assert run_set.index_output.is_file()
+
+
+# --- output documents are read by attribute ----------------------------------------------
+
+#: The modules that build an output document (and so write its keys).
+DOCUMENT_BUILDERS = {
+    "documents.py",
+    "scoring/index_document.py",
+    "scoring/solver_document.py",
+    "reports/run_set_document.py",
+}
+
+#: Modules that read outputs, and the keys they may still subscript, with the reason:
+#: other kinds of data that happen to share a key with an output document.
+READERS_MAY_SUBSCRIPT = {
+    # the tcsexam stats document (rewritten on its own branch, as StatsDocument)
+    "cli/reports.py": {"models", "index", "status", "simulated", "level", "name"},
+    "reports/notebook.py": {"models", "index_ci_half_width", "level"},  # and a cohort file
+    "reports/cohort_views.py": {"level"},
+    # the stats document, and fill_table's own lists (orphan outputs, unfilled rows)
+    "reports/runner.py": {"provenance", "level", "model", "task", "attempt", "item", "line"},
+    # a folder's run-set.json before it is known to be one the kit wrote
+    "reports/publish.py": {"kind"},
+    # the attempts table's columns (CSV text, by column number), not a document
+    "reports/fill.py": {"score", "score_status", "track"},
+    # inputs: a cohort file's raw data, the tiny cohort's attempts rows, a reference file
+    "scoring/commands.py": {"simulated"},
+    "teaching/examples.py": {"score", "adoption_status", "item", "model"},
+    "demo.py": {"instances", "status"},
+}
+
+#: Modules that read output documents.
+READERS = [
+    "cli/scoring.py",
+    "cli/reports.py",
+    "reports/runner.py",
+    "reports/runsets.py",
+    "reports/landing.py",
+    "reports/publish.py",
+    "reports/notebook.py",
+    "reports/views.py",
+    "reports/index_views.py",
+    "reports/cohort_views.py",
+    "reports/solver_views.py",
+    "reports/fill.py",
+    "scoring/commands.py",
+    "teaching/examples.py",
+    "teaching/exercises.py",
+    "teaching/plots.py",
+    "demo.py",
+]
+
+
+def _document_keys() -> set[str]:
+    from tcsexam_lib.documents import Record
+    from tcsexam_lib.reports import run_set_document
+    from tcsexam_lib.scoring import index_document, solver_document
+
+    modules = (index_document, solver_document, run_set_document)
+    return {
+        key
+        for module in modules
+        for value in vars(module).values()
+        if isinstance(value, type) and issubclass(value, Record)
+        for key in value.fields()
+    }
+
+
+def _string_subscripts(path: Path, keys: set[str]) -> set[str]:
+    """Document keys ``path`` reads as ``x["key"]`` or ``x.get("key")``."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+            found.add(node.slice.value)
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "get"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+        ):
+            found.add(node.args[0].value)
+    return found & keys
+
+
+def test_output_documents_are_read_by_attribute_outside_the_modules_that_build_them():
+    keys = _document_keys()
+    assert {"models", "relative_score", "notebooks", "track_means"} <= keys
+    problems = {
+        name: sorted(found)
+        for name in READERS
+        if (
+            found := _string_subscripts(PACKAGE / name, keys)
+            - READERS_MAY_SUBSCRIPT.get(name, set())
+        )
+    }
+    assert problems == {}
+    assert all((PACKAGE / name).is_file() for name in DOCUMENT_BUILDERS)

@@ -16,34 +16,39 @@ from typing import Any
 
 import pandas as pd
 
+from ..scoring.index_document import IndexDocument, ModelResult, as_index_document
 from ..vocab import TRACK_LETTERS, TRACKS
 from .notebook import OKABE_ITO, Note, label_simulated, name_models_without_index, new_axes
+from .run_set_document import RunSetSummary
 from .stats_views import interval_columns
 
 _STATUS_ORDER = {"complete": 0, "provisional": 1, "incomplete": 2}
 
 
-def _ranked(result: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+Result = IndexDocument | dict[str, Any]
+
+
+def _ranked(result: Result) -> list[tuple[str, ModelResult]]:
     """Models with an index by index (highest first), then those without, by name."""
-    models = list(result["models"].items())
+    models = list(as_index_document(result).results.items())
     with_index = sorted(
-        (m for m in models if m[1]["index"] is not None), key=lambda m: (-m[1]["index"], m[0])
+        (m for m in models if m[1].index is not None), key=lambda m: (-m[1].index, m[0])
     )
-    without = sorted((m for m in models if m[1]["index"] is None), key=lambda m: m[0])
+    without = sorted((m for m in models if m[1].index is None), key=lambda m: m[0])
     return with_index + without
 
 
-def _why_no_index(entry: dict[str, Any]) -> str:
-    blocking = [i for i in entry["issues"] if i["severity"] == "error"]
-    cov = entry["coverage"]
-    missing = cov["tasks_planned"] - cov["tasks_complete"]
+def _why_no_index(entry: ModelResult) -> str:
+    blocking = entry.blocking_issues
+    cov = entry.coverage
+    missing = cov.tasks_planned - cov.tasks_complete
     return (
-        f"{missing} of {cov['tasks_planned']} tasks incomplete, {len(blocking)} blocking "
+        f"{missing} of {cov.tasks_planned} tasks incomplete, {len(blocking)} blocking "
         f"issue{'s' if len(blocking) != 1 else ''} (see the model's index report)"
     )
 
 
-def leaderboard(result: dict[str, Any], stats: dict[str, Any] | None = None) -> pd.DataFrame:
+def leaderboard(result: Result, stats: dict[str, Any] | None = None) -> pd.DataFrame:
     """The cohort's leaderboard: rank, status, model, index, P, S, C, O and a note.
 
     Models with an index are ranked by it (1 = highest); a provisional model is ranked
@@ -61,7 +66,7 @@ def leaderboard(result: dict[str, Any], stats: dict[str, Any] | None = None) -> 
     ...     "b": {"status": "complete", "index": 75.0, "track_means": means, "issues": [],
     ...           "coverage": cov},
     ...     "a": {"status": "incomplete", "index": None, "track_means": means,
-    ...           "issues": [{"severity": "error"}], "coverage": cov}}}
+    ...           "issues": [{"severity": "error", "code": "missing_task"}], "coverage": cov}}}
     >>> leaderboard(result)[["rank", "status", "model", "index"]].values.tolist()
     [[1, 'complete', 'b', 75.0], [None, 'incomplete', 'a', None]]
     >>> stats = {"level": 0.95, "tie_groups": [["b"]], "models": {
@@ -73,23 +78,23 @@ def leaderboard(result: dict[str, Any], stats: dict[str, Any] | None = None) -> 
     rows = []
     rank = 0
     for model, entry in _ranked(result):
-        ranked = entry["index"] is not None
+        ranked = entry.index is not None
         rank += ranked
-        if entry["status"] == "incomplete":
+        if entry.status == "incomplete":
             note = _why_no_index(entry)
-        elif entry["status"] == "provisional":
-            waiting = sum(1 for i in entry["issues"] if i["code"] == "provisional_attempt")
+        elif entry.status == "provisional":
+            waiting = sum(1 for i in entry.issues if i.code == "provisional_attempt")
             note = f"{waiting} adopted attempt(s) await confirmation"
         else:
             note = ""
         rows.append(
             {
                 "rank": rank if ranked else None,
-                "status": entry["status"],
+                "status": entry.status,
                 "model": model,
-                "index": entry["index"],
+                "index": entry.index,
                 **({} if stats is None else interval_columns(stats, model)),
-                **{TRACK_LETTERS[t]: entry["track_means"][TRACK_LETTERS[t]] for t in TRACKS},
+                **{TRACK_LETTERS[t]: entry.track_means[TRACK_LETTERS[t]] for t in TRACKS},
                 "note": note,
             }
         )
@@ -108,7 +113,7 @@ def leaderboard(result: dict[str, Any], stats: dict[str, Any] | None = None) -> 
     return table
 
 
-def plot_ranked_index(result: dict[str, Any], ax: Any = None):
+def plot_ranked_index(result: Result, ax: Any = None):
     """Horizontal bars of the index, highest first; models without an index listed below.
 
     Provisional models are hatched. The intervals are drawn by
@@ -121,17 +126,17 @@ def plot_ranked_index(result: dict[str, Any], ax: Any = None):
     'index (points; higher is better)'
     """
     ranked = _ranked(result)
-    shown = [(m, e) for m, e in ranked if e["index"] is not None]
-    missing = [m for m, e in ranked if e["index"] is None]
+    shown = [(m, e) for m, e in ranked if e.index is not None]
+    missing = [m for m, e in ranked if e.index is None]
     fig, ax = new_axes(ax, size=(7.5, 1.4 + 0.38 * max(len(shown), 1) + 0.2 * bool(missing)))
     names = [m for m, _ in shown][::-1]
-    values = [e["index"] for _, e in shown][::-1]
+    values = [e.index for _, e in shown][::-1]
     bars = ax.barh(names, values, color=OKABE_ITO[0])
     for bar, (_, entry) in zip(bars, shown[::-1], strict=True):
-        if entry["status"] == "provisional":
+        if entry.status == "provisional":
             bar.set_hatch("//")
             bar.set_facecolor(OKABE_ITO[1])
-        ax.annotate(f"{bar.get_width():.2f} ({entry['status']})",
+        ax.annotate(f"{bar.get_width():.2f} ({entry.status})",
                     (bar.get_width(), bar.get_y() + bar.get_height() / 2),
                     xytext=(4, 0), textcoords="offset points", va="center",
                     fontsize=8)  # fmt: skip
@@ -139,10 +144,10 @@ def plot_ranked_index(result: dict[str, Any], ax: Any = None):
     ax.set_xlabel("index (points; higher is better)")
     ax.set_title(f"Index of the {len(shown)} model(s) with one")
     name_models_without_index(fig, missing)
-    return label_simulated(fig, bool(result.get("simulated")))
+    return label_simulated(fig, as_index_document(result).simulated)
 
 
-def task_model_table(result: dict[str, Any]) -> pd.DataFrame:
+def task_model_table(result: Result) -> pd.DataFrame:
     """Every task (rows, by track) x every model (columns): the task mean, — if none.
 
     Examples
@@ -152,18 +157,19 @@ def task_model_table(result: dict[str, Any]) -> pd.DataFrame:
     [['solver', 'x', 0.25]]
     """
     rows: dict[tuple[str, str], dict[str, Any]] = {}
-    for model, entry in result["models"].items():
-        for task in entry.get("tasks", []):
-            key = (task["track"], task["item"])
-            rows.setdefault(key, {"track": key[0], "task": key[1]})[model] = task["mean"]
-    table = pd.DataFrame(list(rows.values()), columns=["track", "task", *result["models"]])
+    results = as_index_document(result).results
+    for model, entry in results.items():
+        for task in entry.tasks:
+            key = (task.track, task.item)
+            rows.setdefault(key, {"track": key[0], "task": key[1]})[model] = task.mean
+    table = pd.DataFrame(list(rows.values()), columns=["track", "task", *results])
     table = table.astype(object).where(table.notna(), None)
     table.attrs["caption"] = "Mean over the adopted valid attempts of each task (— if none)."
     table.attrs["empty_text"] = "No task mean to show."
     return table
 
 
-def plot_task_heatmap(result: dict[str, Any], ax: Any = None):
+def plot_task_heatmap(result: Result, ax: Any = None):
     """Heatmap of the task means (task x model), colour-blind safe (cividis).
 
     A task without a mean is drawn hatched grey; values are written in the cells when
@@ -178,7 +184,7 @@ def plot_task_heatmap(result: dict[str, Any], ax: Any = None):
     import numpy as np
 
     table = task_model_table(result)
-    models = list(result["models"])
+    models = list(as_index_document(result).results)
     labels = [f"{r.track}/{r.task}" for r in table.itertuples()]
     values = np.array(
         [[np.nan if v is None else float(v) for v in row] for row in table[models].values.tolist()]
@@ -199,21 +205,24 @@ def plot_task_heatmap(result: dict[str, Any], ax: Any = None):
     ax.set_yticks(range(len(labels)), labels, fontsize=7)
     ax.set_title("Task means (task x model)")
     fig.colorbar(image, ax=ax, label="task mean (— : no mean)", shrink=0.6)
-    return label_simulated(fig, bool(result.get("simulated")))
+    return label_simulated(fig, as_index_document(result).simulated)
 
 
-def _side_by_side(result: dict[str, Any], other: dict[str, Any], this: str, that: str):
-    common = [m for m in result["models"] if m in other["models"]]
+def _side_by_side(
+    result: IndexDocument | RunSetSummary, other: RunSetSummary, this: str, that: str
+):
+    mine, theirs = result.results, other.results
+    common = [m for m in mine if m in theirs]
     rows = []
     for model in common:
-        a, b = result["models"][model], other["models"][model]
-        delta = None if a["index"] is None or b["index"] is None else a["index"] - b["index"]
-        row = {"model": model, f"status ({this})": a["status"], f"status ({that})": b["status"],
-               f"index ({this})": a["index"], f"index ({that})": b["index"],
+        a, b = mine[model], theirs[model]
+        delta = None if a.index is None or b.index is None else a.index - b.index
+        row = {"model": model, f"status ({this})": a.status, f"status ({that})": b.status,
+               f"index ({this})": a.index, f"index ({that})": b.index,
                "Δ index": delta}  # fmt: skip
         for letter in (TRACK_LETTERS[t] for t in TRACKS):
-            row[f"{letter} ({this})"] = a["track_means"][letter]
-            row[f"{letter} ({that})"] = b["track_means"][letter]
+            row[f"{letter} ({this})"] = a.track_means[letter]
+            row[f"{letter} ({that})"] = b.track_means[letter]
         rows.append(row)
     table = pd.DataFrame(rows)
     table = table.astype(object).where(table.notna(), None)
@@ -221,7 +230,7 @@ def _side_by_side(result: dict[str, Any], other: dict[str, Any], this: str, that
     return table
 
 
-def compare_run_sets(result: dict[str, Any], compare: dict[str, Any], by: str):
+def compare_run_sets(result: Result, compare: dict[str, Any], by: str):
     """This run set beside another with the same models: ``by`` is ``protocol`` or ``suite``.
 
     ``compare`` maps run-set names to their summaries (suite, solver_protocol, and each
@@ -237,19 +246,29 @@ def compare_run_sets(result: dict[str, Any], compare: dict[str, Any], by: str):
     >>> compare_run_sets(mine, {"s-online": other}, "protocol")["Δ index"].tolist()
     [2.0]
     """
-    key = "solver_protocol" if by == "protocol" else "suite"
-    same = "suite" if by == "protocol" else "solver_protocol"
+    mine = as_index_document(result)
+
+    def labels(summary: IndexDocument | RunSetSummary) -> tuple[str, str]:
+        """(what differs, what stays the same) between the two run sets."""
+        if by == "protocol":
+            return summary.solver_protocol, summary.suite
+        return summary.suite, summary.solver_protocol
+
+    this, same = labels(mine)
     tables = []
-    for _name, other in sorted(compare.items()):
-        if other[same] != result[same] or other[key] == result[key]:
+    for _name, data in sorted(compare.items()):
+        other = RunSetSummary(data)
+        that, other_same = labels(other)
+        if other_same != same or that == this:
             continue
-        if not set(other["models"]) & set(result["models"]):
+        if not set(other.results) & set(mine.results):
             continue
-        tables.append(_side_by_side(result, other, result[key], other[key]))
+        tables.append(_side_by_side(mine, other, this, that))
     if not tables:
         what = "the other solver protocol" if by == "protocol" else "another suite"
+        kept = "suite" if by == "protocol" else "solver_protocol"
         return Note(
-            f"No run set with the same models under {what} ({same} {result[same]}) is "
+            f"No run set with the same models under {what} ({kept} {same}) is "
             "published beside this one, so there is nothing to compare."
         )
     return tables[0] if len(tables) == 1 else tables

@@ -45,6 +45,8 @@ class NotebookJob:
     nav: str = ""
     log: Path | None = None
     source_name: str = ""
+    #: the model whose page this is (``None``: the run set's cohort report)
+    model: str | None = None
 
 
 @dataclass
@@ -58,6 +60,8 @@ class NotebookOutcome:
     seconds: float
     error: str | None = None
     cell: int | None = None
+    #: the model whose page this is (``None``: the run set's cohort report)
+    model: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -103,6 +107,7 @@ def execute_notebooks(
                 None,
                 0.0,
                 f"worker failed: {value}",
+                model=job.model,
             )
         outcomes[position] = outcome
         if outcome.ok:
@@ -182,4 +187,5 @@ def execute_notebook(job: NotebookJob) -> NotebookOutcome:
         time.monotonic() - started,
         error,
         cell,
+        model=job.model,
     )

@@ -11,12 +11,14 @@ in one place, when the index is cross-checked against the solver evidence
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..csvio import CsvTable, read_csv_table
 from ..jsonio import refuse_output_over_inputs, write_text_atomic
+from ..scoring.solver_document import SolverDocument, as_solver_document
 
 #: The columns a table needs to be filled (the attempts reader says what else is wrong).
 _NEEDED = ("model", "track", "item", "attempt", "score", "score_status")
@@ -38,7 +40,9 @@ class FillResult:
     orphans: list[dict[str, str]] = field(default_factory=list)
 
 
-def fill_table(table: CsvTable, outputs: list[dict[str, Any]]) -> tuple[CsvTable, FillResult]:
+def fill_table(
+    table: CsvTable, outputs: Sequence[SolverDocument | dict[str, Any]]
+) -> tuple[CsvTable, FillResult]:
     """A copy of ``table`` with blank valid solver scores set from ``outputs``.
 
     A ``valid`` solver row whose ``score`` is blank gets the ``relative_score`` of the
@@ -65,7 +69,8 @@ def fill_table(table: CsvTable, outputs: list[dict[str, Any]]) -> tuple[CsvTable
     if any(column not in header for column in _NEEDED):
         return filled, result  # not a table that can be filled: the attempts reader says why
     col = {name: header.index(name) for name in _NEEDED}
-    by_key = {(str(o["model"]), str(o["task"]), str(o["attempt"])): o for o in outputs}
+    documents = map(as_solver_document, outputs)
+    by_key = {(str(o.model), str(o.task), str(o.attempt)): o for o in documents}
     named = set()
     for line, row in filled.rows:
         if len(row) <= max(col.values()) or row[col["track"]].strip() != "solver":
@@ -82,7 +87,7 @@ def fill_table(table: CsvTable, outputs: list[dict[str, Any]]) -> tuple[CsvTable
                 result.unfilled.append(where)
             continue
         if not written:
-            score = float(found["relative_score"])
+            score = float(found.relative_score)
             row[col["score"]] = repr(score)
             result.filled.append({**where, "score": score})
     result.orphans = [
@@ -93,7 +98,7 @@ def fill_table(table: CsvTable, outputs: list[dict[str, Any]]) -> tuple[CsvTable
 
 def fill_solver_rows(
     attempts: str | os.PathLike[str],
-    outputs: list[dict[str, Any]],
+    outputs: Sequence[SolverDocument | dict[str, Any]],
     output: str | os.PathLike[str],
 ) -> FillResult:
     """Write a copy of an attempts table with blank solver scores filled in (:func:`fill_table`).

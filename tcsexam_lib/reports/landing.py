@@ -18,6 +18,7 @@ from typing import Any
 from ..jsonio import write_text_atomic
 from ..vocab import TRACK_LETTERS, TRACKS
 from .publish import ASSETS, read_manifests
+from .run_set_document import NotebookFiles, RunSetDocument
 
 SIMULATED_TEXT = "SIMULATED DEMO DATA — not TCSExam results"
 
@@ -39,52 +40,51 @@ def _href(folder: str, relative: str | None) -> str | None:
     return html.escape(urllib.parse.quote(f"{folder}/{relative}"))
 
 
-def _notebook_links(folder: str, nb: dict[str, Any]) -> str:
-    name = html.escape(nb["name"].replace("_", " "))
-    page = _href(folder, nb.get("html"))
+def _notebook_links(folder: str, nb: NotebookFiles) -> str:
+    name = html.escape(nb.name.replace("_", " "))
+    page = _href(folder, nb.html)
     text = f"<a href='{page}'>{name}</a>" if page else name
     if page:
         text += (
-            f" (<a href='{page}#code'>code</a>, "
-            f"<a href='{_href(folder, nb.get('executed'))}'>ipynb</a>)"
+            f" (<a href='{page}#code'>code</a>, <a href='{_href(folder, nb.executed)}'>ipynb</a>)"
         )
-    if not nb.get("ok"):
+    if not nb.ok:
         text += " <span class='failed'>FAILED</span>"
     return text
 
 
-def _run_set_section(manifest: dict[str, Any]) -> str:
-    folder = manifest["folder"]
-    name = html.escape(manifest["name"])
+def _run_set_section(manifest: RunSetDocument) -> str:
+    folder = manifest.folder
+    name = html.escape(manifest.name)
     out = [
-        f"<h2 id='{name}'>{html.escape(manifest['suite'])}, "
-        f"{html.escape(manifest['protocol'])} solver protocol</h2>"
+        f"<h2 id='{name}'>{html.escape(manifest.suite)}, "
+        f"{html.escape(manifest.protocol)} solver protocol</h2>"
     ]
-    if manifest.get("simulated"):
+    if manifest.simulated:
         out.append(f"<p class='failed'>{SIMULATED_TEXT}</p>")
-    if manifest.get("description"):
-        out.append(f"<p>{html.escape(manifest['description'])}</p>")
-    cohort = manifest.get("cohort")
+    if manifest.description:
+        out.append(f"<p>{html.escape(manifest.description)}</p>")
+    cohort = manifest.cohort
     if cohort:
         out.append(f"<p><b>Cohort report (leaderboard): {_notebook_links(folder, cohort)}</b></p>")
     links = [
-        f"<a href='{_href(folder, manifest['index_json'])}'>index JSON</a>",
+        f"<a href='{_href(folder, manifest.index_json)}'>index JSON</a>",
         *(
-            [f"<a href='{_href(folder, manifest['stats_json'])}'>intervals JSON</a>"]
-            if manifest.get("stats_json")
+            [f"<a href='{_href(folder, manifest.stats_json)}'>intervals JSON</a>"]
+            if manifest.stats_json
             else []
         ),
-        f"<a href='{_href(folder, manifest['attempts'])}'>attempts (solver rows filled)</a>",
-        f"<a href='{_href(folder, manifest['kernel_log'])}'>kernel log</a>",
+        f"<a href='{_href(folder, manifest.attempts)}'>attempts (solver rows filled)</a>",
+        f"<a href='{_href(folder, manifest.kernel_log)}'>kernel log</a>",
     ]
     out.append(
-        f"<p>Overall status <b>{html.escape(manifest['status'])}</b>; reference "
-        f"<code>{html.escape(str(manifest['reference_id']))}</code>; "
+        f"<p>Overall status <b>{html.escape(manifest.status)}</b>; reference "
+        f"<code>{html.escape(str(manifest.reference_id))}</code>; "
         + ", ".join(links)
-        + f"; built {html.escape(manifest.get('created_utc', ''))}.</p>"
+        + f"; built {html.escape(manifest.created_utc)}.</p>"
     )
     letters = [TRACK_LETTERS[t] for t in TRACKS]
-    level = manifest["summary"].get("level")
+    level = manifest.summary.level
     head = [
         "status",
         "model",
@@ -101,18 +101,18 @@ def _run_set_section(manifest: dict[str, Any]) -> str:
         )
         + "</tr></thead><tbody>"
     )
-    summary = manifest["summary"]["models"]
-    for model, entry in summary.items():
-        status = html.escape(entry["status"])
-        reports = [_notebook_links(folder, nb) for nb in manifest["notebooks"].get(model, [])]
-        index = "no index" if entry["index"] is None else _fmt(entry["index"], 2)
-        if entry["index"] is not None and entry.get("index_ci_half_width") is not None:
-            index += f" ± {_fmt(entry['index_ci_half_width'], 2)}"
+    notebooks = manifest.notebooks
+    for model, entry in manifest.summary.results.items():
+        status = html.escape(entry.status)
+        reports = [_notebook_links(folder, nb) for nb in notebooks.get(model, [])]
+        index = "no index" if entry.index is None else _fmt(entry.index, 2)
+        if entry.index is not None and entry.index_ci_half_width is not None:
+            index += f" ± {_fmt(entry.index_ci_half_width, 2)}"
         cells = [
             f"<td class='{status}'>{status}</td>",
             f"<td>{html.escape(model)}</td>",
             f"<td class='num'>{index}</td>",
-            *(f"<td class='num'>{_fmt(entry['track_means'][x], 4)}</td>" for x in letters),
+            *(f"<td class='num'>{_fmt(entry.track_means[x], 4)}</td>" for x in letters),
             f"<td>{' · '.join(reports)}</td>",
         ]
         out.append("<tr>" + "".join(cells) + "</tr>")
@@ -120,7 +120,7 @@ def _run_set_section(manifest: dict[str, Any]) -> str:
     return "".join(out)
 
 
-def build_landing_page(manifests: list[dict[str, Any]]) -> str:
+def build_landing_page(manifests: list[RunSetDocument]) -> str:
     """The landing page HTML from the run sets' manifests (see :func:`read_manifests`).
 
     Examples
@@ -129,15 +129,15 @@ def build_landing_page(manifests: list[dict[str, Any]]) -> str:
     >>> "<h1>TCSExam reports</h1>" in page, "SIMULATED" in page
     (True, False)
     """
-    simulated = any(m.get("simulated") for m in manifests)
+    simulated = any(m.simulated for m in manifests)
     failures = [
         (m, label, nb)
         for m in manifests
         for label, nb in [
-            ("cohort", m.get("cohort") or {"ok": True}),
-            *((model, nb) for model, nbs in m["notebooks"].items() for nb in nbs),
+            *([("cohort", m.cohort)] if m.cohort else []),
+            *((model, nb) for model, nbs in m.notebooks.items() for nb in nbs),
         ]
-        if not nb.get("ok")
+        if not nb.ok
     ]
     parts = [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
@@ -169,7 +169,7 @@ def build_landing_page(manifests: list[dict[str, Any]]) -> str:
     parts.append(
         "<ul>"
         + "".join(
-            f"<li><a href='#{html.escape(m['name'])}'>{html.escape(m['name'])}</a></li>"
+            f"<li><a href='#{html.escape(m.name)}'>{html.escape(m.name)}</a></li>"
             for m in manifests
         )
         + "</ul>"
@@ -177,10 +177,10 @@ def build_landing_page(manifests: list[dict[str, Any]]) -> str:
     if failures:
         parts.append(f"<h2 class='failed'>{len(failures)} notebook(s) failed</h2><ul>")
         for manifest, where, nb in failures:
-            link = _href(manifest["folder"], nb.get("html"))
-            label = html.escape(f"{manifest['name']}/{where}/{nb['name']}")
+            link = _href(manifest.folder, nb.html)
+            label = html.escape(f"{manifest.name}/{where}/{nb.name}")
             text = f"<a href='{link}'>{label}</a>" if link else label
-            parts.append(f"<li>{text}: {html.escape(nb.get('error') or '')}</li>")
+            parts.append(f"<li>{text}: {html.escape(nb.error or '')}</li>")
         parts.append("</ul>")
     parts.extend(_run_set_section(m) for m in manifests)
     parts.append(f"<script src='{ASSETS}/report.js'></script></body></html>\n")

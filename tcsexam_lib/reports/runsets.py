@@ -18,12 +18,15 @@ from typing import Any
 from ..jsonio import dumps_json, write_text_atomic
 from ..paths import KIT_ROOT
 from ..provenance import created_utc, kit_version
+from ..scoring.index_document import IndexDocument
+from ..scoring.solver_document import SolverDocument
 from .execute import NotebookJob, NotebookOutcome, Progress
 from .fill import FillResult
 from .landing import write_landing_page
 from .pages import relative_link
 from .params import ReportParams
 from .publish import MANIFEST, MANIFEST_KIND, read_manifests, switch_into_place
+from .run_set_document import RunSetDocument, assemble_run_set, notebook_files, run_set_summary
 
 #: The run set's log of what its kernels and workers wrote to stderr.
 KERNEL_LOG = "report-kernels.log"
@@ -42,9 +45,9 @@ class RunSetResult:
     folder: Path
     index_output: Path
     attempts_filled: Path
-    score: dict[str, Any]
+    score: IndexDocument
     fill: FillResult
-    solver_outputs: dict[str, list[dict[str, Any]]]
+    solver_outputs: dict[str, list[SolverDocument]]
     simulated: bool
     notebooks: list[NotebookOutcome] = field(default_factory=list)
     staging: Path | None = None
@@ -61,46 +64,15 @@ MODELS = "models"
 COHORT_NOTEBOOK = "cohort"
 
 
-def summary(score: dict[str, Any], stats: dict[str, Any] | None = None) -> dict[str, Any]:
-    """What the landing page and other cohort reports show: status, index, P/S/C/O.
-
-    With the run set's ``tcsexam stats`` document, each model also gets the half-width
-    of its index interval (``index_ci_half_width``, points; null without an index).
-
-    Examples
-    --------
-    >>> score = {"suite": "lite", "solver_protocol": "online", "models": {"m": {
-    ...     "status": "complete", "index": 55.5, "track_means": {"P": 0.4}, "issues": []}}}
-    >>> summary(score)["models"]["m"]
-    {'status': 'complete', 'index': 55.5, 'track_means': {'P': 0.4}}
-    >>> stats = {"level": 0.95, "models": {"m": {"index_ci_half_width": 6.5}}}
-    >>> summary(score, stats)["models"]["m"]["index_ci_half_width"], summary(score, stats)["level"]
-    (6.5, 0.95)
-    """
-    models = {}
-    for model, entry in score["models"].items():
-        models[model] = {
-            "status": entry["status"],
-            "index": entry["index"],
-            "track_means": entry["track_means"],
-        }
-        if stats is not None:
-            models[model]["index_ci_half_width"] = stats["models"][model]["index_ci_half_width"]
-    out = {"suite": score["suite"], "solver_protocol": score["solver_protocol"], "models": models}
-    if stats is not None:
-        out["level"] = stats["level"]
-    return out
-
-
 def comparisons(run_sets: list[RunSetResult]) -> dict[str, dict[str, Any]]:
     """Every run set a cohort report can compare with: this run's, then those on disk."""
     found: dict[str, dict[str, Any]] = {}
     for rs in run_sets:
-        found[rs.params.name] = summary(rs.score, rs.stats)
+        found[rs.params.name] = run_set_summary(rs.score, rs.stats)
     for folder in sorted({rs.params.output for rs in run_sets}):
         for manifest in read_manifests(folder):
-            if manifest["name"] not in found and manifest.get("summary"):
-                found[manifest["name"]] = manifest["summary"]
+            if manifest.name not in found:
+                found[manifest.name] = manifest.summary.data
     return found
 
 
@@ -126,7 +98,8 @@ def notebook_jobs(
     def references_dir(folder: Path) -> str:
         return "" if p.references_dir is None else _relative(p.references_dir, folder) or ""
 
-    def job(name: str, label: str, folder: Path, final: Path, nav: str, **parameters: Any):
+    def job(name: str, page_of: str | None, folder: Path, final: Path, nav: str, **parameters: Any):
+        label = f"{p.name}/{name}" if page_of is None else f"{p.name}/{page_of}/{name}"
         return NotebookJob(
             label=label,
             name=name,
@@ -138,6 +111,7 @@ def notebook_jobs(
             nav=nav,
             log=log,
             source_name=f"notebooks/{name}.ipynb",
+            model=page_of,
         )
 
     home = f"<a href='{relative_link(landing, rs.folder)}'>All reports (landing page)</a>"
@@ -147,7 +121,7 @@ def notebook_jobs(
         jobs.append(
             job(
                 COHORT_NOTEBOOK,
-                f"{p.name}/{COHORT_NOTEBOOK}",
+                None,
                 staging,
                 rs.folder,
                 home,
@@ -168,7 +142,7 @@ def notebook_jobs(
         )
         per_notebook = {
             "solver_scoring": {
-                "reference_id": rs.score["reference_id"],
+                "reference_id": rs.score.reference_id,
                 "records_dir": _relative(p.records, final),
                 "solver_outputs": solver_dir,
                 "index_json": index_json,
@@ -185,7 +159,7 @@ def notebook_jobs(
             jobs.append(
                 job(
                     name,
-                    f"{p.name}/{model}/{name}",
+                    model,
                     staging / MODELS / model,
                     final,
                     nav,
@@ -197,54 +171,48 @@ def notebook_jobs(
     return jobs
 
 
-def manifest(rs: RunSetResult) -> dict[str, Any]:
+def manifest(rs: RunSetResult) -> RunSetDocument:
     """``run-set.json``: what the landing page shows of a run set (paths relative to it)."""
     p = rs.params
     staging = rs.staging or rs.folder
 
     def files(nb: NotebookOutcome) -> dict[str, Any]:
-        return {
-            "name": nb.name,
-            "ok": nb.ok,
-            "error": nb.error,
-            "executed": _relative(nb.executed, staging),
-            "html": _relative(nb.html, staging),
-        }
+        executed, html = _relative(nb.executed, staging), _relative(nb.html, staging)
+        return notebook_files(nb.name, nb.ok, nb.error, executed, html)
 
     by_model: dict[str, list[dict[str, Any]]] = {model: [] for model in p.models}
     cohort = None
     for nb in rs.notebooks:
-        parts = nb.label.split("/")
-        if len(parts) == 2:
+        if nb.model is None:
             cohort = files(nb)
         else:
-            by_model.setdefault(parts[1], []).append(files(nb))
-    return {
-        "kind": MANIFEST_KIND,
-        "kit_version": kit_version(),
-        "name": p.name,
-        "suite": p.suite,
-        "protocol": p.protocol,
-        "description": p.description,
-        "simulated": rs.simulated,
-        "reference_id": rs.score["reference_id"],
-        "status": rs.score["status"],
-        "index_json": rs.index_output.name,
-        "stats_json": None if rs.stats_output is None else rs.stats_output.name,
-        "attempts": rs.attempts_filled.name,
-        "kernel_log": KERNEL_LOG,
-        "cohort": cohort,
-        "summary": summary(rs.score, rs.stats),
-        "notebooks": by_model,
-        "created_utc": created_utc(),
-    }
+            by_model.setdefault(nb.model, []).append(files(nb))
+    return assemble_run_set(
+        kind=MANIFEST_KIND,
+        kit_version=kit_version(),
+        name=p.name,
+        suite=p.suite,
+        protocol=p.protocol,
+        description=p.description,
+        simulated=rs.simulated,
+        reference_id=rs.score.reference_id,
+        status=rs.score.status,
+        index_json=rs.index_output.name,
+        stats_json=None if rs.stats_output is None else rs.stats_output.name,
+        attempts=rs.attempts_filled.name,
+        kernel_log=KERNEL_LOG,
+        cohort=cohort,
+        summary=run_set_summary(rs.score, rs.stats),
+        notebooks=by_model,
+        created_utc=created_utc(),
+    )
 
 
 def publish(rs: RunSetResult, say: Progress) -> Path:
     """Switch a finished run set into place and rewrite the landing page from disk."""
     staging = rs.staging or rs.folder
     _tidy_kernel_log(staging / KERNEL_LOG, {staging: "<run set>", rs.params.output: "<output>"})
-    write_text_atomic(staging / MANIFEST, dumps_json(manifest(rs)))
+    write_text_atomic(staging / MANIFEST, dumps_json(manifest(rs).data))
     switch_into_place(staging, rs.folder)
     rs.published = True
     for nb in rs.notebooks:

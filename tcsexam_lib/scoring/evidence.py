@@ -22,6 +22,7 @@ from ..schemas import schema_accepts, schema_errors, schema_problem
 from ..vocab import ADOPTED_STATUSES
 from .attempts import AttemptRows
 from .issues import Issue
+from .solver_document import SolverDocument
 
 #: The schema every solver-score output of an evidence folder is checked against.
 SOLVER_OUTPUT_SCHEMA = "solver-output"
@@ -40,6 +41,11 @@ class SolverOutput:
     path: Path
     sha256: str
     data: dict[str, Any]
+
+    @property
+    def document(self) -> SolverDocument:
+        """The output, read by attribute."""
+        return SolverDocument(self.data)
 
 
 def read_solver_outputs(
@@ -74,7 +80,8 @@ def read_solver_outputs(
                 for error in schema_errors(data, SOLVER_OUTPUT_SCHEMA)
             )
             continue
-        key = (data["model"], data["task"], data["attempt"])
+        document = SolverDocument(data)
+        key = (document.model, document.task, document.attempt)
         if key in found:
             problems.append(
                 Problem(
@@ -159,12 +166,12 @@ def _row_issues(
     if found is None:
         text = f"no solver-score output in {evidence_dir}"
         return [Issue.about("solver_evidence_missing", key, text, **where)]
-    output, path = found.data, found.path
+    output, path = found.document, found.path
     issues = []
-    recorded_sha = ((output.get("provenance") or {}).get("reference") or {}).get("sha256")
-    if output["reference_id"] != reference_id:
+    recorded_sha = output.reference_sha256
+    if output.reference_id != reference_id:
         text = (
-            f"{path} was scored against reference '{output['reference_id']}', the cohort "
+            f"{path} was scored against reference '{output.reference_id}', the cohort "
             f"declares '{reference_id}'"
         )
     elif reference_sha256 is not None and recorded_sha != reference_sha256:
@@ -180,9 +187,7 @@ def _row_issues(
                 "solver_evidence_reference_mismatch", key, text, **where, evidence=str(path)
             )
         )
-    mismatch = score_mismatch(
-        key, row["score"], output["relative_score"], evidence=str(path), **where
-    )
+    mismatch = score_mismatch(key, row["score"], output.relative_score, evidence=str(path), **where)
     if mismatch is not None:
         issues.append(mismatch)
     return issues

@@ -30,6 +30,7 @@ from ..references.records import (
 )
 from ..schemas import refuse_document
 from .instances import instance_rows
+from .solver_document import SolverDocument, assemble_solver_output
 
 
 def score_solver_task(
@@ -38,7 +39,9 @@ def score_solver_task(
     records: Sequence[dict[str, Any]],
     *,
     source: str = "records",
-) -> dict[str, Any]:
+    model: str | None = None,
+    attempt: str | None = None,
+) -> SolverDocument:
     """Score one task's instance records against a reference.
 
     Parameters
@@ -52,10 +55,12 @@ def score_solver_task(
         (``solve`` tasks may give the boolean ``solved`` instead).
     source : str
         Name of the records file, used in messages.
+    model, attempt : str, optional
+        Whose records these are (recorded first in the output when given).
 
     Returns
     -------
-    dict
+    SolverDocument
         ``task``, ``reference_id``, ``kind``, ``direction``, ``relative_score`` (mean
         instance score in [0, 1]; higher is better, 0.5 = as good as the reference
         mean), ``n_scored``, per-instance rows (``instance``, ``status``, ``A``, ``mu``,
@@ -83,7 +88,7 @@ def score_solver_task(
     >>> out = score_solver_task(ref, "maxcut-mqlib", [
     ...     {"instance": "example-1", "status": "ok", "A": 12},
     ...     {"instance": "example-2", "status": "timeout"}])
-    >>> out["relative_score"], [row["score"] for row in out["instances"]]
+    >>> out.relative_score, [row.score for row in out.rows]
     (0.25, [0.5, 0.0])
     """
     document = RecordsDocument(records, source, describe_record_path(records))
@@ -106,17 +111,15 @@ def score_solver_task(
     if problems:
         raise InputRefused.from_problems(f"Cannot score task '{task}' from {source}", problems)
     rows, unscored_rows, scores = instance_rows(data, reference)
-    return {
-        "task": task,
-        "reference_id": reference.reference_id,
-        "suite": reference.suite,
-        "kind": task_ref.kind,
-        "direction": task_ref.direction,
-        "scale_floor_relative": reference.scale_floor_relative,
-        "scale_floor_absolute": reference.scale_floor_absolute,
-        "relative_score": relative_score(scores, len(rows)),
-        "n_scored": len(rows),
-        "n_records": len(records),
-        "instances": rows,
-        "unscored_instances": unscored_rows,
-    }
+    return assemble_solver_output(
+        model=model,
+        attempt=attempt,
+        task=task,
+        reference=reference,
+        kind=task_ref.kind,
+        direction=task_ref.direction,
+        relative_score=relative_score(scores, len(rows)),
+        n_records=len(records),
+        rows=rows,
+        unscored_rows=unscored_rows,
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tcsexam_lib.reports.landing import build_landing_page
+from tcsexam_lib.reports.run_set_document import RunSetDocument
 
 
 def test_landing_page_escapes_model_names_in_text_and_links():
@@ -14,11 +15,11 @@ def test_landing_page_escapes_model_names_in_text_and_links():
     entry = {"status": "complete", "index": 55.5,
              "track_means": {"P": 0.4, "S": 0.25, "C": 1.2, "O": 0.0}}  # fmt: skip
     manifest = {
-        "folder": "lite-offline", "name": "lite-offline", "suite": "lite", "protocol": "offline",
+        "name": "lite-offline", "suite": "lite", "protocol": "offline",
         "simulated": False, "reference_id": "r", "status": "complete", "cohort": None,
         "index_json": "i.json", "attempts": "a.csv", "kernel_log": "k.log",
         "summary": {"models": {model: entry}}, "notebooks": {model: [notebook]},
     }  # fmt: skip
-    page = build_landing_page([manifest])
+    page = build_landing_page([RunSetDocument(manifest, folder="lite-offline")])
     assert "o&#x27;brien&lt;b&gt;" in page and model not in page
     assert "href='lite-offline/models/o%27brien%3Cb%3E/index.html'" in page
