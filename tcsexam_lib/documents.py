@@ -128,8 +128,12 @@ def frame(
     *,
     index: list[str] | None = None,
     caption: str | None = None,
+    further: bool = False,
 ) -> pd.DataFrame:
     """A tidy table of ``rows`` (one dict each) with these ``columns`` (pandas imported here).
+
+    ``further``: then every other key the rows hold (a further column of the attempts
+    table, a field a judge added to its records), sorted.
 
     ``index`` names the columns that identify a row (kept as columns, so that a table
     can be filtered and merged on them; listed in ``table.attrs["key"]``). A missing
@@ -142,6 +146,8 @@ def frame(
     """
     import pandas as pd
 
+    if further:
+        columns = [*columns, *sorted({key for row in rows for key in row} - set(columns))]
     table = pd.DataFrame(rows, columns=columns)
     if index:
         table.attrs["key"] = list(index)

@@ -27,7 +27,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputRefused, OutputRefused, Problem, ReferenceProblem
+from ..errors import InputRefused, OutputRefused, Problem, ReferenceProblem, quoted_names
 from ..formulas import compute_instance_stats
 from ..jsonio import dumps_json, read_json_with_digest
 from ..provenance import created_utc, kit_version
@@ -212,8 +212,7 @@ def build_reference_from_runs(
                         str(run_paths[k] / f"{task_name}.json"),
                         field="instance",
                         detail=f"no record for {len(absent)} instance(s) that other runs hold: "
-                        + ", ".join(f"'{a}'" for a in absent[:20])
-                        + (f" and {len(absent) - 20} more" if len(absent) > 20 else ""),
+                        + quoted_names(absent, 20),
                         allowed="a record for every instance in every run (status not_run "
                         "for a run that did not observe it)",
                     )

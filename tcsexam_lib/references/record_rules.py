@@ -18,7 +18,7 @@ import math
 from itertools import compress
 from operator import not_
 
-from ..errors import Problem
+from ..errors import Problem, quoted_names
 from ..formulas import z_score
 from ..inputrules import Key, Rule, RuleList
 from ..vocab import (
@@ -71,24 +71,26 @@ def _unique_explain(data: TaskRecords):
             yield _record_key(position), problem
 
 
-def _status_explain(data: TaskRecords):
-    allowed = sorted_statuses(KNOWN_RECORD_STATUSES)
-    for position, (record, stage) in enumerate(zip(data.records, data.stages, strict=True)):
-        if stage == UNKNOWN_STATUS:
-            problem = Problem(
-                data.where(position), field="status", value=record["status"], allowed=allowed
-            )
-            yield _record_key(position), problem
+def _stopped_at(stage: int, field: str, allowed: str):
+    """The explanation of the records the format rules stop at ``stage`` (their
+    ``field`` is refused; see :attr:`TaskRecords.stages`)."""
+
+    def explain(data: TaskRecords):
+        for position, (record, at) in enumerate(zip(data.records, data.stages, strict=True)):
+            if at == stage:
+                where = data.where(position)
+                problem = Problem(where, field=field, value=record[field], allowed=allowed)
+                yield _record_key(position), problem
+
+    return explain
 
 
-def _solved_explain(data: TaskRecords):
-    allowed = "no 'solved' field on an objective task (whatever the status); give A"
-    for position, (record, stage) in enumerate(zip(data.records, data.stages, strict=True)):
-        if stage == SOLVED_ON_OBJECTIVE:
-            problem = Problem(
-                data.where(position), field="solved", value=record["solved"], allowed=allowed
-            )
-            yield _record_key(position), problem
+_status_explain = _stopped_at(UNKNOWN_STATUS, "status", sorted_statuses(KNOWN_RECORD_STATUSES))
+_solved_explain = _stopped_at(
+    SOLVED_ON_OBJECTIVE,
+    "solved",
+    "no 'solved' field on an objective task (whatever the status); give A",
+)
 
 
 def _value_explain(data: TaskRecords):
@@ -197,15 +199,13 @@ def _complete_explain(data: TaskRecords):
     names = set(data.columns.names)
     missing = [name for name in data.task.scored if name not in names]
     if missing:
-        shown = ", ".join(f"'{m}'" for m in missing[:MAX_NAMED_MISSING])
-        more = len(missing) - MAX_NAMED_MISSING
         yield (
             (1,),
             Problem(
                 f"{data.source}",
                 field="instance",
                 detail=f"no record for {len(missing)} scored instance(s) of task "
-                f"'{data.task.name}': {shown}" + (f" and {more} more" if more > 0 else ""),
+                f"'{data.task.name}': {quoted_names(missing, MAX_NAMED_MISSING)}",
                 allowed="one record per scored reference instance",
             ),
         )

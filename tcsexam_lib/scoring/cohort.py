@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputRefused, Problem
+from ..errors import InputRefused, Problem, quoted_names
 from ..inputrules import Rule, RuleList
 from ..jsonio import read_json_with_digest
 from ..references.load import list_reference_ids, load_reference
@@ -145,9 +145,7 @@ def _planned_explain(cohort: CohortInput):
                     cohort.where(model),
                     field="attempts_per_task",
                     value=plan,
-                    detail="no planned count for "
-                    + ", ".join(f"'{t}'" for t in unplanned[:10])
-                    + (f" and {len(unplanned) - 10} more" if len(unplanned) > 10 else ""),
+                    detail="no planned count for " + quoted_names(unplanned, 10),
                     allowed="a count for every task of the suite, or a 'default'",
                 ),
             )

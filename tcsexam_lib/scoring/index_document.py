@@ -284,8 +284,7 @@ class IndexDocument(Record):
             for row in task.rows
         ]
         columns = ["model", "track", "item", *AttemptRow.fields()]
-        further = sorted({key for row in rows for key in row} - set(columns))
-        return frame(rows, [*columns, *further], index=["model", "track", "item", "attempt"])
+        return frame(rows, columns, index=["model", "track", "item", "attempt"], further=True)
 
     @property
     def issues(self) -> pd.DataFrame:

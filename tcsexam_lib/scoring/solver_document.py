@@ -105,20 +105,17 @@ class SolverDocument(Record):
     def instances(self) -> pd.DataFrame:
         """One row per scored instance: status, ``A``, ``mu``, ``s``, ``scale``, its term,
         ``z`` and the score (with the task and, when recorded, the model and attempt)."""
-        head = {"model": self.model, "attempt": self.attempt, "task": self.task}
-        rows = [{**head, **row.data} for row in self.rows]
-        columns = [*head, *InstanceRow.fields()]
-        further = sorted({key for row in rows for key in row} - set(columns))
-        return frame(rows, [*columns, *further], index=["task", "instance"])
+        return self._rows_frame(self.rows, InstanceRow)
 
     @property
     def unscored(self) -> pd.DataFrame:
         """One row per record outside the scored instances, with the reason."""
+        return self._rows_frame(self.unscored_rows, UnscoredRow)
+
+    def _rows_frame(self, rows: list[Record], record: type[Record]) -> pd.DataFrame:
         head = {"model": self.model, "attempt": self.attempt, "task": self.task}
-        rows = [{**head, **row.data} for row in self.unscored_rows]
-        columns = [*head, *UnscoredRow.fields()]
-        further = sorted({key for row in rows for key in row} - set(columns))
-        return frame(rows, [*columns, *further], index=["task", "instance"])
+        rows = [{**head, **row.data} for row in rows]
+        return frame(rows, [*head, *record.fields()], index=["task", "instance"], further=True)
 
 
 def assemble_solver_output(
