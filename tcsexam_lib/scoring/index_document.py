@@ -244,7 +244,15 @@ class IndexDocument(Record):
 
     @property
     def tracks(self) -> pd.DataFrame:
-        """One row per model and track: letter, weight, mean, contribution (points)."""
+        """One row per model and track: letter, weight, mean, contribution (points).
+
+        Examples
+        --------
+        >>> from tcsexam_lib.teaching import score_tiny_cohort
+        >>> tracks = score_tiny_cohort({"m": {}}).result.tracks
+        >>> tracks[["track", "letter", "mean", "contribution"]].values.tolist()[:2]
+        [['theorem', 'P', 0.4, 12.0], ['solver', 'S', 0.25, 7.5]]
+        """
         rows = [
             {"model": model, "track": track, **info.data}
             for model, entry in self.results.items()
@@ -276,7 +284,17 @@ class IndexDocument(Record):
     @property
     def attempts(self) -> pd.DataFrame:
         """One row per attempts-table row, with its model, track and item (file order per
-        task; further columns such as ``note`` as they were written)."""
+        task; further columns such as ``note`` as they were written).
+
+        Examples
+        --------
+        >>> from tcsexam_lib.teaching import Attempt, score_tiny_cohort
+        >>> cohort = score_tiny_cohort({"m": {"thm-1": [Attempt(1, "excluded", "valid",
+        ...     "rerun"), Attempt(0)]}})
+        >>> cohort.result.attempts.query("item == 'thm-1'")[
+        ...     ["attempt", "adoption_status", "score", "note"]].values.tolist()
+        [['1', 'excluded', 1.0, 'rerun'], ['2', 'selected', 0.0, '']]
+        """
         rows = [
             {"model": model, "track": task.track, "item": task.item, **row.data}
             for model, entry in self.results.items()
@@ -288,7 +306,15 @@ class IndexDocument(Record):
 
     @property
     def issues(self) -> pd.DataFrame:
-        """One row per issue: model, severity, code, track, item, attempt, line, message."""
+        """One row per issue: model, severity, code, track, item, attempt, line, message.
+
+        Examples
+        --------
+        >>> from tcsexam_lib.teaching import status_walkthrough
+        >>> issues = status_walkthrough().result.issues
+        >>> issues.groupby("model")["code"].apply(sorted).to_dict()["walk-incomplete"]
+        ['adopted_not_valid', 'missing_attempt', 'missing_attempt']
+        """
         rows = [issue.data for entry in self.results.values() for issue in entry.issues]
         columns = ["model", "severity", "code", "track", "item", "attempt", "line", "message"]
         return frame([{c: row.get(c) for c in columns} for row in rows], columns)

@@ -109,7 +109,17 @@ class SolverDocument(Record):
 
     @property
     def unscored(self) -> pd.DataFrame:
-        """One row per record outside the scored instances, with the reason."""
+        """One row per record outside the scored instances, with the reason.
+
+        Examples
+        --------
+        >>> from tcsexam_lib.teaching import teaching_reference, worked_example_records
+        >>> from tcsexam_lib import score_solver_task
+        >>> records = [*worked_example_records(), {"instance": "new", "status": "ok", "A": 3}]
+        >>> document = score_solver_task(teaching_reference(), "maxcut-mqlib", records)
+        >>> document.unscored[["instance", "status", "A"]].values.tolist()
+        [['new', 'ok', 3]]
+        """
         return self._rows_frame(self.unscored_rows, UnscoredRow)
 
     def _rows_frame(self, rows: list[Record], record: type[Record]) -> pd.DataFrame:
