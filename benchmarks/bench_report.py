@@ -13,8 +13,16 @@ round runs, one right after the other and in rotated order, the ``papermill`` co
 It prints the median of each and the ratios of the medians (the goal, 1.5x or less, is
 for the notebook as the runner runs it),
 then what the kernel spends importing the kit (``from tcsexam_lib import views`` in a
-fresh interpreter) beside pandas and matplotlib's pyplot alone. Nothing is asserted:
-the figures are printed for the record.
+fresh interpreter) beside pandas and matplotlib's pyplot alone.
+
+Then the cohort report at scale: the SIMULATED 200-model run set (``tcsexam demo generate
+--models 200``) against the demo's 3-model ``demo-full-offline``, both on the suite
+``demo-full`` and rendered by ``tcsexam report`` once (cohort report only); then, in
+alternating order, the cohort page alone as the runner makes it (papermill in a fresh
+kernel on the written index and intervals, then the HTML page), with the ratio of the
+medians (goal: 3x or less), and the whole ``tcsexam report`` command of each (scoring
+the 200 models' 1,600 solver records included). Nothing is asserted: the figures are
+printed for the record.
 """
 
 from __future__ import annotations
@@ -76,10 +84,90 @@ def _runner_inputs(folder: Path) -> list[str]:
     return ["-p", "index_json", str(index), "-p", "stats_json", str(stats)]
 
 
+def _cohort_only(folder: Path, name: str, source: Path) -> Path:
+    """A copy of a run-set parameter file with absolute paths and the cohort report only."""
+    import yaml
+
+    data = yaml.safe_load(source.read_text(encoding="utf-8"))
+    for key in ("cohort", "attempts", "records", "references_dir"):
+        if data.get(key):
+            data[key] = str((source.parent / data[key]).resolve())
+    data["notebooks"] = ["cohort"]
+    data.pop("output", None)
+    path = folder / f"{name}.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    return path
+
+
+def _cohort_job(params: Path, output: Path):
+    """The runner's cohort job of a published run set (its parameters as it passed them)."""
+    sys.path.insert(0, str(KIT))
+    from tcsexam_lib import load_report_params
+    from tcsexam_lib.reports.execute import NotebookJob
+
+    p = load_report_params(params, output=output)
+    folder = output / p.name
+    executed = nbformat.read(folder / "cohort.ipynb", as_version=4)
+    return NotebookJob(label=f"{p.name}/cohort", name="cohort", source=KIT / "notebooks" /
+                       "cohort.ipynb", folder=folder, parameters=dict(
+                           executed.metadata.papermill.parameters), final_folder=folder,
+                       output=output, source_name="notebooks/cohort.ipynb")  # fmt: skip
+
+
+def cohort_at_scale(pairs: int) -> None:
+    """The 200-model cohort page against the 3-model one (see the module's docstring)."""
+    sys.path.insert(0, str(KIT))
+    from tcsexam_lib.demo_models import write_files
+    from tcsexam_lib.reports.execute import execute_notebook
+
+    tcsexam = str(Path(sys.executable).with_name("tcsexam"))
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        write_files(200, folder / "many")
+        params = {
+            "3 models": _cohort_only(folder, "three", KIT / "params" / "demo-full-offline.yaml"),
+            "200 models": _cohort_only(folder, "many", folder / "many" / "demo-models-200.yaml"),
+        }
+        outputs = {name: folder / f"out-{k}" for k, name in enumerate(params)}
+        commands = {n: [tcsexam, "report", str(params[n]), "--output", str(outputs[n])]
+                    for n in params}  # fmt: skip
+        for name in params:  # published once: the pages' inputs are written
+            _timed(commands[name])
+        jobs = {name: _cohort_job(params[name], outputs[name]) for name in params}
+        page: dict[str, list[float]] = {name: [] for name in params}
+        whole: dict[str, list[float]] = {name: [] for name in params}
+        for turn in range(pairs):
+            order = list(params) if turn % 2 == 0 else list(params)[::-1]
+            for name in order:
+                start = time.perf_counter()
+                outcome = execute_notebook(jobs[name])
+                page[name].append(time.perf_counter() - start)
+                assert outcome.ok, outcome.error
+            for name in order:
+                whole[name].append(_timed(commands[name]))
+    print(f"cohort report at scale (SIMULATED, suite demo-full, {pairs} rounds, order alternated)")
+    for label, times in (("the cohort page (papermill + HTML)", page),
+                         ("tcsexam report, cohort only (scoring included)", whole)):  # fmt: skip
+        medians = {name: statistics.median(values) for name, values in times.items()}
+        for name, values in times.items():
+            print(f"  {label}, {name:<10} median {medians[name]:5.2f} s  "
+                  f"(min {min(values):.2f}, max {max(values):.2f})")  # fmt: skip
+        ratio = medians["200 models"] / medians["3 models"]
+        goal = " (goal: 3x or less)" if "page" in label else ""
+        print(f"  ratio of medians, 200 vs 3 models: {ratio:.2f}x{goal}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pairs", type=int, default=7, help="paired runs (default 7)")
+    parser.add_argument("--scale-pairs", type=int, default=5,
+                        help="rounds of the cohort page, 200 vs 3 models (default 5)")  # fmt: skip
+    parser.add_argument("--only-scale", action="store_true",
+                        help="run only the cohort page at scale")  # fmt: skip
     args = parser.parse_args()
+    if args.only_scale:
+        cohort_at_scale(args.scale_pairs)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         baseline = folder / "two_cell.ipynb"
@@ -117,6 +205,7 @@ def main() -> None:
         f"  in a fresh interpreter: `from tcsexam_lib import views` {views:.2f} s; "
         f"`import pandas, matplotlib.pyplot` alone {libraries:.2f} s"
     )
+    cohort_at_scale(args.scale_pairs)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,11 @@ Lines (goal in brackets):
 4. 1,000,000 instance records of one task scored in-process [<= 1.5 s; >= 20x the kit's
    earlier per-record loop, ``baseline_per_record.py``, timed on a twentieth of them]; the
    records list the instances in reference order (a judge's usual output), and the same
-   records in another order are timed after it for information.
+   records in another order are timed after it for information;
+5. ``tcsexam stats`` on 200 models of line 3's cohort (5 tasks a track, 3 attempts a task:
+   19,900 pairs) vs ``tcsexam score`` on the same cohort [<= 1.5x; peak <= 1 GB];
+6. the same at 1,000 models, line 3's cohort itself (499,500 pairs) [<= 5x; peak <= 2 GB];
+   both again with one attempt a task, for information.
 
 ``python3`` is the first on ``PATH``, as the goal states it (here pyenv's shim, as when the
 goals were measured); the ratio against the kit's own interpreter (``.venv/bin/python``, which
@@ -129,8 +133,14 @@ def write_full_size_task(root: Path) -> tuple[Path, Path]:
     return path, records_path
 
 
-def write_cohort(root: Path, n_models: int = 1000, attempts: int = 3) -> tuple[Path, Path]:
-    """A suite of 20 tasks, a cohort of ``n_models`` and its attempts table."""
+def write_cohort(
+    root: Path, n_models: int = 1000, attempts: int = 3, spread: float = 0.0
+) -> tuple[Path, Path]:
+    """A suite of 20 tasks, a cohort of ``n_models`` and its attempts table.
+
+    ``spread`` > 0 gives the models skills that differ (a pass rate and a score scale
+    from ``0.5 - spread/2`` to ``0.5 + spread/2``), so that some pairs differ.
+    """
     rng = random.Random(7)
     prefixes = {"theorem": "thm", "solver": "sol", "construction": "con", "conjecture": "conj"}
     tracks = {t: [f"{prefixes[t]}-{k}" for k in range(n)] for t, n in TRACK_TASKS.items()}
@@ -162,15 +172,16 @@ def write_cohort(root: Path, n_models: int = 1000, attempts: int = 3) -> tuple[P
                 "score_status", "score_type", "solver_protocol", "note",
             ]
         )  # fmt: skip
-        for model in models:
+        for position, model in enumerate(models):
+            skill = 0.5 + spread * (position / max(n_models - 1, 1) - 0.5)
             for track, items in tracks.items():
                 for item in items:
                     for attempt in range(1, attempts + 1):
                         if track in ("theorem", "conjecture"):
-                            score = rng.choice(("0", "1"))
+                            score = "1" if rng.random() < skill else "0"
                         else:
-                            scale = 1.5 if track == "construction" else 1.0
-                            score = repr(round(rng.random() * scale, 6))
+                            scale = (1.5 if track == "construction" else 1.0) * 2 * skill
+                            score = repr(round(min(1.0, rng.random() * scale), 6))
                         solver = track == "solver"
                         writer.writerow(
                             [
@@ -193,6 +204,7 @@ def write_bench_reference_for_suite(root: Path) -> None:
         for k in range(TRACK_TASKS["solver"])
     }
     path = root / "refs" / REFERENCE_ID / "bench.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
     data = _bench_reference("bench", tasks)
     path.write_text(json.dumps(data), encoding="utf-8")
 
@@ -268,10 +280,43 @@ def bench_million_records(count: int) -> None:
     )
 
 
+def bench_stats_scale(root: Path, tcsexam: Path, runs: int) -> None:
+    """``tcsexam stats`` against ``tcsexam score`` on the same cohort, side by side.
+
+    The goal lines use the benchmark's cohort of line 3 (3 attempts a task); the same
+    with one attempt a task (less work for ``score``, about the same for ``stats``) is
+    printed after them for information.
+    """
+    plan = [(200, 3, 1.5, 1024), (1000, 3, 5.0, 2048), (200, 1, None, 1024), (1000, 1, None, 2048)]
+    for n_models, attempts, goal, memory_goal in plan:
+        folder = root / f"stats-{n_models}-{attempts}"
+        folder.mkdir()
+        cohort, table = write_cohort(folder, n_models, attempts=attempts, spread=0.6)
+        write_bench_reference_for_suite(folder)
+        index = folder / "index.json"
+        score = [str(tcsexam), "score", "--suite", "bench", "--attempts", str(table),
+                 "--cohort", str(cohort), "--references-dir", str(folder / "refs"),
+                 "--output", str(index)]  # fmt: skip
+        run_once(score, folder)
+        stats = [str(tcsexam), "stats", str(index), "--output", str(folder / "stats.json")]
+        figures = paired(stats, score, folder, runs)
+        pairs = n_models * (n_models - 1) // 2
+        label = f"stats, {n_models:,} models ({pairs:,} pairs), {attempts} attempt(s) vs score"
+        if goal is None:
+            print(
+                f"  {label}: {figures['ratio']:.2f}x (for information; medians "
+                f"{figures['a']:.3f} s vs {figures['b']:.3f} s; peak {figures['peak_mb']:.0f} MB)"
+            )
+            continue
+        _line(label, figures, goal, memory_goal)
+        print(f"  (stats output {(folder / 'stats.json').stat().st_size / 2**20:.1f} MB)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=7, help="paired runs per line")
     parser.add_argument("--records", type=int, default=1_000_000, help="in-process records")
+    parser.add_argument("--only", choices=("stats",), help="run one group of lines only")
     args = parser.parse_args()
     kit_python = Path(sys.executable)
     tcsexam = kit_python.parent / "tcsexam"
@@ -281,6 +326,9 @@ def main() -> None:
           f"{args.runs} paired runs")  # fmt: skip
     with tempfile.TemporaryDirectory(prefix="tcsexam-bench-") as folder:
         root = Path(folder)
+        if args.only == "stats":
+            bench_stats_scale(root, tcsexam, args.runs)
+            return
         reference, records = write_full_size_task(root)
         cohort, table = write_cohort(root)
         write_bench_reference_for_suite(root)
@@ -303,6 +351,7 @@ def main() -> None:
         figures = paired(score, copy, root, args.runs)
         _line("score, 60,000 rows vs a csv.DictReader -> json.dump copy", figures, 1.5, 200)
         print(f"  (index output {(root / 'index.json').stat().st_size / 2**20:.1f} MB)")
+        bench_stats_scale(root, tcsexam, args.runs)
     bench_million_records(args.records)
 
 

@@ -78,7 +78,7 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
 }
 
 #: Public modules, imported when first used (``from tcsexam_lib import views``).
-_PUBLIC_MODULES = {"views": "reports.views", "teaching": "teaching"}
+_PUBLIC_MODULES = {"views": "views", "teaching": "teaching"}
 
 _SURFACE = public_surface(__name__, _PUBLIC, modules=_PUBLIC_MODULES, also=("__version__", "views"))
 

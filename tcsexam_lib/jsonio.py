@@ -15,8 +15,8 @@ import os
 import re
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
-from itertools import chain
+from collections.abc import Callable, Iterable, Iterator
+from itertools import chain, compress
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -122,9 +122,6 @@ def _values_of(containers: list[Any]) -> Iterator[Any]:
 def nests_deeper_than(data: Any, limit: int) -> bool:
     """True when arrays and objects in parsed JSON ``data`` nest more than ``limit`` deep.
 
-    Walked level by level, without recursion, never further than ``limit + 1`` levels;
-    the values of the deepest level are only looked at, not copied.
-
     Examples
     --------
     >>> nests_deeper_than([1, {"a": [2]}], 3), nests_deeper_than([1, {"a": [2]}], 2)
@@ -132,12 +129,42 @@ def nests_deeper_than(data: Any, limit: int) -> bool:
     >>> nests_deeper_than("text", 0), nests_deeper_than([], 0)
     (False, True)
     """
+    return _walk_containers(data, limit)[0]
+
+
+def _walk_containers(data: Any, limit: int) -> tuple[bool, int]:
+    """``(deeper than limit, the number of object keys)`` of parsed JSON ``data``.
+
+    Walked level by level, without recursion, never further than ``limit + 1`` levels
+    (the keys are then not all counted: the data is refused anyway).
+    """
     level = [data] if type(data) in _CONTAINERS else []
+    keys = 0
     for _ in range(limit):
-        if not level or _CONTAINERS.isdisjoint(map(type, _values_of(level))):
-            return False
-        level = [value for value in _values_of(level) if type(value) in _CONTAINERS]
-    return bool(level)
+        if not level:
+            return False, keys
+        keys += sum(map(len, filter(_is_dict, level)))
+        values = list(_values_of(level))  # C-level loops below: no Python call per value
+        level = list(compress(values, map(_CONTAINERS.__contains__, map(type, values))))
+    return bool(level), keys
+
+
+def _is_dict(value: Any) -> bool:
+    return type(value) is dict
+
+
+#: The end of an object key: a closing quote, then a colon (JSON's whitespace between).
+#: Counted in the text, it is at least the number of keys written (a string can hold the
+#: same characters, never fewer).
+_KEY_END = re.compile(r'"[ \t\r\n]*:')
+_SPACED_KEY_END = re.compile(r'"[ \t\r\n]+:')
+
+
+def _count_key_ends(text: str) -> int:
+    """How many times ``_KEY_END`` occurs (``str.count`` when no whitespace comes between)."""
+    if _SPACED_KEY_END.search(text):
+        return len(_KEY_END.findall(text))
+    return text.count('":')
 
 
 def parse_json_text(
@@ -148,6 +175,11 @@ def parse_json_text(
     ``NaN``/``Infinity`` literals, and numbers that overflow a float (``1e999``), are
     refused with the place they stood, described by
     ``describe_for(data)(path)`` when given (for example "record #2 (instance 'g1')").
+
+    Repeated keys: the parse keeps plain dictionaries (a Python call per object would
+    cost more than the parse); when its objects hold fewer keys than the text has key
+    ends (a repeated key, or a string holding ``":``), the text is parsed again with a
+    check of every key, which names a repeated one.
     """
     seen_literal = []
 
@@ -171,8 +203,10 @@ def parse_json_text(
             parse_constant=keep_literal,
             parse_float=keep_finite_float,
             parse_int=keep_finite_int,
-            object_pairs_hook=_no_duplicates,
         )
+        deep, keys = _walk_containers(data, MAX_JSON_DEPTH)
+        if not deep and keys != _count_key_ends(text):
+            json.loads(text, object_pairs_hook=_no_duplicates)  # names a repeated key
     except RecursionError as exc:  # deeper than the interpreter's recursion limit allows
         raise InputRefused("Input nested too deep", [Problem(source, detail=too_deep)]) from exc
     except json.JSONDecodeError as exc:
@@ -182,7 +216,7 @@ def parse_json_text(
         ) from exc
     except ValueError as exc:  # a repeated key, or an integer too long to convert
         raise InputRefused("Input is not strict JSON", [Problem(source, detail=str(exc))]) from exc
-    if nests_deeper_than(data, MAX_JSON_DEPTH):  # checked before anything walks the data
+    if deep:  # checked before anything walks the data
         raise InputRefused("Input nested too deep", [Problem(source, detail=too_deep)])
     describe = describe_for(data) if describe_for else json_pointer
     if seen_literal:
@@ -355,6 +389,24 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
     read a published report.
     """
     return _write_atomic(path, lambda handle: handle.write(text.encode("utf-8")))
+
+
+def write_stream_atomic(path: str | os.PathLike[str], chunks: Iterable[bytes]) -> Path:
+    """Write byte chunks to ``path`` atomically, as they come (never all held at once).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> out = pathlib.Path(tempfile.mkdtemp()) / "x.txt"
+    >>> _ = write_stream_atomic(out, iter([b"a", b"b"]))
+    >>> out.read_bytes()
+    b'ab'
+    """
+
+    def write(handle: BinaryIO) -> None:
+        handle.writelines(chunks)
+
+    return _write_atomic(path, write)
 
 
 def _write_atomic(path: str | os.PathLike[str], write: Callable[[BinaryIO], Any]) -> Path:

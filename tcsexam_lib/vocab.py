@@ -21,6 +21,9 @@ TRACK_WEIGHTS = {"theorem": 30, "solver": 30, "construction": 30, "conjecture": 
 #: Tracks whose value is 1 for an accepted complete result and 0 otherwise.
 BINARY_TRACKS = frozenset({"theorem", "conjecture"})
 
+#: A model's status in the index output, best first.
+MODEL_STATUSES = ("complete", "provisional", "incomplete")
+
 #: Id, floors and published counts of the frozen K3 reference of the paper.
 FIXED_REFERENCE_ID = "paper-k3-fixed-260925"
 FIXED_SCALE_FLOOR_RELATIVE = 0.02

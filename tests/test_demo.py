@@ -239,3 +239,29 @@ def test_full_size_run_set_has_the_counts_of_tcsexam_full_and_is_labelled_simula
     (tmp_path / "mine.txt").write_text("not the generator's")
     with pytest.raises(InputRefused, match=r"field '--root' .*a non-empty folder this generator"):
         write_files(tmp_path)
+
+
+def test_many_model_run_set_is_seeded_labelled_and_has_every_status(tmp_path):
+    import json
+
+    from tcsexam_lib.demo_models import build_files, write_files
+    from tcsexam_lib.errors import InputRefused
+
+    files = build_files(200)
+    assert build_files(200) == files  # seeded: the same files every time
+    cohort = json.loads(files["demo-full-offline/cohort.json"])
+    assert len(cohort["models"]) == 200 and cohort["simulated"] is True
+    assert "SIMULATED" in cohort["description"] and "SIMULATED" in files["demo-models-200.yaml"]
+    rows = files["demo-full-offline/attempts.csv"].splitlines()[1:]
+    assert all(row.endswith(",simulated") for row in rows)
+    assert sum(",selected_provisional," in row for row in rows) == 20  # every 10th model
+    per_model = {}
+    for row in rows:
+        per_model[row.split(",")[0]] = per_model.get(row.split(",")[0], 0) + 1
+    assert sorted(set(per_model.values())) == [31, 32]  # 8 models miss a task: incomplete
+    assert sum(1 for n in per_model.values() if n == 31) == 8
+    with pytest.raises(InputRefused, match=r"field '--models' = 1.*from 2 to 1000"):
+        build_files(1)
+    (tmp_path / "mine.txt").write_text("not the generator's")
+    with pytest.raises(InputRefused, match=r"field '--root' .*a non-empty folder this generator"):
+        write_files(3, tmp_path)

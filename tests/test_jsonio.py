@@ -53,3 +53,71 @@ def test_a_parse_never_changes_the_recursion_limit(monkeypatch):
     assert parse_json_text('[{"a": [1, 2]}]', "ok.json") == [{"a": [1, 2]}]
     with pytest.raises(InputRefused, match="nested more than 64"):
         parse_json_text(_objects(65), "deep.json")
+
+
+# --- the fast path agrees with the checked one ------------------------------------------
+
+import json  # noqa: E402
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_keys = st.sampled_from(["a", "b", 'c":', 'd"', "é"])
+_leaves = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**20), 10**20),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(alphabet='ab":\\ ', max_size=6),
+)
+_documents = st.recursive(
+    _leaves,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_keys, inner, max_size=4),
+    max_leaves=20,
+)
+
+
+def _checked(text: str):
+    """The oracle: every key and number checked by hooks, as the slow path does."""
+
+    def no_duplicates(pairs):
+        if len({k for k, _ in pairs}) != len(pairs):
+            raise ValueError("duplicate")
+        return dict(pairs)
+
+    return json.loads(text, object_pairs_hook=no_duplicates)
+
+
+@given(_documents, st.integers(0, 3), st.booleans())
+def test_the_fast_parse_gives_the_checked_result(document, repeat, indent):
+    """Whatever the text, the result is the checked parse's, and a repeated key is refused."""
+    text = json.dumps(document, indent=1 if indent else None, ensure_ascii=False)
+    if repeat and text.startswith("{") and len(text) > 2:  # repeat the first key of the top object
+        text = '{"a": 1, "a": 2, ' + text[1:] if repeat == 1 else text
+    try:
+        expected = _checked(text)
+    except ValueError:
+        with pytest.raises(InputRefused, match="appears twice in one object"):
+            parse_json_text(text, "doc.json")
+        return
+    assert parse_json_text(text, "doc.json") == expected
+
+
+@pytest.mark.parametrize(
+    "text, match",
+    [
+        ('{"x": 1, "x": 1}', "key 'x' appears twice in one object"),
+        ('[{"a": 1}, {"b": {"c": 1, "c": 2}}]', "key 'c' appears twice"),
+        ('{"x": 1e999}', "not strict JSON"),
+        ('{"x": ' + "9" * 400 + "}", "not strict JSON"),
+        ('{"x": NaN}', "not strict JSON"),
+    ],
+    ids=["repeated-key", "repeated-deep", "overflowing-float", "overflowing-int", "nan"],
+)
+def test_refusals_on_either_path(text, match):
+    with pytest.raises(InputRefused, match=match):
+        parse_json_text(text, "doc.json")
+
+
+def test_an_underflowing_number_is_zero_on_the_fast_path():
+    assert parse_json_text('{"x": 1e-400, "y": 2.5e-3}', "doc.json") == {"x": 0.0, "y": 0.0025}

@@ -9,6 +9,7 @@ kernel per notebook): excluded from ``make test-unit``.
 
 from __future__ import annotations
 
+import html.parser
 import json
 import re
 from pathlib import Path
@@ -28,21 +29,44 @@ PARAMS = KIT_ROOT / "params"
 RUN_SET = PARAMS / "demo-lite-offline.yaml"
 
 
+#: The build date the smoke run publishes under (``SOURCE_DATE_EPOCH``): reruns are equal.
+EPOCH = "1764633600"
+
+
 def _landing_rows(page: str) -> dict[str, tuple[str, str]]:
     """model -> (status, index cell text) from the landing page's table rows."""
-    pattern = r"<tr><td class='(\w+)'>\w+</td><td>([^<]+)</td><td class='num'>([^<]+)</td>"
-    return {model: (status, index) for status, model, index in re.findall(pattern, page)}
+    pattern = (
+        r"<tr><td class='num' data-order='[^']*'>[^<]*</td><td class='tcs-nowrap'><a [^>]*>"
+        r"([^<]+)</a></td><td class='num' data-order='[^']*'>([^<]+)</td><td>[^<]*</td>"
+        r"<td class='(\w+)'"
+    )
+    return {model: (status, index) for model, index, status in re.findall(pattern, page)}
 
 
-def test_runner_on_a_demo_run_set_lists_every_model_as_run_score_does(tmp_path):
-    params = load_report_params(RUN_SET)
-    result = run_report([RUN_SET], jobs=2, output=tmp_path)
+def _publish(output: Path) -> None:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SOURCE_DATE_EPOCH", EPOCH)
+        result = run_report([RUN_SET], jobs=2, output=output)
     assert result.ok, [f.error for f in result.failures]
+
+
+@pytest.fixture(scope="module")
+def published(tmp_path_factory) -> Path:
+    """The runner over one demo run set (every notebook), under a fixed build date."""
+    output = tmp_path_factory.mktemp("published")
+    _publish(output)
+    return output
+
+
+def test_runner_on_a_demo_run_set_lists_every_model_as_run_score_does(published):
+    tmp_path = published
+    params = load_report_params(RUN_SET)
     expected = run_score(suite=params.suite, attempts=params.attempts, cohort=params.cohort)
     page = (tmp_path / "index.html").read_text(encoding="utf-8")
-    assert "SIMULATED DEMO DATA — not TCSExam results" in page
+    assert page.count("SIMULATED DEMO DATA — not TCSExam results") == 1  # the banner, once
     rows = _landing_rows(page)
     assert set(rows) == set(expected["models"]) == set(params.models)
+    assert list(rows) == ["sim-alpha", "sim-beta", "sim-gamma"]  # by rank, incomplete last
     stats = compute_stats(expected)  # what tcsexam stats gives with its defaults
     for model, entry in expected["models"].items():
         half = stats["models"][model]["index_ci_half_width"]
@@ -67,15 +91,21 @@ def test_runner_on_a_demo_run_set_lists_every_model_as_run_score_does(tmp_path):
                 assert not re.search(r"<td[^>]*>(NaN|None|nan|null)</td>", table), (model, name)
                 assert "<th></th>" not in table  # no pandas row index
     gamma = params.name + "/models/sim-gamma/index.ipynb"
-    assert "<td class='num'>—</td>" in (tmp_path / gamma).read_text(encoding="utf-8")
+    assert "data-order=''>—</td>" in (tmp_path / gamma).read_text(encoding="utf-8")
     cohort = (tmp_path / params.name / "cohort.html").read_text(encoding="utf-8")
-    for heading in ("Leaderboard", "Index intervals", "Which models differ",
-                    "Models ranked by their index", "Task x model"):  # fmt: skip
+    for heading in ("Ranking", "How sure the ranking is", "Which models differ",
+                    "Task x model"):  # fmt: skip
         assert f">{heading}<" in cohort
-    assert "Tied with the leader (rank intervals overlap): " in cohort
+    assert "The lead is not established: sim-alpha and sim-beta could each be first" in cohort
+    assert "Tie groups down the ranking (no pair inside a group differs): " in cohort
+    assert cohort.count('class="tcs-banner"') == 1  # the banner once; each chart its label
     alpha = expected["models"]["sim-alpha"]["index"]
     alpha_half = stats["models"]["sim-alpha"]["index_ci_half_width"]
-    assert f'<td class="num">{alpha:.2f}</td><td class="num">{alpha_half:.2f}</td>' in cohort
+    assert (
+        f'<td class="num" data-order="{alpha!r}">{alpha:.2f}</td><td class="num" '
+        f'data-order="{alpha_half!r}">{alpha_half:.2f}</td>'
+    ) in cohort
+    assert '<a href="models/sim-alpha/index.html">sim-alpha</a>' in cohort  # to its pages
     page = (tmp_path / params.name / "models/sim-alpha/index.html").read_text(encoding="utf-8")
     assert ">How precise the index is<" in page
     assert f"index {alpha:.2f} ± {alpha_half:.2f} points (95% interval)" in page
@@ -90,6 +120,115 @@ def test_runner_on_a_demo_run_set_lists_every_model_as_run_score_does(tmp_path):
                 assert not re.search(r"""(src|href)=["']?(https?:)?//""", text), path
     statuses = sorted(entry["status"] for entry in expected["models"].values())
     assert statuses == ["complete", "incomplete", "provisional"]  # the demo's three stories
+    # the kernel log: how kernels were reached, then only lines naming their notebook;
+    # no transport warning, no error for a normal shutdown
+    log = (tmp_path / params.name / "report-kernels.log").read_text(encoding="utf-8")
+    assert log.startswith("[report runner] kernels started over IPC")
+    for line in log.splitlines():
+        assert line.startswith(("[report runner] ", f"[{params.name}/")), line
+    assert "over TCP without encryption" not in log and "KeyboardInterrupt" not in log
+
+
+class _Tables(html.parser.HTMLParser):
+    """Every report table of a page: its column names and each row's cell texts."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: list[tuple[list[str], list[list[str]]]] = []
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table" and "tcs-table" in (dict(attrs).get("class") or ""):
+            self.tables.append(([], []))
+        elif self.tables and tag == "tr":
+            self._row: list[str] = []
+        elif self.tables and tag in ("th", "td"):
+            self._cell = []
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+
+    def handle_endtag(self, tag):
+        if tag in ("th", "td") and self._cell is not None and self.tables:
+            self._row.append("".join(self._cell).strip())
+            self._cell = None
+        elif tag == "tr" and self.tables and self._row:
+            head, body = self.tables[-1]
+            if not head:
+                head.extend(self._row)
+            else:
+                body.append(self._row)
+            self._row = []
+
+
+POINTS = r"-?\d+\.\d{2}"
+MEAN = r"-?\d+\.\d{3}"
+#: Columns in points (2 decimals) and in track units (3 decimals; 0/1 results pass/fail).
+POINT_COLUMNS = "index ± Δ-index Δ-on-common-tasks Δ-to-the-next contribution detectable-Δ"
+MEAN_COLUMNS = "P S C O Δ-P Δ-S Δ-C Δ-O relative-score score standard-error 95%-low 95%-high"
+#: The number policy, by column name (docs/reports.md): each cell must match its pattern.
+POLICY = {
+    **{name.replace("-", " "): POINTS for name in POINT_COLUMNS.split()},
+    **{name.replace("-", " "): MEAN for name in MEAN_COLUMNS.split()},
+    **{name: MEAN for name in ("range", "std")},
+    **{name: rf"{MEAN}|pass|fail" for name in ("mean", "min", "max")},
+    **{name: rf"{MEAN}|pass|fail" for name in ("sim-alpha", "sim-beta", "sim-gamma")},
+    "index ± half-width": rf"{POINTS} ± {POINTS}|no index",
+    "interval": rf"\[{POINTS}, {POINTS}\]",
+    "p": r"< 0\.001|\d\.\d{3}",
+    "p (Holm)": r"< 0\.001|\d\.\d{3}",
+    "z": POINTS,
+    "scores": rf"(({MEAN}|pass|fail)(, )?)+",
+}
+
+
+def test_every_published_number_follows_the_number_policy(published):
+    """Index and differences in points with 2 decimals, means with 3, 0/1 as pass/fail."""
+    checked = set()
+    for page in sorted(published.rglob("*.html")):
+        parser = _Tables()
+        parser.feed(page.read_text(encoding="utf-8"))
+        for head, rows in parser.tables:
+            for row in rows:
+                for name, text in zip(head, row, strict=True):
+                    assert not re.fullmatch(r"-?\d+\.\d{4,}", text) or name in (
+                        "A", "mu", "s", "scale"), (page.name, name, text)  # fmt: skip
+                    pattern = POLICY.get(name)
+                    if pattern is None or text == "—":
+                        continue
+                    assert re.fullmatch(pattern, text), (page.relative_to(published), name, text)
+                    checked.add(name)
+    assert {"index", "±", "P", "interval", "p", "mean", "sim-alpha", "z", "scores",
+            "index ± half-width", "contribution", "relative score"} <= checked  # fmt: skip
+
+
+def test_a_rerun_publishes_the_same_bytes(published, tmp_path):
+    """Under the same SOURCE_DATE_EPOCH every page, output and log is byte-identical; the
+    executed notebooks differ only in their execution times."""
+    _publish(tmp_path)
+    first = {p.relative_to(published): p for p in published.rglob("*") if p.is_file()}
+    second = {p.relative_to(tmp_path): p for p in tmp_path.rglob("*") if p.is_file()}
+    assert set(first) == set(second)
+    for relative, path in sorted(first.items()):
+        mine, theirs = path.read_bytes(), second[relative].read_bytes()
+        if relative.suffix == ".ipynb":
+            mine, theirs = _without_times(mine), _without_times(theirs)
+        assert mine == theirs, relative
+    executed = nbformat.read(published / "demo-lite-offline" / "cohort.ipynb", as_version=4)
+    injected = [c for c in executed.cells if "injected-parameters" in c.metadata.get("tags", [])]
+    assert [c.id for c in injected] == ["injected-parameters"]
+
+
+def _without_times(raw: bytes) -> dict:
+    """An executed notebook without papermill's and the kernel's execution times."""
+    notebook = json.loads(raw)
+    for key in ("start_time", "end_time", "duration"):
+        notebook["metadata"].get("papermill", {}).pop(key, None)
+    for cell in notebook["cells"]:
+        cell["metadata"].pop("execution", None)
+        cell["metadata"].get("papermill", {}).clear()
+    return notebook
 
 
 @pytest.mark.parametrize("name", ["cohort", "solver_scoring", "index", "diagnostics"])

@@ -11,6 +11,17 @@ from .common import SIMULATED_NOTE, say
 def _cmd_demo(args: argparse.Namespace) -> int:
     from ..demo import SIMULATED_LABEL, compare_demo, write_demo
 
+    if args.demo_command == "generate" and getattr(args, "models", None) is not None:
+        from ..demo_models import LABEL as MANY
+        from ..demo_models import check_count
+        from ..demo_models import write_files as write_many
+
+        count = check_count(args.models)
+        root = args.root or f"build/demo-models-{count}"
+        written = write_many(count, root)
+        say(f"{len(written)} file(s) written under {root} ({MANY})")
+        say(f"render the cohort report with: tcsexam report {root}/demo-models-{count}.yaml")
+        return 0
     if args.demo_command == "generate" and args.scale == "full":
         from ..demo_full_size import LABEL, write_files
 
@@ -51,7 +62,7 @@ def add_demo_commands(sub) -> None:
             default=None,
             metavar="DIR",
             help="folder that receives demo/ and references/ (default: the kit's checkout; "
-            "with --scale full: build/demo-full-size)",
+            "with --scale full: build/demo-full-size; with --models N: build/demo-models-N)",
         )
         if action == "generate":
             command.add_argument(
@@ -60,6 +71,14 @@ def add_demo_commands(sub) -> None:
                 default="demo",
                 help="demo: the embedded demo; full: a SIMULATED run set of the size of "
                 "TCSExam Full (1,860 + 32 instances, 20 solver tasks, 20 models, 3 attempts)",
+            )
+            command.add_argument(
+                "--models",
+                type=int,
+                default=None,
+                metavar="N",
+                help="a SIMULATED run set of N models (2 to 1000) on the demo-full suite, "
+                "to see the leaderboard at scale (default folder: build/demo-models-N)",
             )
         command.set_defaults(handler=_cmd_demo)
 
@@ -117,10 +136,14 @@ def _interval_text(interval) -> str:
     return "—" if interval is None else f"[{interval[0]:.2f}, {interval[1]:.2f}]"
 
 
-def _cmd_stats(args: argparse.Namespace) -> int:
-    from ..stats import run_stats
+#: Models the command's summary lists one line each (the rest are in the file).
+SUMMARY_MODELS = 10
 
-    result = run_stats(
+
+def _cmd_stats(args: argparse.Namespace) -> int:
+    from ..stats.command import write_stats
+
+    result = write_stats(
         index=args.index,
         output=args.output,
         resamples=args.resamples,
@@ -128,22 +151,31 @@ def _cmd_stats(args: argparse.Namespace) -> int:
         level=args.level,
     )
     level = f"{result['level'] * 100:g}%"
-    for model in result["ranking"]:
+    ranking = result["ranking"]
+    for model in ranking[:SUMMARY_MODELS]:
         entry = result["models"][model]
         best, worst = entry["rank_ci"]
         say(
             f"{model}: index {entry['index']:.2f}, {level} CI {_interval_text(entry['index_ci'])}"
             f", rank {entry['rank']} (interval {best}-{worst}), {entry['status']}"
         )
-    for model, entry in result["models"].items():
-        if entry["index"] is None:
-            say(f"{model}: {entry['status']}, no index: no interval, no rank")
-    significant = sum(pair["significant"] for pair in result["pairs"])
-    if result["pairs"]:
-        say(f"pairs: {significant} of {len(result['pairs'])} differ after Holm at {level}")
-    if result["tie_groups"]:
-        say(f"tied with the leader: {', '.join(result['tie_groups'][0])}")
-    say(f"method: {result['method']['name']} (B = {result['resamples']}, seed {result['seed']})")
+    if len(ranking) > SUMMARY_MODELS:
+        say(f"... and {len(ranking) - SUMMARY_MODELS} more ranked models (all in the file)")
+    unranked = [m for m, entry in result["models"].items() if entry["index"] is None]
+    for model in unranked[:SUMMARY_MODELS]:
+        say(f"{model}: {result['models'][model]['status']}, no index: no interval, no rank")
+    if len(unranked) > SUMMARY_MODELS:
+        say(f"... and {len(unranked) - SUMMARY_MODELS} more models without an index")
+    pairs = result.pairs
+    if len(pairs):
+        say(f"pairs: {pairs.count_significant()} of {len(pairs)} differ after Holm at {level}")
+    leaders = result["leader_group"]
+    if leaders:
+        shown = ", ".join(leaders[:SUMMARY_MODELS])
+        more = f" and {len(leaders) - SUMMARY_MODELS} more" if len(leaders) > SUMMARY_MODELS else ""
+        say(f"could be first (no model significantly ahead): {shown}{more}")
+    say(f"tie groups: {len(result['tie_groups'])} (no group holds a significant pair)")
+    say("method: analytic intervals and tests (see the file's method); nothing resampled")
     say(f"-> {args.output}")
     if result.get("simulated"):
         say(SIMULATED_NOTE)
@@ -153,15 +185,21 @@ def _cmd_stats(args: argparse.Namespace) -> int:
 def add_stats_command(sub) -> None:
     stats = sub.add_parser(
         "stats",
-        help="confidence intervals, paired comparisons, rank intervals and tie groups of a "
-        "tcsexam score output (beside the index, never instead of it)",
+        help="confidence intervals, paired tests, rank intervals, the models that could be "
+        "first and tie groups of a tcsexam score output (beside the index, never instead of it)",
     )
     stats.add_argument("index", metavar="INDEX.json", help="an output of tcsexam score")
     stats.add_argument("--output", required=True, help="where to write the JSON result")
     stats.add_argument(
-        "--resamples", type=int, default=10_000, metavar="B", help="replicates (default 10000)"
+        "--resamples",
+        type=int,
+        default=10_000,
+        metavar="B",
+        help="recorded in the output (default 10000); every figure is analytic",
     )
-    stats.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    stats.add_argument(
+        "--seed", type=int, default=0, help="recorded in the output (default 0); nothing is random"
+    )
     stats.add_argument(
         "--level", type=float, default=0.95, help="confidence level in (0, 1) (default 0.95)"
     )

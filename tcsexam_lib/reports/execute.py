@@ -2,22 +2,33 @@
 
 Each notebook runs in its own kernel, in a worker process (``jobs`` at a time, see
 :mod:`.workers`), with the kernel's working folder set to the folder its page is
-published in, so that every path it is given, and records, is relative. Its kernel's
-messages go to the run set's log file, not to the caller's terminal. A notebook that
-fails is reported with its cell and error while the others finish, and its executed
+published in, so that every path it is given, and records, is relative. Kernels are
+reached over IPC in a private folder of the run where the platform allows it (see
+:mod:`.kernels`). What a notebook's worker and kernel write on stderr goes to the run
+set's log file, each line naming the notebook, not to the caller's terminal. A notebook
+that fails is reported with its cell and error while the others finish, and its executed
 notebook and HTML are still written so that the error can be read.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from ..jsonio import write_text_atomic
+from .kernels import (
+    append_to_log,
+    kernel_log_block,
+    kernel_log_header,
+    kernel_transport,
+    private_runtime_folder,
+)
 from .pages import render_html
 from .workers import run_jobs
 
@@ -30,9 +41,12 @@ class NotebookJob:
 
     ``folder`` is where it is written now (in the run set's staging folder),
     ``final_folder`` where it will be published (page links are relative to it),
-    ``output`` the report folder, ``nav`` the page's navigation links, ``log`` the
+    ``output`` the report folder, ``nav`` and ``footer`` the page's navigation links and
+    footer (see :mod:`.pages`), ``log`` the
     file that receives the kernel's messages, ``source_name`` how the executed
-    notebook names its source (relative to the kit).
+    notebook names its source (relative to the kit). :func:`execute_notebooks` sets
+    the rest: the run's private ``runtime`` folder, the kernels' ``transport`` and the
+    file that holds the notebook's stderr until it is written to the log.
     """
 
     label: str
@@ -43,15 +57,23 @@ class NotebookJob:
     final_folder: Path | None = None
     output: Path | None = None
     nav: str = ""
+    footer: str = ""
     log: Path | None = None
     source_name: str = ""
     #: the model whose page this is (``None``: the run set's cohort report)
     model: str | None = None
+    runtime: Path | None = None
+    transport: str = ""
+    stderr_file: Path | None = None
 
 
 @dataclass
 class NotebookOutcome:
-    """What became of one notebook: paths written, time, and the failure if any."""
+    """What became of one notebook: paths written, time, and the failure if any.
+
+    ``kernel_retries`` holds the cause of each start of its kernel that failed and was
+    tried again (over TCP only; see :mod:`.kernel_client`).
+    """
 
     label: str
     name: str
@@ -60,21 +82,13 @@ class NotebookOutcome:
     seconds: float
     error: str | None = None
     cell: int | None = None
+    kernel_retries: tuple[str, ...] = ()
     #: the model whose page this is (``None``: the run set's cohort report)
     model: str | None = None
 
     @property
     def ok(self) -> bool:
         return self.error is None
-
-
-def _send_stderr_to(log_path: Path | None) -> None:
-    """Send this worker's stderr (and so its kernels' chatter) to the run set's log."""
-    if log_path is None:
-        return
-    handle = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o666)
-    os.dup2(handle, 2)
-    os.close(handle)
 
 
 def execute_notebooks(
@@ -85,45 +99,93 @@ def execute_notebooks(
 ) -> list[NotebookOutcome]:
     """Run the jobs, ``workers`` at a time, each in a worker process with its own kernel.
 
-    ``on_outcome(position, outcome)`` is called as each notebook ends (the runner
-    publishes a run set when its last notebook is done).
+    Kernels get a private folder of this run (removed when it ends, also when it is
+    interrupted), and IPC transport where the platform has it; each run set's log says
+    first how its kernels were reached. ``on_outcome(position, outcome)`` is called as
+    each notebook ends (the runner publishes a run set when its last notebook is done).
     """
+    if not jobs:
+        return []
     total = len(jobs)
     outcomes: list[NotebookOutcome | None] = [None] * total
     done = 0
+    with private_runtime_folder() as runtime:
+        transport, why_tcp = kernel_transport(runtime)
+        for log in dict.fromkeys(job.log for job in jobs if job.log is not None):
+            append_to_log(log, kernel_log_header(transport, why_tcp))
+        jobs = [
+            replace(job, runtime=runtime, transport=transport,
+                    stderr_file=runtime / f"notebook-{position}.stderr")
+            for position, job in enumerate(jobs)
+        ]  # fmt: skip
 
-    def received(position: int, state: str, value: Any) -> None:
-        nonlocal done
-        done += 1
-        job = jobs[position]
-        if state == "ok":
-            outcome = value
-        else:
-            outcome = NotebookOutcome(
-                job.label,
-                job.name,
-                job.folder / f"{job.name}.ipynb",
-                None,
-                None,
-                0.0,
-                f"worker failed: {value}",
-                model=job.model,
-            )
-        outcomes[position] = outcome
-        if outcome.ok:
-            say(f"[{done}/{total}] ok {outcome.label} ({outcome.seconds:.1f} s)")
-        else:
-            say(f"[{done}/{total}] FAILED {outcome.label}: {outcome.error}")
-        if on_outcome is not None:
-            on_outcome(position, outcome)
+        def received(position: int, state: str, value: Any) -> None:
+            nonlocal done
+            done += 1
+            job = jobs[position]
+            if state == "ok":
+                outcome = value
+            else:
+                outcome = NotebookOutcome(
+                    job.label,
+                    job.name,
+                    job.folder / f"{job.name}.ipynb",
+                    html=None,
+                    seconds=0.0,
+                    error=f"worker failed: {value}",
+                    model=job.model,
+                )
+                _log_stderr(job, f"{outcome.error}\n")  # what it wrote before, kept
+            outcomes[position] = outcome
+            retried = _retries_text(outcome.kernel_retries)
+            if outcome.ok:
+                say(f"[{done}/{total}] ok {outcome.label} ({outcome.seconds:.1f} s{retried})")
+            else:
+                say(f"[{done}/{total}] FAILED {outcome.label}: {outcome.error}{retried}")
+            if on_outcome is not None:
+                on_outcome(position, outcome)
 
-    run_jobs(jobs, workers, execute_notebook, received)
+        run_jobs(jobs, workers, execute_notebook, received, private_folder=runtime)
     return [o for o in outcomes if o is not None]
+
+
+def _retries_text(retries: tuple[str, ...]) -> str:
+    if not retries:
+        return ""
+    times = "once" if len(retries) == 1 else f"{len(retries)} times"
+    return f"; its kernel was started again {times}: {'; '.join(retries)}"
 
 
 def _first_line(text: str, limit: int = 80) -> str:
     line = next((ln for ln in text.splitlines() if ln.strip()), "")
     return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+@contextlib.contextmanager
+def _stderr_to(path: Path) -> Iterator[Any]:
+    """Send this process's stderr, and so its kernel's, to ``path`` for the block."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with open(path, "ab", buffering=0) as capture:
+        os.dup2(capture.fileno(), 2)
+        try:
+            yield capture
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+
+
+def _log_stderr(job: NotebookJob, extra: str = "") -> None:
+    """Append the notebook's stderr (and ``extra``) to its log as one block; drop the file."""
+    text = ""
+    if job.stderr_file is not None:
+        with contextlib.suppress(OSError):
+            text = job.stderr_file.read_text(encoding="utf-8", errors="replace")
+            job.stderr_file.unlink()
+    if job.log is not None:
+        block = kernel_log_block(job.label, text + extra, job.transport, job.runtime)
+        append_to_log(job.log, block)
 
 
 def execute_notebook(job: NotebookJob) -> NotebookOutcome:
@@ -133,12 +195,63 @@ def execute_notebook(job: NotebookJob) -> NotebookOutcome:
     environment). A failing cell is reported by its execution count ``In [N]`` (as
     the HTML shows it; papermill's injected-parameters cell counts), its first line
     and the error, and ``cell`` holds its 0-based position in the executed notebook;
-    the notebook and its HTML are still written so that the error can be read.
+    the notebook and its HTML are still written so that the error can be read. What
+    the worker and the kernel write on stderr meanwhile is appended to the run set's
+    log when the notebook ends, each line prefixed with its label. Called on a job
+    that :func:`execute_notebooks` did not prepare, it makes a private folder of its own.
     """
+    if job.runtime is None:
+        with private_runtime_folder() as runtime:
+            transport, _ = kernel_transport(runtime)
+            stderr_file = runtime / "notebook.stderr"
+            return execute_notebook(
+                replace(job, runtime=runtime, transport=transport, stderr_file=stderr_file)
+            )
+    assert job.stderr_file is not None
+    retries: list[str] = []
+    with _stderr_to(job.stderr_file) as capture:
+
+        def on_retry(cause: str) -> None:
+            retries.append(cause)
+            capture.write(f"{cause}; starting a new kernel on new ports\n".encode())
+
+        outcome = _execute(job, on_retry)
+    _log_stderr(job)
+    outcome.kernel_retries = tuple(retries)
+    return outcome
+
+
+#: The id the injected-parameters cell gets (papermill gives it a random one).
+INJECTED_CELL_ID = "injected-parameters"
+
+
+def stable_cell_ids(notebook: Any) -> Any:
+    """Give papermill's injected-parameters cell a fixed id, so that reruns publish the same bytes.
+
+    papermill adds the cell with a random id (nbformat's ``new_code_cell``), which the
+    page carries (``id="cell-id=..."``); every other cell keeps the id of the kit's
+    notebook.
+
+    Examples
+    --------
+    >>> import nbformat
+    >>> cell = nbformat.v4.new_code_cell("model = 'm'")
+    >>> cell.metadata["tags"] = ["injected-parameters"]
+    >>> stable_cell_ids(nbformat.v4.new_notebook(cells=[cell])).cells[0].id
+    'injected-parameters'
+    """
+    for cell in notebook.cells:
+        if "injected-parameters" in cell.get("metadata", {}).get("tags", []):
+            cell["id"] = INJECTED_CELL_ID
+    return notebook
+
+
+def _execute(job: NotebookJob, on_retry: Callable[[str], None]) -> NotebookOutcome:
     import nbformat
     import papermill
 
-    _send_stderr_to(job.log)
+    from .kernel_client import engine_options
+
     started = time.monotonic()
     job.folder.mkdir(parents=True, exist_ok=True)
     executed = job.folder / f"{job.name}.ipynb"
@@ -152,6 +265,7 @@ def execute_notebook(job: NotebookJob) -> NotebookOutcome:
             cwd=str(job.folder),
             progress_bar=False,
             log_output=False,
+            **engine_options(job.transport, str(job.runtime), on_retry),
         )
     except papermill.PapermillExecutionError as exc:
         cell = exc.cell_index
@@ -164,6 +278,7 @@ def execute_notebook(job: NotebookJob) -> NotebookOutcome:
     html_path = None
     if partial.exists():
         notebook = nbformat.read(partial, as_version=4)
+        stable_cell_ids(notebook)
         meta = notebook.metadata.get("papermill", {})
         meta["input_path"] = job.source_name or job.source.name  # no path of this machine
         meta["output_path"] = executed.name
@@ -176,6 +291,7 @@ def execute_notebook(job: NotebookJob) -> NotebookOutcome:
                 output=job.output or job.folder,
                 final_folder=job.final_folder or job.folder,
                 nav=job.nav,
+                footer=job.footer,
             )
         except Exception as exc:  # noqa: BLE001
             error = error or f"HTML export failed: {type(exc).__name__}: {exc}"

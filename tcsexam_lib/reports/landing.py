@@ -1,10 +1,19 @@
 """The landing page of a report folder: every run set published there, every model.
 
 The page is built from what is on disk: the ``run-set.json`` of every run-set folder
-(see :mod:`.publish`), so re-running one run set keeps the others listed. For each run
-set it leads with the cohort report, then one row per model: status first, the index
-(2 decimals; ``no index`` when incomplete), P, S, C, O (4 decimals) and links to the
-model's three reports.
+(see :mod:`.publish`), so re-running one run set keeps the others listed. It says once
+that the data are simulated (when they are), then for each run set:
+
+- one line saying whether the lead is real (from the ``leader_group`` of its ``tcsexam
+  stats``), a link to its cohort report and how many models have each status;
+- its models **ranked by index** (incomplete models last, without rank): rank, model
+  (linked to its index report), index ± the half-width of its interval, could be first,
+  status, P, S, C, O and links to the model's three reports; numbers follow the kit's
+  number policy (:mod:`tcsexam_lib.number_format`) and sort numerically in the browser,
+  a model without an index staying last;
+- links to the files: index JSON, intervals JSON, filled attempts table, kernel log.
+
+A footer names the kit version, the metric and the date the page was built.
 """
 
 from __future__ import annotations
@@ -12,26 +21,38 @@ from __future__ import annotations
 import html
 import os
 import urllib.parse
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from ..jsonio import write_text_atomic
-from ..vocab import TRACK_LETTERS, TRACKS
+from ..number_format import mean, points
+from ..stats.wording import lead_sentence
+from ..vocab import MODEL_STATUSES, TRACK_LETTERS, TRACKS
+from .pages import footer_html
 from .publish import ASSETS, read_manifests
-from .run_set_document import NotebookFiles, RunSetDocument
 
 SIMULATED_TEXT = "SIMULATED DEMO DATA — not TCSExam results"
 
-_STYLE = """
-body{font-family:system-ui,sans-serif;margin:2em;max-width:80em}
-td.complete{color:#0072B2;font-weight:bold}td.provisional{color:#9a6200;font-weight:bold}
-td.incomplete{color:#D55E00;font-weight:bold}
-.failed{color:#b71c1c;font-weight:bold}
-"""
-
-
-def _fmt(value: Any, decimals: int) -> str:
-    return "—" if value is None else f"{value:.{decimals}f}"
+#: The landing table's column tooltips (plain names on the page, meaning on hover).
+_TIPS = {
+    "rank": "1 = highest index; models without an index have no rank",
+    "index": "TCSExam index in points: 30·P + 30·S + 30·C + 10·O (higher is better; it can "
+    "exceed 100); ± the half-width of its {level} interval (tasks drawn again within each "
+    "track)",
+    "could be first": "yes: no model is significantly ahead of it (paired tests over the "
+    "common tasks, Holm)",
+    "status": "complete: every planned result is there; provisional: some adopted attempt "
+    "awaits confirmation; incomplete: no index is published",
+    "P": "theorem track: share of theorems proved (mean over tasks, 0 to 1)",
+    "S": "solver track: mean relative score against the reference (0 to 1; 0.5 = as good as "
+    "the reference mean)",
+    "C": "construction track: mean raw reward (1 = the reference level; it can exceed 1)",
+    "O": "open-conjecture track: share of conjectures settled (0 to 1)",
+    "reports": "the model's three reports: its index, its solver scoring, its diagnostics",
+}
+#: The order of a model's reports on the page, and their short names.
+_REPORTS = (("index", "index"), ("solver_scoring", "solver"), ("diagnostics", "diagnostics"))
 
 
 def _href(folder: str, relative: str | None) -> str | None:
@@ -40,87 +61,145 @@ def _href(folder: str, relative: str | None) -> str | None:
     return html.escape(urllib.parse.quote(f"{folder}/{relative}"))
 
 
-def _notebook_links(folder: str, nb: NotebookFiles) -> str:
-    name = html.escape(nb.name.replace("_", " "))
-    page = _href(folder, nb.html)
-    text = f"<a href='{page}'>{name}</a>" if page else name
-    if page:
-        text += (
-            f" (<a href='{page}#code'>code</a>, <a href='{_href(folder, nb.executed)}'>ipynb</a>)"
-        )
-    if not nb.ok:
-        text += " <span class='failed'>FAILED</span>"
-    return text
+def _link(href: str | None, text: str) -> str:
+    return f"<a href='{href}'>{html.escape(text)}</a>" if href else html.escape(text)
 
 
-def _run_set_section(manifest: RunSetDocument) -> str:
-    folder = manifest.folder
-    name = html.escape(manifest.name)
-    out = [
-        f"<h2 id='{name}'>{html.escape(manifest.suite)}, "
-        f"{html.escape(manifest.protocol)} solver protocol</h2>"
-    ]
-    if manifest.simulated:
-        out.append(f"<p class='failed'>{SIMULATED_TEXT}</p>")
-    if manifest.description:
-        out.append(f"<p>{html.escape(manifest.description)}</p>")
-    cohort = manifest.cohort
-    if cohort:
-        out.append(f"<p><b>Cohort report (leaderboard): {_notebook_links(folder, cohort)}</b></p>")
-    links = [
-        f"<a href='{_href(folder, manifest.index_json)}'>index JSON</a>",
-        *(
-            [f"<a href='{_href(folder, manifest.stats_json)}'>intervals JSON</a>"]
-            if manifest.stats_json
-            else []
-        ),
-        f"<a href='{_href(folder, manifest.attempts)}'>attempts (solver rows filled)</a>",
-        f"<a href='{_href(folder, manifest.kernel_log)}'>kernel log</a>",
-    ]
-    out.append(
-        f"<p>Overall status <b>{html.escape(manifest.status)}</b>; reference "
-        f"<code>{html.escape(str(manifest.reference_id))}</code>; "
-        + ", ".join(links)
-        + f"; built {html.escape(manifest.created_utc)}.</p>"
-    )
+def _ranked(summary: dict[str, Any]) -> list[tuple[str, dict[str, Any], int | None]]:
+    """Models by rank (the stats' rank, else by index), then those without an index."""
+    models = summary["models"]
+    with_index = [(m, e) for m, e in models.items() if e.get("index") is not None]
+    with_index.sort(key=lambda me: (-me[1]["index"], me[0]))
+    ranks = {m: e.get("rank") for m, e in with_index}
+    if any(r is None for r in ranks.values()):  # a run set written before ranks were kept
+        ranks = {m: 1 + sum(o["index"] > e["index"] for _, o in with_index) for m, e in with_index}
+    with_index.sort(key=lambda me: (ranks[me[0]], -me[1]["index"], me[0]))
+    without = sorted((m, e) for m, e in models.items() if e.get("index") is None)
+    return [(m, e, ranks[m]) for m, e in with_index] + [(m, e, None) for m, e in without]
+
+
+def _reports_cell(folder: str, notebooks: list[dict[str, Any]]) -> str:
+    by_name = {nb["name"]: nb for nb in notebooks}
+    links = []
+    for name, short in _REPORTS:
+        nb = by_name.get(name)
+        if nb is None:
+            continue
+        text = _link(_href(folder, nb.get("html")), short)
+        if not nb.get("ok"):
+            text += " <span class='failed'>FAILED</span>"
+        links.append(text)
+    return " · ".join(links) if links else "—"
+
+
+def _header(name: str, numeric: bool, level: str) -> str:
+    tip = _TIPS.get(name, "").replace("{level}", level)
+    label = "index ± half-width" if name == "index" else name
+    classes = " ".join(c for c in ("num" if numeric else "", "" if len(label) > 14 else
+                                   "tcs-nowrap") if c)  # fmt: skip
+    css = f" class='{classes}'" if classes else ""
+    title = f" title='{html.escape(tip)}'" if tip else ""
+    return f"<th{css}{title}>{html.escape(label)}</th>"
+
+
+def _model_row(folder: str, model: str, entry: dict[str, Any], rank: int | None, nbs: list) -> str:
+    index_page = next((nb for nb in nbs if nb["name"] == "index" and nb.get("html")), None)
+    name = _link(_href(folder, index_page["html"]) if index_page else None, model)
+    status = html.escape(entry["status"])
+    if entry.get("index") is None:
+        index, order = "no index", ""
+    else:
+        index, order = points(entry["index"]), repr(float(entry["index"]))
+        if entry.get("index_ci_half_width") is not None:
+            index += f" ± {points(entry['index_ci_half_width'])}"
+    could = "—" if entry.get("index") is None else "yes" if entry.get("could_be_first") else "no"
     letters = [TRACK_LETTERS[t] for t in TRACKS]
-    level = manifest.summary.level
-    head = [
-        "status",
-        "model",
-        "index (points)" if level is None else f"index ± {level:.0%} half-width (points)",
-        *letters,
-        "reports (with the code; executed notebook)",
+    means = entry["track_means"]
+    cells = [
+        f"<td class='num' data-order='{'' if rank is None else rank}'>{rank or '—'}</td>",
+        f"<td class='tcs-nowrap'>{name}</td>",
+        f"<td class='num' data-order='{order}'>{html.escape(index)}</td>",
+        f"<td>{could}</td>",
+        f"<td class='{status}' data-order='{MODEL_STATUSES.index(entry['status'])}'>{status}</td>",
+        *(
+            f"<td class='num' data-order='{'' if means[x] is None else repr(float(means[x]))}'>"
+            f"{mean(means[x])}</td>"
+            for x in letters
+        ),
+        f"<td class='tcs-nowrap'>{_reports_cell(folder, nbs)}</td>",
     ]
-    numeric = {2, 3, 4, 5, 6}
+    return "<tr>" + "".join(cells) + "</tr>"
+
+
+def _run_set_section(manifest: dict[str, Any]) -> str:
+    folder = manifest.folder
+    name = html.escape(manifest["name"])
+    summary = manifest["summary"]
+    ranked = _ranked(summary)
+    level = summary.get("level") or 0.95
+    leaders = summary.get("leader_group")
+    if leaders is None:
+        leaders = [m for m, e, _ in ranked if e.get("could_be_first")]
+    n_ranked = sum(1 for _, _, rank in ranked if rank is not None)
+    lead, real = lead_sentence(leaders, n_ranked, level)
+    counts = Counter(entry["status"] for entry in summary["models"].values())
+    statuses = ", ".join(f"{counts[s]} {s}" for s in MODEL_STATUSES if counts[s])
+    out = [
+        f"<section id='{name}'><h2>{html.escape(manifest['suite'])} · "
+        f"{html.escape(manifest['protocol'])} solver protocol</h2>",
+        f"<p class='tcs-lead{'' if real else ' open'}'>{html.escape(lead)}</p>",
+    ]
+    if manifest.get("description") and not manifest.get("simulated"):
+        out.append(f"<p>{html.escape(manifest['description'])}</p>")
+    cohort = manifest.get("cohort")
+    what = [f"{len(summary['models'])} models: {statuses}"]
+    if cohort and cohort.get("html"):
+        failed = "" if cohort.get("ok") else " <span class='failed'>FAILED</span>"
+        link = _link(_href(folder, cohort["html"]), "Leaderboard and comparisons")
+        what.insert(0, f"<b>{link}</b> (the cohort report){failed}")
+    out.append(f"<p>{' · '.join(what)}</p>")
+    percent = f"{level:.0%}"
+    letters = [TRACK_LETTERS[t] for t in TRACKS]
+    columns = [("rank", True), ("model", False), ("index", True), ("could be first", False),
+               ("status", False), *((x, True) for x in letters), ("reports", False)]  # fmt: skip
     out.append(
-        "<table class='tcs-table'><thead><tr>"
-        + "".join(
-            f"<th class='num'>{h}</th>" if k in numeric else f"<th>{h}</th>"
-            for k, h in enumerate(head)
-        )
+        "<div class='tcs-scroll'><table class='tcs-table'><thead><tr>"
+        + "".join(_header(c, numeric, percent) for c, numeric in columns)
         + "</tr></thead><tbody>"
     )
-    notebooks = manifest.notebooks
-    for model, entry in manifest.summary.results.items():
-        status = html.escape(entry.status)
-        reports = [_notebook_links(folder, nb) for nb in notebooks.get(model, [])]
-        index = "no index" if entry.index is None else _fmt(entry.index, 2)
-        if entry.index is not None and entry.index_ci_half_width is not None:
-            index += f" ± {_fmt(entry.index_ci_half_width, 2)}"
-        cells = [
-            f"<td class='{status}'>{status}</td>",
-            f"<td>{html.escape(model)}</td>",
-            f"<td class='num'>{index}</td>",
-            *(f"<td class='num'>{_fmt(entry.track_means[x], 4)}</td>" for x in letters),
-            f"<td>{' · '.join(reports)}</td>",
-        ]
-        out.append("<tr>" + "".join(cells) + "</tr>")
-    out.append("</tbody></table>")
+    for model, entry, rank in ranked:
+        out.append(_model_row(folder, model, entry, rank, manifest["notebooks"].get(model, [])))
+    out.append("</tbody></table></div>")
+    files = [
+        _link(_href(folder, manifest["index_json"]), "index JSON"),
+        *(
+            [_link(_href(folder, manifest["stats_json"]), "intervals JSON")]
+            if manifest.get("stats_json")
+            else []
+        ),
+        _link(_href(folder, manifest["attempts"]), "attempts (solver rows filled)"),
+        _link(_href(folder, manifest["kernel_log"]), "kernel log"),
+    ]
+    out.append(
+        f"<p>Files: {' · '.join(files)} · reference "
+        f"<code>{html.escape(str(manifest['reference_id']))}</code> · built "
+        f"{html.escape(manifest.get('created_utc', ''))}</p></section>"
+    )
     return "".join(out)
 
 
-def build_landing_page(manifests: list[RunSetDocument]) -> str:
+_INTRO = (
+    "<p>One section per run set: a suite under one solver protocol. Models are ranked by "
+    "their <b>TCSExam index</b> in points (30·P + 30·S + 30·C + 10·O; higher is better; it "
+    "can exceed 100), shown with <b>±</b> the half-width of its 95% interval; <b>could be "
+    "first</b>: no model is significantly ahead of it. A model without an index "
+    "(<b>incomplete</b>) is listed last. P, S, C, O are the track means (theorem, solver, "
+    "construction, conjecture). Click a column to sort; hover a column name for its "
+    "meaning.</p>"
+)
+
+
+def build_landing_page(manifests: list[dict[str, Any]]) -> str:
     """The landing page HTML from the run sets' manifests (see :func:`read_manifests`).
 
     Examples
@@ -129,15 +208,15 @@ def build_landing_page(manifests: list[RunSetDocument]) -> str:
     >>> "<h1>TCSExam reports</h1>" in page, "SIMULATED" in page
     (True, False)
     """
-    simulated = any(m.simulated for m in manifests)
+    simulated = any(m.get("simulated") for m in manifests)
     failures = [
         (m, label, nb)
         for m in manifests
         for label, nb in [
-            *([("cohort", m.cohort)] if m.cohort else []),
-            *((model, nb) for model, nbs in m.notebooks.items() for nb in nbs),
+            ("cohort", m.get("cohort") or {"ok": True}),
+            *((model, nb) for model, nbs in m["notebooks"].items() for nb in nbs),
         ]
-        if not nb.ok
+        if not nb.get("ok")
     ]
     parts = [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
@@ -145,45 +224,39 @@ def build_landing_page(manifests: list[RunSetDocument]) -> str:
         "<title>TCSExam reports</title>",
         f"<link rel='stylesheet' href='{ASSETS}/datatables.css'>",
         f"<link rel='stylesheet' href='{ASSETS}/report.css'>",
-        f"<style>{_STYLE}</style></head><body><h1>TCSExam reports</h1>",
+        "</head><body class='tcs-landing'><main><h1>TCSExam reports</h1>",
     ]
     if simulated:
         parts.append(
-            f"<div class='tcs-banner'>{SIMULATED_TEXT}<br><span>Every number below comes "
-            "from the kit's seeded demo generator.</span></div>"
+            f"<div class='tcs-banner'>{SIMULATED_TEXT}<span>Every number below comes from "
+            "the kit's seeded demo generator.</span></div>"
         )
-    parts.append(
-        "<p>Status first: <b>complete</b> (every planned task and repeat has an adopted valid "
-        "score), <b>provisional</b> (complete, but some adopted attempt still awaits "
-        "confirmation), <b>incomplete</b> (no index is published). Index in points: "
-        "30·P + 30·S + 30·C + 10·O (higher is better; it can exceed 100); P theorem, "
-        "S solver (relative score in [0, 1]), C construction, O conjecture: track means "
-        "(— when a track is incomplete). <b>± half-width</b>: the index's interval from "
-        "<code>tcsexam stats</code> (tasks drawn again within each track); two models whose "
-        "intervals overlap may not differ (the cohort report's pairwise tests say which "
-        "do). Each run set's cohort report holds the leaderboard and the views across "
-        "models.</p>"
-    )
+    parts.append(_INTRO)
     if not manifests:
         parts.append("<p>No run set has been published in this folder yet.</p>")
-    parts.append(
-        "<ul>"
-        + "".join(
-            f"<li><a href='#{html.escape(m.name)}'>{html.escape(m.name)}</a></li>"
-            for m in manifests
+    else:
+        parts.append(
+            "<nav class='tcs-contents'>Run sets: "
+            + " · ".join(
+                f"<a href='#{html.escape(m['name'])}'>{html.escape(m['name'])}</a>"
+                for m in manifests
+            )
+            + "</nav>"
         )
-        + "</ul>"
-    )
     if failures:
         parts.append(f"<h2 class='failed'>{len(failures)} notebook(s) failed</h2><ul>")
         for manifest, where, nb in failures:
-            link = _href(manifest.folder, nb.html)
-            label = html.escape(f"{manifest.name}/{where}/{nb.name}")
+            label = html.escape(f"{manifest['name']}/{where}/{nb['name']}")
+            link = _href(manifest.folder, nb.get("html"))
             text = f"<a href='{link}'>{label}</a>" if link else label
-            parts.append(f"<li>{text}: {html.escape(nb.error or '')}</li>")
+            parts.append(f"<li>{text}: {html.escape(nb.get('error') or '')}</li>")
         parts.append("</ul>")
     parts.extend(_run_set_section(m) for m in manifests)
-    parts.append(f"<script src='{ASSETS}/report.js'></script></body></html>\n")
+    metrics = sorted({m["metric_id"] for m in manifests if m.get("metric_id")})
+    parts.append(
+        f"</main><footer class='tcs-footer'>{footer_html(metric_id=', '.join(metrics))}"
+        f"</footer><script src='{ASSETS}/report.js'></script></body></html>\n"
+    )
     return "".join(parts)
 
 

@@ -40,7 +40,8 @@ _TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
 {%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
 {%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
 {%- block body_header -%}
-<body class="jp-Notebook" data-jp-theme-light="true" data-jp-theme-name="JupyterLab Light">
+<body class="jp-Notebook tcs-page" data-jp-theme-light="true"
+ data-jp-theme-name="JupyterLab Light">
 <span id="code"></span>
 <nav class="tcs-nav">{{ resources.tcs_nav }}
 <a class="tcs-show-code" href="#code">Show the code</a>
@@ -48,34 +49,84 @@ _TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
 </nav>
 <main>
 {%- endblock body_header -%}
+{% block body_footer %}
+</main>
+<footer class="tcs-footer">{{ resources.tcs_footer }}</footer>
+</body>
+{% endblock body_footer %}
+{% block data_png scoped %}
+<div class="jp-RenderedImage jp-OutputArea-output {{ extra_class }}">
+{%- set alt = output | get_metadata('alt', 'image/png') -%}
+<img src="data:image/png;base64,{{ output.data['image/png'] | escape_html }}" alt="
+{{- (alt or 'A chart (no description given)') | escape_html }}">
+</div>
+{%- endblock data_png %}
 {% block footer_js %}
 <script src="{{ resources.tcs_assets }}/report.js"></script>
 {% endblock footer_js %}
 """
 
 REPORT_CSS = """
-body{font-family:system-ui,sans-serif}
-.tcs-nav{padding:6px 12px;margin:0 0 8px 0;border-bottom:1px solid #ccc;font-size:0.95em}
-.tcs-nav a{margin-right:1.5em}
-.tcs-banner{border:4px solid #b71c1c;background:#ffebee;color:#b71c1c;padding:12px;
-margin:8px 0;font-size:1.4em;font-weight:bold;text-align:center}
-.tcs-banner span{font-size:0.7em}
-.tcs-status{font-size:1.25em;padding:8px 12px;margin:8px 0;border-left:8px solid #777}
+body{font-family:system-ui,sans-serif;overflow-wrap:break-word}
+.tcs-nav{display:flex;flex-wrap:wrap;align-items:baseline;gap:0.3em 1.2em;padding:6px 12px;
+margin:0 0 8px 0;border-bottom:1px solid #ccc;font-size:0.95em}
+.tcs-nav .tcs-here{font-weight:bold}
+.tcs-nav .tcs-group{display:inline-flex;flex-wrap:wrap;gap:0.3em 0.8em}
+.tcs-banner{border:4px solid #b71c1c;background:#ffebee;color:#b71c1c;padding:10px;
+margin:8px 0;font-size:1.3em;font-weight:bold;text-align:center}
+.tcs-banner span{display:block;font-size:0.7em}
+.tcs-status{font-size:1.2em;padding:8px 12px;margin:8px 0;border-left:8px solid #777}
 .tcs-status.complete{border-color:#0072B2}.tcs-status.provisional{border-color:#E69F00}
 .tcs-status.incomplete{border-color:#D55E00}
-table.tcs-table{border-collapse:collapse;margin:0.5em 0;font-size:0.92em}
-table.tcs-table th,table.tcs-table td{border:1px solid #bbb;padding:3px 8px;text-align:left;
-vertical-align:top}
-table.tcs-table td.num,table.tcs-table th.num{text-align:right;
-font-variant-numeric:tabular-nums;white-space:nowrap}
+.tcs-lead{font-size:1.1em;padding:6px 12px;margin:8px 0;border-left:6px solid #0072B2;
+background:#f2f7fb}
+.tcs-lead.open{border-color:#E69F00;background:#fdf6ec}
+.tcs-scroll{overflow-x:auto;max-width:100%;margin:0.5em 0 1em 0}
+table.tcs-table{border-collapse:collapse;margin:0;font-size:0.92em;width:auto}
+.jp-RenderedHTMLCommon table.tcs-table{table-layout:auto;margin:0;width:auto}
+table.tcs-table th,table.tcs-table td,.jp-RenderedHTMLCommon table.tcs-table th,
+.jp-RenderedHTMLCommon table.tcs-table td{border:1px solid #bbb;padding:3px 8px;
+text-align:left;vertical-align:top;white-space:normal}
+table.tcs-table th,.jp-RenderedHTMLCommon table.tcs-table th{vertical-align:bottom}
+table.tcs-table td.num,table.tcs-table th.num,.jp-RenderedHTMLCommon table.tcs-table td.num,
+.jp-RenderedHTMLCommon table.tcs-table th.num{text-align:right;font-variant-numeric:tabular-nums}
+table.tcs-table td.num,.jp-RenderedHTMLCommon table.tcs-table td.num{white-space:nowrap}
+table.tcs-table th[title]{text-decoration:underline dotted;text-underline-offset:3px}
 table.tcs-table caption{caption-side:top;text-align:left;color:#444;padding:2px 0}
+table.tcs-table.dataTable,div.dt-container div.dt-layout-full>table.tcs-table.dataTable{
+margin:0;width:auto}
+table.tcs-table.dataTable th:not(.num),table.tcs-table.dataTable td:not(.num){text-align:left}
+div.dt-container div.dt-layout-table div.dt-layout-cell{justify-content:flex-start}
+.tcs-nowrap,table.tcs-table .tcs-nowrap,.jp-RenderedHTMLCommon table.tcs-table .tcs-nowrap{
+white-space:nowrap}
+table.tcs-table td.tcs-long{min-width:14em}
+.tcs-caption{color:#444;margin:0.8em 0 0.2em 0;font-size:0.92em}
+td.complete{color:#0072B2;font-weight:bold}td.provisional{color:#9a6200;font-weight:bold}
+td.incomplete{color:#D55E00;font-weight:bold}
 .tcs-note{color:#444;font-style:italic}
-.jp-RenderedHTMLCommon table.tcs-table td.num{text-align:right}
-.jp-RenderedHTMLCommon table.tcs-table td,.jp-RenderedHTMLCommon table.tcs-table th{
-text-align:left}
+.failed{color:#b71c1c;font-weight:bold}
+.tcs-landing main{max-width:82em;margin:0 auto;padding:1em 1.2em}
+.tcs-landing section{margin-top:2em}
+.tcs-landing h2{margin-bottom:0.3em}
+.jp-RenderedImage img{max-width:100%;height:auto}
+details.tcs-how{margin:1.5em 0;padding:6px 12px;border:1px solid #ccc;background:#fafafa}
+details.tcs-how summary{cursor:pointer;font-weight:bold}
+.tcs-footer{border-top:1px solid #ccc;margin:2em 0 0 0;padding:8px 12px;color:#555;
+font-size:0.85em}
+.tcs-footer code{font-size:0.95em}
 main .jp-CodeCell .jp-Cell-inputWrapper,main .jp-OutputPrompt,main .jp-InputPrompt{display:none}
 #code:target ~ main .jp-CodeCell .jp-Cell-inputWrapper{display:flex}
-#code:target ~ main .jp-OutputPrompt,#code:target ~ main .jp-InputPrompt{display:block}
+#code:target ~ main .jp-InputPrompt,#code:target ~ main .jp-OutputPrompt{display:table-cell}
+main .jp-InputArea-editor{overflow-x:auto}
+@media only screen and (max-width:760px){
+#code:target ~ main .jp-InputPrompt,#code:target ~ main .jp-OutputPrompt{display:table-row}
+.tcs-banner{font-size:1.1em}
+table.tcs-table{font-size:0.85em}
+table.tcs-table th,table.tcs-table td,.jp-RenderedHTMLCommon table.tcs-table th,
+.jp-RenderedHTMLCommon table.tcs-table td{padding:3px 5px}
+table.tcs-table.dataTable thead th.dt-orderable-asc,table.tcs-table.dataTable thead
+th.dt-orderable-desc{padding-right:20px}
+.tcs-landing main{padding:0.5em 0.8em}}
 .tcs-hide-code,#code:target ~ nav .tcs-show-code{display:none}
 #code:target ~ nav .tcs-hide-code{display:inline}
 """
@@ -83,20 +134,51 @@ main .jp-CodeCell .jp-Cell-inputWrapper,main .jp-OutputPrompt,main .jp-InputProm
 #: Tables with more rows than this are paged (and searchable) in the browser.
 PAGED_ROWS = 15
 
+#: One table made sortable (number columns, ``th.num``, by each cell's exact value in
+#: ``data-order``; a cell without a value, such as an incomplete model's index, stays last in
+#: either direction), and searchable and paged when it is long. The published pages and a
+#: live JupyterLab (:mod:`tcsexam_lib.views.lab_tables`) both call it.
+ENHANCE_TABLE_JS = """function tcsexamEnhanceTable(DataTable, table, paged) {
+  function value(x) {
+    var v = x === null || x === undefined ? "" : String(x).trim();
+    return v === "" ? null : parseFloat(v);
+  }
+  function compare(a, b, sign) {
+    a = value(a); b = value(b);
+    if (a === null || isNaN(a)) { return b === null || isNaN(b) ? 0 : 1; }
+    if (b === null || isNaN(b)) { return -1; }
+    return sign * (a - b);
+  }
+  var order = DataTable.ext.type.order;
+  order["tcs-num-asc"] = function (a, b) { return compare(a, b, 1); };
+  order["tcs-num-desc"] = function (a, b) { return compare(a, b, -1); };
+  var rows = table.tBodies.length ? table.tBodies[0].rows.length : 0;
+  var long = rows > paged;
+  var numeric = [];
+  table.querySelectorAll("thead th").forEach(function (th, k) {
+    if (th.classList.contains("num")) { numeric.push(k); }
+  });
+  var options = {paging: long, searching: long, info: long, order: [],
+                 pageLength: 25, autoWidth: false,
+                 columnDefs: [{targets: numeric, type: "tcs-num"}]};
+  if (!long) {
+    options.layout = {topStart: null, topEnd: null, bottomStart: null, bottomEnd: null};
+  }
+  new DataTable(table, options);
+}"""
+
 _REPORT_JS = """// The kit's report pages: DataTables (as shipped by the itables package)
 // makes every table.tcs-table sortable, and long ones searchable and paged.
 // No network is used.
 (function () {
   "use strict";
   var source = %(bundle)s;
+  %(enhance_table)s
   function enhance(lib) {
     var DataTable = lib.DataTable || lib.default;
     document.querySelectorAll("table.tcs-table").forEach(function (table) {
-      var rows = table.tBodies.length ? table.tBodies[0].rows.length : 0;
-      var long = rows > %(paged)d;
       try {
-        new DataTable(table, {paging: long, searching: long, info: long, order: [],
-                              pageLength: 25, autoWidth: false});
+        tcsexamEnhanceTable(DataTable, table, %(paged)d);
       } catch (error) { /* the full table stays as it is */ }
     });
   }
@@ -137,7 +219,8 @@ def write_assets(output: Path) -> Path:
         "notebook.css": notebook_css(),
         "report.css": REPORT_CSS,
         "datatables.css": _itables_file("dt_bundle.css").read_text(encoding="utf-8"),
-        "report.js": _REPORT_JS % {"bundle": json.dumps(bundle), "paged": PAGED_ROWS},
+        "report.js": _REPORT_JS
+        % {"bundle": json.dumps(bundle), "enhance_table": ENHANCE_TABLE_JS, "paged": PAGED_ROWS},
     }
     for name, text in files.items():
         path = folder / name
@@ -160,15 +243,58 @@ def relative_link(target: str | os.PathLike[str], start: str | os.PathLike[str])
     return html.escape(urllib.parse.quote(relative))
 
 
+def footer_html(
+    *,
+    suite: str | None = None,
+    protocol: str | None = None,
+    reference_id: str | None = None,
+    metric_id: str | None = None,
+) -> str:
+    """The footer of every page: kit version, metric, reference, suite, protocol, date.
+
+    The date is when the page was built (``$SOURCE_DATE_EPOCH`` when it is set, so that
+    a rebuild gives the same bytes).
+
+    Examples
+    --------
+    >>> import os; os.environ["SOURCE_DATE_EPOCH"] = "0"
+    >>> text = footer_html(suite="demo-lite", protocol="offline", reference_id="r", metric_id="m")
+    >>> "suite <b>demo-lite</b>" in text, "built 1970-01-01T00:00:00Z" in text
+    (True, True)
+    >>> del os.environ["SOURCE_DATE_EPOCH"]
+    """
+    from ..provenance import created_utc, kit_version
+
+    parts = [f"TCSExam scoring kit {html.escape(kit_version())}"]
+    if metric_id:
+        parts.append(f"metric <code>{html.escape(metric_id)}</code>")
+    if reference_id:
+        parts.append(f"reference <code>{html.escape(reference_id)}</code>")
+    if suite:
+        parts.append(f"suite <b>{html.escape(suite)}</b>")
+    if protocol:
+        parts.append(f"solver protocol <b>{html.escape(protocol)}</b>")
+    parts.append(f"built {html.escape(created_utc())}")
+    return " · ".join(parts)
+
+
 def render_html(
-    executed: str | os.PathLike[str], title: str, *, output: Path, final_folder: Path, nav: str
+    executed: str | os.PathLike[str],
+    title: str,
+    *,
+    output: Path,
+    final_folder: Path,
+    nav: str,
+    footer: str = "",
 ) -> Path:
     """Write ``<name>.html``: the outputs, and the code on demand (``<name>.html#code``).
 
     One page per notebook: the code cells are hidden by the shared CSS until the reader
     follows the page's "Show the code" link (no script needed). ``output`` is the report
     folder (where ``_assets/`` is), ``final_folder`` the folder the page is published in
-    (links are relative to it), ``nav`` the navigation HTML.
+    (links are relative to it), ``nav`` the navigation HTML and ``footer`` the footer's
+    (:func:`footer_html`), followed by a link to the executed notebook. Charts carry
+    the description the notebook gave them (their ``alt`` text).
     """
     import nbformat
     from jinja2 import DictLoader
@@ -177,7 +303,13 @@ def render_html(
     executed = Path(executed)
     notebook = nbformat.read(executed, as_version=4)
     assets = Path(os.path.relpath(output / ASSETS, final_folder)).as_posix()
-    resources = {"metadata": {"name": title}, "tcs_assets": assets, "tcs_nav": nav}
+    notebook_link = f"<a href='{html.escape(executed.name)}'>executed notebook</a>"
+    resources = {
+        "metadata": {"name": title},
+        "tcs_assets": assets,
+        "tcs_nav": nav,
+        "tcs_footer": " · ".join(part for part in (footer, notebook_link) if part),
+    }
     exporter = HTMLExporter(
         template_name="lab",
         template_file="tcsexam.html.j2",

@@ -4,8 +4,8 @@ The report runner writes ``run-set.json`` into every run set it publishes: what 
 landing page shows (the run set's files, each model's status, index and track means,
 each notebook page and whether it ran). :class:`RunSetDocument` with
 :class:`RunSetSummary`, :class:`SummaryModel` and :class:`NotebookFiles` declares its
-shape once, checked against ``references/schemas/run-set.schema.json`` by a test; this is
-the one module that writes its keys (:func:`run_set_summary`, :func:`assemble_run_set`).
+shape once, checked against ``references/schemas/run-set.schema.json`` by a test;
+:mod:`.runsets` writes it (``summary`` and ``manifest``).
 For notebooks: :attr:`RunSetDocument.models` (one row per model) and
 :attr:`RunSetDocument.pages` (one row per notebook page).
 """
@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..documents import Record, field, frame
 from ..jsonio import read_json
-from ..scoring.index_document import IndexDocument
 from ..vocab import TRACK_LETTERS, TRACKS
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
@@ -31,7 +30,8 @@ class NotebookFiles(Record):
 
     SCHEMA = (SCHEMA, "/$defs/notebook")
     name: str = field()
-    ok: bool = field()
+    #: ``None`` while the run that renders it is under way (the planned pages)
+    ok: bool | None = field()
     error: str | None = field()
     executed: str | None = field()
     html: str | None = field()
@@ -45,6 +45,10 @@ class SummaryModel(Record):
     index: float | None = field()
     track_means: dict[str, float | None] = field()
     index_ci_half_width: float | None = field(default=None)
+    #: 1 = best (null without an index); with the run set's ``tcsexam stats`` document
+    rank: int | None = field(default=None)
+    #: no model significantly ahead of it (false without an index)
+    could_be_first: bool = field(default=False)
 
 
 class RunSetSummary(Record):
@@ -55,6 +59,7 @@ class RunSetSummary(Record):
     solver_protocol: str = field()
     results: dict[str, SummaryModel] = field(SummaryModel, shape="dict", key="models")
     level: float | None = field(default=None)
+    leader_group: list[str] = field(default=())
 
 
 class RunSetDocument(Record):
@@ -87,6 +92,7 @@ class RunSetDocument(Record):
     description: str | None = field(default=None)
     simulated: bool = field(default=False)
     reference_id: str | None = field()
+    metric_id: str | None = field(default=None)
     status: str = field()
     index_json: str = field()
     stats_json: str | None = field(default=None)
@@ -138,50 +144,3 @@ def load_run_set(path: str | Path) -> RunSetDocument:
     path = Path(path)
     file = path / "run-set.json" if path.is_dir() else path
     return RunSetDocument(read_json(file), folder=file.parent.name)
-
-
-def run_set_summary(index: IndexDocument, stats: Any = None) -> dict[str, Any]:
-    """What the landing page and other cohort reports show: status, index, P/S/C/O.
-
-    With the run set's ``tcsexam stats`` document, each model also gets the half-width
-    of its index interval (``index_ci_half_width``, points; null without an index).
-
-    Examples
-    --------
-    >>> index = IndexDocument({"suite": "lite", "solver_protocol": "online", "models": {"m": {
-    ...     "status": "complete", "index": 55.5, "track_means": {"P": 0.4}, "issues": []}}})
-    >>> run_set_summary(index)["models"]["m"]
-    {'status': 'complete', 'index': 55.5, 'track_means': {'P': 0.4}}
-    >>> stats = {"level": 0.95, "models": {"m": {"index_ci_half_width": 6.5}}}
-    >>> summary = run_set_summary(index, stats)
-    >>> summary["models"]["m"]["index_ci_half_width"], summary["level"]
-    (6.5, 0.95)
-    """
-    models = {}
-    for model, entry in index.results.items():
-        models[model] = {
-            "status": entry.status,
-            "index": entry.index,
-            "track_means": entry.track_means,
-        }
-        if stats is not None:  # the stats document (read as its own module publishes it)
-            models[model]["index_ci_half_width"] = stats["models"][model]["index_ci_half_width"]
-    out = {"suite": index.suite, "solver_protocol": index.solver_protocol, "models": models}
-    if stats is not None:
-        out["level"] = stats["level"]
-    return out
-
-
-def notebook_files(name: str, ok: bool, error: str | None, executed: str | None,
-                   html: str | None) -> dict[str, Any]:  # fmt: skip
-    """One notebook page of ``run-set.json``."""
-    return {"name": name, "ok": ok, "error": error, "executed": executed, "html": html}
-
-
-def assemble_run_set(**fields: Any) -> RunSetDocument:
-    """``run-set.json`` from its fields, in the order :class:`RunSetDocument` declares them
-    (every field is given; a missing or unknown one is refused)."""
-    declared = list(RunSetDocument.fields())
-    if sorted(fields) != sorted(declared):
-        raise ValueError(f"run-set.json fields {sorted(fields)}, expected {declared}")
-    return RunSetDocument({key: fields[key] for key in declared})

@@ -47,6 +47,7 @@ from ..scoring.commands import ScoringInputs, index_document
 from ..scoring.evidence import SCORE_MISMATCH, SolverOutput
 from ..scoring.solver_document import SolverDocument
 from ..stats.command import compute_stats, stats_provenance
+from ..stats.document import write_stats_json
 from .execute import NotebookOutcome, Progress, execute_notebooks
 from .fill import FillResult, fill_table
 from .pages import write_assets
@@ -59,7 +60,14 @@ from .records import (
     score_records_files,
     solver_output_path,
 )
-from .runsets import EVIDENCE, RunSetResult, comparisons, notebook_jobs, publish
+from .runsets import (
+    EVIDENCE,
+    RunSetResult,
+    comparisons,
+    notebook_jobs,
+    publish,
+    write_planned_manifest,
+)
 
 #: Folder of the kit's report notebooks.
 NOTEBOOKS_DIR = KIT_ROOT / "notebooks"
@@ -137,6 +145,8 @@ def run_report(
         say(f"[{params.name}] scoring ({params.source.name})")
         prepared.append(prepare_run_set(params))
     for folder in sorted({p.output for p in all_params}):
+        _make_output_folder(folder, [p for p in all_params if p.output == folder])
+    for folder in sorted({p.output for p in all_params}):
         for stale in remove_stale_staging(folder):
             say(f"removed {stale.name} (left by an interrupted run)")
         write_assets(folder)
@@ -148,6 +158,8 @@ def run_report(
         source_dir = Path(notebooks_dir) if notebooks_dir is not None else NOTEBOOKS_DIR
         compare = comparisons(run_sets)
         jobs_list = [(rs, job) for rs in run_sets for job in notebook_jobs(rs, source_dir, compare)]
+        for rs in run_sets:  # the pages this run renders, for the cohort report's links
+            write_planned_manifest(rs, [job for r, job in jobs_list if r is rs])
         remaining = {id(rs): sum(1 for r, _ in jobs_list if r is rs) for rs in run_sets}
 
         def publish_run_set(rs: RunSetResult) -> None:
@@ -175,6 +187,28 @@ def run_report(
             if not rs.published and rs.staging is not None:
                 remove_tree(rs.staging)
     return ReportResult(run_sets, landing, time.monotonic() - started)
+
+
+def _make_output_folder(folder: Path, params: list[ReportParams]) -> None:
+    """Create the output folder (and its parents), or refuse: nothing else is written yet."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        where = ", ".join(str(p.source) for p in params)
+        raise InputRefused(
+            "Output folder refused",
+            [
+                Problem(
+                    where,
+                    field="output",
+                    value=str(folder),
+                    detail=f"the folder cannot be created ({reason})",
+                    allowed="a folder that exists or can be created (--output DIR, or the "
+                    "parameter file's output)",
+                )
+            ],
+        ) from exc
 
 
 def _load_all_params(
@@ -369,8 +403,8 @@ def _write_staged(prepared: PreparedRunSet, staging: Path, say: Progress) -> Run
         level=stats["level"],
         producer=PRODUCER,
     )
-    stats["provenance"] = relative_provenance(provenance, staging)
-    write_text_atomic(stats_path, dumps_json(stats))
+    stats.head["provenance"] = relative_provenance(provenance, staging)
+    write_stats_json(stats_path, stats)
     for model, entry in score.results.items():
         index = "no index" if entry.index is None else f"index {entry.index:.2f}"
         say(f"[{params.name}] {model}: {entry.status}, {index}")

@@ -9,24 +9,23 @@ the landing page shows) and switches the finished folder into place (see
 
 from __future__ import annotations
 
+import html
 import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..jsonio import dumps_json, write_text_atomic
+from ..jsonio import dumps_json, read_json, write_text_atomic
 from ..paths import KIT_ROOT
 from ..provenance import created_utc, kit_version
-from ..scoring.index_document import IndexDocument
-from ..scoring.solver_document import SolverDocument
+from ..stats.document import StatsDocument
 from .execute import NotebookJob, NotebookOutcome, Progress
 from .fill import FillResult
 from .landing import write_landing_page
-from .pages import relative_link
+from .pages import footer_html, relative_link
 from .params import ReportParams
 from .publish import MANIFEST, MANIFEST_KIND, read_manifests, switch_into_place
-from .run_set_document import RunSetDocument, assemble_run_set, notebook_files, run_set_summary
 
 #: The run set's log of what its kernels and workers wrote to stderr.
 KERNEL_LOG = "report-kernels.log"
@@ -45,14 +44,14 @@ class RunSetResult:
     folder: Path
     index_output: Path
     attempts_filled: Path
-    score: IndexDocument
+    score: dict[str, Any]
     fill: FillResult
-    solver_outputs: dict[str, list[SolverDocument]]
+    solver_outputs: dict[str, list[dict[str, Any]]]
     simulated: bool
     notebooks: list[NotebookOutcome] = field(default_factory=list)
     staging: Path | None = None
     stats_output: Path | None = None
-    stats: dict[str, Any] | None = None
+    stats: StatsDocument | None = None
     published: bool = False
 
 
@@ -64,16 +63,83 @@ MODELS = "models"
 COHORT_NOTEBOOK = "cohort"
 
 
+def summary(
+    score: dict[str, Any], stats: StatsDocument | dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """What the landing page and other cohort reports show: status, index, P/S/C/O.
+
+    With the run set's ``tcsexam stats`` document, each model also gets its ``rank``
+    (1 = best; null without an index), the half-width of its index interval
+    (``index_ci_half_width``, points; null without an index) and ``could_be_first`` (no
+    model significantly ahead of it; false without an index), and the summary the
+    ``leader_group`` and ``level``.
+
+    Examples
+    --------
+    >>> score = {"suite": "lite", "solver_protocol": "online", "models": {"m": {
+    ...     "status": "complete", "index": 55.5, "track_means": {"P": 0.4}, "issues": []}}}
+    >>> summary(score)["models"]["m"]
+    {'status': 'complete', 'index': 55.5, 'track_means': {'P': 0.4}}
+    >>> stats = {"level": 0.95, "leader_group": ["m"],
+    ...          "models": {"m": {"index_ci_half_width": 6.5, "rank": 1}}}
+    >>> summary(score, stats)["models"]["m"]["index_ci_half_width"], summary(score, stats)["level"]
+    (6.5, 0.95)
+    """
+    models = {}
+    for model, entry in score["models"].items():
+        models[model] = {
+            "status": entry["status"],
+            "index": entry["index"],
+            "track_means": entry["track_means"],
+        }
+        if stats is not None:
+            models[model]["rank"] = stats["models"][model].get("rank")
+            models[model]["index_ci_half_width"] = stats["models"][model]["index_ci_half_width"]
+            models[model]["could_be_first"] = model in stats["leader_group"]
+    out = {"suite": score["suite"], "solver_protocol": score["solver_protocol"], "models": models}
+    if stats is not None:
+        out["level"] = stats["level"]
+        out["leader_group"] = list(stats["leader_group"])
+    return out
+
+
+def _task_means(score: dict[str, Any]) -> dict[str, dict[str, dict[str, float | None]]]:
+    """Each model's task means by track (what a paired comparison of run sets needs)."""
+    out: dict[str, dict[str, dict[str, float | None]]] = {}
+    for model, entry in score["models"].items():
+        tracks = out.setdefault(model, {})
+        for task in entry.get("tasks", []):
+            tracks.setdefault(task["track"], {})[task["item"]] = task["mean"]
+    return out
+
+
 def comparisons(run_sets: list[RunSetResult]) -> dict[str, dict[str, Any]]:
-    """Every run set a cohort report can compare with: this run's, then those on disk."""
+    """Every run set a cohort report can compare with: this run's, then those on disk.
+
+    Each is its :func:`summary` with its models' ``task_means`` (by track), so that the
+    cohort report pairs the two run sets task by task; a run set published before is read
+    from its folder (its ``run-set.json`` and index JSON).
+    """
     found: dict[str, dict[str, Any]] = {}
     for rs in run_sets:
-        found[rs.params.name] = run_set_summary(rs.score, rs.stats)
+        found[rs.params.name] = {**summary(rs.score, rs.stats), "task_means": _task_means(rs.score)}
     for folder in sorted({rs.params.output for rs in run_sets}):
         for manifest in read_manifests(folder):
-            if manifest.name not in found:
-                found[manifest.name] = manifest.summary.data
+            if manifest["name"] in found or not manifest.get("summary"):
+                continue
+            entry = dict(manifest["summary"])
+            index = Path(folder) / manifest.folder / manifest["index_json"]
+            if index.is_file():
+                entry["task_means"] = _task_means(read_json(index))
+            found[manifest["name"]] = entry
     return found
+
+
+def _comparable(mine: dict[str, Any], other: dict[str, Any]) -> bool:
+    """Same suite under the other protocol, or the same protocol on another suite."""
+    same_suite = other["suite"] == mine["suite"]
+    same_protocol = other["solver_protocol"] == mine["solver_protocol"]
+    return same_suite != same_protocol and bool(set(other["models"]) & set(mine["models"]))
 
 
 def _relative(path: Path | None, start: Path) -> str | None:
@@ -98,8 +164,14 @@ def notebook_jobs(
     def references_dir(folder: Path) -> str:
         return "" if p.references_dir is None else _relative(p.references_dir, folder) or ""
 
-    def job(name: str, page_of: str | None, folder: Path, final: Path, nav: str, **parameters: Any):
-        label = f"{p.name}/{name}" if page_of is None else f"{p.name}/{page_of}/{name}"
+    footer = footer_html(
+        suite=p.suite,
+        protocol=p.protocol,
+        reference_id=rs.score["reference_id"],
+        metric_id=rs.score["metric_id"],
+    )
+
+    def job(name: str, label: str, folder: Path, final: Path, nav: str, **parameters: Any):
         return NotebookJob(
             label=label,
             name=name,
@@ -109,40 +181,45 @@ def notebook_jobs(
             final_folder=final,
             output=p.output,
             nav=nav,
+            footer=footer,
             log=log,
             source_name=f"notebooks/{name}.ipynb",
-            model=page_of,
         )
 
-    home = f"<a href='{relative_link(landing, rs.folder)}'>All reports (landing page)</a>"
+    def home(final: Path) -> str:
+        return f"<a href='{relative_link(landing, final)}'>All reports</a>"
+
     jobs = []
+    run_set = html.escape(f"{p.suite} · {p.protocol}")
     if COHORT_NOTEBOOK in p.notebooks:
-        others = {name: data for name, data in compare.items() if name != p.name}
+        mine = summary(rs.score)
+        others = {
+            name: data
+            for name, data in compare.items()
+            if name != p.name and _comparable(mine, data)
+        }
+        nav = f"{home(rs.folder)}<span class='tcs-here'>Leaderboard of {run_set}</span>"
         jobs.append(
             job(
                 COHORT_NOTEBOOK,
-                None,
+                f"{p.name}/{COHORT_NOTEBOOK}",
                 staging,
                 rs.folder,
-                home,
+                nav,
                 index_json=rs.index_output.name,
                 stats_json=_relative(rs.stats_output, rs.folder) or "",
                 references_dir=references_dir(rs.folder),
                 compare=others,
             )
         )
+    pages = [n for n in MODEL_NOTEBOOKS if n in p.notebooks]
     for model in p.models:
         final = rs.folder / MODELS / model
         index_json = _relative(rs.index_output, final)
         solver_dir = _relative(rs.folder / EVIDENCE / model, final)
-        nav = (
-            f"<a href='{relative_link(landing, final)}'>All reports (landing page)</a>"
-            f"<a href='{relative_link(rs.folder / 'cohort.html', final)}'>"
-            f"Cohort report of {p.name}</a>"
-        )
         per_notebook = {
             "solver_scoring": {
-                "reference_id": rs.score.reference_id,
+                "reference_id": rs.score["reference_id"],
                 "records_dir": _relative(p.records, final),
                 "solver_outputs": solver_dir,
                 "index_json": index_json,
@@ -153,16 +230,14 @@ def notebook_jobs(
             },
             "diagnostics": {"index_json": index_json, "solver_outputs": solver_dir},
         }
-        for name in p.notebooks:
-            if name == COHORT_NOTEBOOK:
-                continue
+        for name in pages:
             jobs.append(
                 job(
                     name,
-                    model,
+                    f"{p.name}/{model}/{name}",
                     staging / MODELS / model,
                     final,
-                    nav,
+                    _model_nav(home(final), rs, model, name, pages),
                     model=model,
                     references_dir=references_dir(final),
                     **per_notebook.get(name, {}),
@@ -171,48 +246,103 @@ def notebook_jobs(
     return jobs
 
 
-def manifest(rs: RunSetResult) -> RunSetDocument:
-    """``run-set.json``: what the landing page shows of a run set (paths relative to it)."""
+#: A model's pages, in the order the navigation lists them, with their short names.
+MODEL_NOTEBOOKS = {"index": "index", "solver_scoring": "solver scoring",
+                   "diagnostics": "diagnostics"}  # fmt: skip
+
+
+def _model_nav(home: str, rs: RunSetResult, model: str, current: str, pages: list[str]) -> str:
+    """A model page's links: all reports, the cohort report, and the model's pages."""
+    p = rs.params
+    links = [home]
+    if COHORT_NOTEBOOK in p.notebooks:
+        cohort = relative_link(rs.folder / "cohort.html", rs.folder / MODELS / model)
+        links.append(f"<a href='{cohort}'>Leaderboard of {html.escape(p.suite)} · "
+                     f"{html.escape(p.protocol)}</a>")  # fmt: skip
+    siblings = [
+        f"<span class='tcs-here' aria-current='page'>{MODEL_NOTEBOOKS[name]}</span>"
+        if name == current
+        else f"<a href='{html.escape(name)}.html'>{MODEL_NOTEBOOKS[name]}</a>"
+        for name in pages
+    ]
+    links.append(f"<span class='tcs-group'><b>{html.escape(model)}:</b> {''.join(siblings)}</span>")
+    return "".join(links)
+
+
+def manifest(rs: RunSetResult, planned: list[NotebookJob] | None = None) -> dict[str, Any]:
+    """``run-set.json``: what the landing page shows of a run set (paths relative to it).
+
+    With ``planned`` (the run set's notebook jobs, before they run) the notebooks are
+    those the run will render, without outcome (``ok`` null): the runner writes this
+    first, so that the cohort report links only the model pages that will exist.
+    """
     p = rs.params
     staging = rs.staging or rs.folder
 
     def files(nb: NotebookOutcome) -> dict[str, Any]:
-        executed, html = _relative(nb.executed, staging), _relative(nb.html, staging)
-        return notebook_files(nb.name, nb.ok, nb.error, executed, html)
+        return {
+            "name": nb.name,
+            "ok": nb.ok,
+            "error": nb.error,
+            "executed": _relative(nb.executed, staging),
+            "html": _relative(nb.html, staging),
+        }
+
+    def plan(job: NotebookJob) -> dict[str, Any]:
+        return {
+            "name": job.name,
+            "ok": None,
+            "error": None,
+            "executed": _relative(job.folder / f"{job.name}.ipynb", staging),
+            "html": _relative(job.folder / f"{job.name}.html", staging),
+        }
 
     by_model: dict[str, list[dict[str, Any]]] = {model: [] for model in p.models}
     cohort = None
-    for nb in rs.notebooks:
-        if nb.model is None:
-            cohort = files(nb)
-        else:
-            by_model.setdefault(nb.model, []).append(files(nb))
-    return assemble_run_set(
-        kind=MANIFEST_KIND,
-        kit_version=kit_version(),
-        name=p.name,
-        suite=p.suite,
-        protocol=p.protocol,
-        description=p.description,
-        simulated=rs.simulated,
-        reference_id=rs.score.reference_id,
-        status=rs.score.status,
-        index_json=rs.index_output.name,
-        stats_json=None if rs.stats_output is None else rs.stats_output.name,
-        attempts=rs.attempts_filled.name,
-        kernel_log=KERNEL_LOG,
-        cohort=cohort,
-        summary=run_set_summary(rs.score, rs.stats),
-        notebooks=by_model,
-        created_utc=created_utc(),
+    entries = (
+        [(job.label, plan(job)) for job in planned]
+        if planned is not None
+        else [(nb.label, files(nb)) for nb in rs.notebooks]
     )
+    for label, entry in entries:
+        parts = label.split("/")
+        if len(parts) == 2:
+            cohort = entry
+        else:
+            by_model.setdefault(parts[1], []).append(entry)
+    return {
+        "kind": MANIFEST_KIND,
+        "kit_version": kit_version(),
+        "name": p.name,
+        "suite": p.suite,
+        "protocol": p.protocol,
+        "description": p.description,
+        "simulated": rs.simulated,
+        "reference_id": rs.score["reference_id"],
+        "metric_id": rs.score["metric_id"],
+        "status": rs.score["status"],
+        "index_json": rs.index_output.name,
+        "stats_json": None if rs.stats_output is None else rs.stats_output.name,
+        "attempts": rs.attempts_filled.name,
+        "kernel_log": KERNEL_LOG,
+        "cohort": cohort,
+        "summary": summary(rs.score, rs.stats),
+        "notebooks": by_model,
+        "created_utc": created_utc(),
+    }
+
+
+def write_planned_manifest(rs: RunSetResult, jobs: list[NotebookJob]) -> Path:
+    """Write the run set's ``run-set.json`` listing the pages this run will render."""
+    staging = rs.staging or rs.folder
+    return write_text_atomic(staging / MANIFEST, dumps_json(manifest(rs, planned=jobs)))
 
 
 def publish(rs: RunSetResult, say: Progress) -> Path:
     """Switch a finished run set into place and rewrite the landing page from disk."""
     staging = rs.staging or rs.folder
     _tidy_kernel_log(staging / KERNEL_LOG, {staging: "<run set>", rs.params.output: "<output>"})
-    write_text_atomic(staging / MANIFEST, dumps_json(manifest(rs).data))
+    write_text_atomic(staging / MANIFEST, dumps_json(manifest(rs)))
     switch_into_place(staging, rs.folder)
     rs.published = True
     for nb in rs.notebooks:

@@ -3,7 +3,8 @@
 Each worker is a ``spawn`` process that takes one job at a time over a pipe and sends
 back its result. Workers ignore Ctrl-C (the runner decides, and kills them at once);
 a thread in each worker watches the runner's process id and ends the worker as soon as
-the runner is gone (even after ``SIGKILL``, which runs no clean-up in the runner). A
+the runner is gone (even after ``SIGKILL``, which runs no clean-up in the runner), and
+first removes the run's private folder if it was given one (the runner would have). A
 notebook's kernel watches its worker the same way (ipykernel's parent poller), so no
 process outlives the run by more than a second or so.
 """
@@ -11,28 +12,38 @@ process outlives the run by more than a second or so.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import threading
 import time
 from collections.abc import Callable
 from multiprocessing import get_context
 from multiprocessing.connection import Connection, wait
+from pathlib import Path
 from typing import Any
 
 #: How often (seconds) a worker checks that the runner is still there.
 PARENT_POLL_SECONDS = 0.2
 
 
-def _watch_parent(parent_pid: int) -> None:
+def _watch_parent(parent_pid: int, private_folder: Path | None) -> None:
     while True:
         if os.getppid() != parent_pid:
+            if private_folder is not None:  # the runner's clean-up, which it cannot do now
+                shutil.rmtree(private_folder, ignore_errors=True)
             os._exit(70)  # the runner is gone: stop at once, write nothing more
         time.sleep(PARENT_POLL_SECONDS)
 
 
-def _worker_main(conn: Connection, parent_pid: int, function: Callable[[Any], Any]) -> None:
+def _worker_main(
+    conn: Connection,
+    parent_pid: int,
+    function: Callable[[Any], Any],
+    private_folder: Path | None = None,
+) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the runner handles Ctrl-C
-    threading.Thread(target=_watch_parent, args=(parent_pid,), daemon=True).start()
+    watch = threading.Thread(target=_watch_parent, args=(parent_pid, private_folder), daemon=True)
+    watch.start()
     while True:
         try:
             job = conn.recv()
@@ -47,10 +58,14 @@ def _worker_main(conn: Connection, parent_pid: int, function: Callable[[Any], An
 
 
 class _Worker:
-    def __init__(self, context: Any, function: Callable[[Any], Any]) -> None:
+    def __init__(
+        self, context: Any, function: Callable[[Any], Any], private_folder: Path | None
+    ) -> None:
         self.conn, child = context.Pipe()
         self.process = context.Process(
-            target=_worker_main, args=(child, os.getpid(), function), daemon=True
+            target=_worker_main,
+            args=(child, os.getpid(), function, private_folder),
+            daemon=True,
         )
         self.process.start()
         child.close()
@@ -68,13 +83,15 @@ def run_jobs(
     workers: int,
     function: Callable[[Any], Any],
     on_result: Callable[[int, str, Any], None],
+    private_folder: Path | None = None,
 ) -> None:
     """Run ``function(job)`` for every job in ``workers`` processes; report each result.
 
     ``on_result(position, state, value)`` is called in the runner as each job ends:
     ``state`` is ``ok`` (``value`` is what the function returned), ``error`` (it
     raised: ``value`` is the message) or ``died`` (the worker process ended). Whatever
-    happens (an exception, Ctrl-C), every worker is killed before this returns.
+    happens (an exception, Ctrl-C), every worker is killed before this returns. Workers
+    that outlive the runner remove ``private_folder`` (the caller removes it otherwise).
 
     Examples
     --------
@@ -90,7 +107,7 @@ def run_jobs(
     pool: list[_Worker] = []
     try:
         for _ in range(max(1, min(workers, len(jobs)))):
-            pool.append(_Worker(context, function))
+            pool.append(_Worker(context, function, private_folder))
         busy: dict[Any, _Worker] = {}
 
         def assign(worker: _Worker) -> None:
@@ -120,7 +137,7 @@ def run_jobs(
                     pool.remove(worker)
                     value = f"worker process ended (exit code {code})"
                     if pending:
-                        worker = _Worker(context, function)
+                        worker = _Worker(context, function, private_folder)
                         pool.append(worker)
                 on_result(position, state, value)
                 if pending and worker in pool:

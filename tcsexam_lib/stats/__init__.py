@@ -5,14 +5,17 @@ much it would move if the tasks of each track were drawn again from the same poo
 which differences between models are larger than that:
 
 - :func:`run_stats` (the command): reads a ``tcsexam score`` output, writes intervals,
-  paired comparisons, rank intervals and tie groups;
+  paired tests, rank intervals, the leader group and tie groups;
 - :func:`analyse_cohort`: the same numbers as arrays, from task means (the calibration
   benchmark calls it on simulated cohorts);
-- the pieces: :mod:`.intervals` (analytic standard errors, t-intervals),
-  :mod:`.bootstrap` (stratified paired bootstrap), :mod:`.pairs` (sign-flip test,
-  Holm, rank intervals, ties), :mod:`.power` (attempts versus tasks).
+- the pieces: :mod:`.intervals` (track and index intervals), :mod:`.pairs` (paired
+  t-tests, Holm, rank intervals, groups), :mod:`.power` (attempts versus tasks),
+  :mod:`.distributions` (Student t and beta functions without scipy's import cost),
+  :mod:`.document` (the document and its JSON text).
 
-Reference: Evan Miller, "Adding Error Bars to Evals" (arXiv 2411.00640).
+References: Evan Miller, "Adding Error Bars to Evals" (arXiv 2411.00640); P. Hall,
+"On the removal of skewness by transformation" (JRSS B 54, 1992); G. Y. Zou and A.
+Donner, "Construction of confidence limits about effect measures" (Stat. Med., 2008).
 """
 
 from .analysis import CohortAnalysis, analyse_cohort

@@ -1,9 +1,14 @@
-"""``tcsexam stats``: intervals, paired comparisons, ranks and ties beside the index.
+"""``tcsexam stats``: intervals, paired comparisons and rank claims beside the index.
 
 :func:`run_stats` reads a ``tcsexam score`` output, computes everything with
 :func:`~tcsexam_lib.stats.analysis.analyse_cohort` and the variance components of
 :mod:`~tcsexam_lib.stats.power`, and returns (and optionally writes) the JSON document.
 The index itself is never changed: intervals are reported beside it.
+
+A cohort of ``M`` models has ``M (M - 1) / 2`` pairs (499,500 at 1,000 models), so the
+pairs are kept as columns (:class:`PairTable`) and written straight from them
+(:mod:`.document`); :func:`write_stats` is what the command line calls, and
+:func:`run_stats` the same with the pairs as a list of dictionaries.
 """
 
 from __future__ import annotations
@@ -16,54 +21,66 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputRefused, Problem
-from ..jsonio import dumps_json, refuse_output_over_inputs, write_json_atomic
+from ..jsonio import dumps_json, refuse_output_over_inputs
 from ..provenance import build_provenance
 from ..vocab import METRIC_ID, TRACK_WEIGHTS, TRACKS
 from .analysis import CohortAnalysis, analyse_cohort
+from .document import PairTable, StatsDocument, write_stats_json
 from .inputs import IndexInput, index_input_from_data, read_index_output
-from .power import decompose_track_variance, project_index_se
+from .intervals import TRACK_RANGES
+from .method import METHOD
+from .power import (
+    FEW_REPEATED_TASKS,
+    attempt_standard_error,
+    decompose_track_variance,
+    project_index_se,
+)
 
-#: Largest ``--resamples`` accepted. Memory grows with replicates x tasks, about 20 bytes
-#: each: 0.2 GB at the default 10,000 replicates of 1,000 tasks, 1.6 GB at the limit with 80.
+#: Largest ``--resamples`` accepted (recorded only: no figure is resampled).
 MAX_RESAMPLES = 1_000_000
+#: Bytes of memory a pair needs while it is computed and written (measured: about 250).
+BYTES_PER_PAIR = 400
+#: Bytes a model's task means and its part of the document need, per task (generous).
+BYTES_PER_MODEL_TASK = 2000
 
-#: How each number of the output is computed (the output's ``method``).
-METHOD = {
-    "name": "welch-satterthwaite-t; stratified-paired-bootstrap-percentile; "
-    "stratified-sign-flip; holm",
-    "model": "tasks are sampled within tracks; attempts are noise inside a task mean and are "
-    "not resampled; index = sum_t W_t * mean_t with W = 30, 30, 30, 10 points",
-    "index_se": "analytic stratified standard error sqrt(sum_t W_t^2 s_t^2 / n_t), s_t the "
-    "sample standard deviation (ddof 1) of the model's task means in track t",
-    "index_ci": "t-interval index -+ t(1 - (1 - level)/2, df) * index_se with Welch-Satterthwaite "
-    "df = (sum_t v_t)^2 / sum_t v_t^2/(n_t - 1), v_t = W_t^2 s_t^2 / n_t. Chosen over the "
-    "bootstrap percentile and BCa intervals, which covered less than 93.5 % at 20 tasks a "
-    "track in the calibration benchmark (make bench-calibration) and whose ends move by more "
-    "than 0.05 points between seeds at B = 10,000; the t-interval has no Monte Carlo error",
-    "index_ci_bootstrap": "percentile interval of the stratified paired bootstrap (shown for "
-    "comparison): B replicates, each drawing n_t tasks with replacement within every track, "
-    "one draw shared by all models; numpy Generator (PCG64) from the first stream of "
-    "SeedSequence(seed).spawn(2); quantiles by numpy.quantile (linear)",
-    "index_ci_half_width": "t(1 - (1 - level)/2, df) * index_se, for 'index +- half-width' "
-    "(index_ci is clipped at 0, which only matters for an index near 0)",
-    "tracks": "mean -+ t(1 - (1 - level)/2, n_t - 1) * s_t / sqrt(n_t) (track-mean units), "
-    "clipped to the track's range ([0, 1]; construction [0, inf)); ci_bootstrap: percentile "
-    "interval of the same bootstrap",
-    "pairs": "delta = index of a minus index of b (a ranked at or above b); se and ci as for the "
-    "index, on the per-task differences a - b over the common tasks (paired); ci_bootstrap from "
-    "the paired bootstrap replicates",
-    "p_value": "two-sided stratified sign-flip permutation test on the per-task differences: B "
-    "random sign flips within each track (second stream of SeedSequence(seed).spawn(2)), "
-    "p = (1 + #{|delta*| >= |delta|}) / (B + 1); identical task means give p = 1",
-    "p_holm": "Holm step-down adjustment over all pairs; significant: p_holm <= 1 - level",
-    "rank_ci": "[best, worst], 1 = best: 1 + the number of models significantly ahead (Holm), "
-    "number of ranked models - the number significantly behind; simultaneous at about level",
-    "tie_groups": "in rank order: the leader and every model whose rank_ci overlaps the "
-    "leader's; then the same rule on the models not yet grouped",
-    "variance_components": "per track when some task has two or more attempts: pooled "
-    "within-task variance of attempt scores and the moment estimate of the task variance; "
-    "standard errors projected for twice the tasks and twice the attempts",
-}
+
+def write_stats(
+    *,
+    index: str | os.PathLike[str],
+    output: str | os.PathLike[str] | None = None,
+    resamples: int = 10_000,
+    seed: int = 0,
+    level: float = 0.95,
+    producer: str = "tcsexam stats",
+    available_memory: int | None = None,
+) -> StatsDocument:
+    """Compute the stats document of a ``tcsexam score`` output and write it (streamed).
+
+    What ``tcsexam stats`` calls: like :func:`run_stats`, but the document keeps its
+    pairs as columns. ``available_memory`` (bytes; default: what the machine has
+    available now) bounds the cohort: one that would need more is refused before any
+    work.
+    """
+    _check_parameters(resamples, seed, level)
+    if output is not None:
+        refuse_output_over_inputs(
+            output, [index], field="--output", allowed="a path that is not the index output read"
+        )
+    source = read_index_output(index)
+    check_memory(source, available_memory)
+    document = build_stats_document(source, resamples=resamples, seed=seed, level=level)
+    document.head["provenance"] = stats_provenance(
+        index,
+        source.sha256,
+        source.data.get("reference_id"),
+        resamples=resamples,
+        seed=seed,
+        level=level,
+        producer=producer,
+    )
+    if output is not None:
+        write_stats_json(output, document)
+    return document
 
 
 def run_stats(
@@ -75,7 +92,7 @@ def run_stats(
     level: float = 0.95,
     producer: str = "tcsexam stats",
 ) -> dict[str, Any]:
-    """Intervals and paired comparisons of a ``tcsexam score`` output; the document written.
+    """Intervals, paired tests and rank claims of a ``tcsexam score`` output; the document.
 
     Parameters
     ----------
@@ -85,10 +102,9 @@ def run_stats(
         Where to write the JSON (atomically); nothing is written when ``None`` or when
         the input is refused.
     resamples : int
-        Bootstrap and permutation replicates ``B`` (1 to 1,000,000).
+        Recorded (1 to 1,000,000); no figure is resampled.
     seed : int
-        Non-negative seed of the two random streams: the same seed gives the same
-        document (apart from ``provenance.created_utc``).
+        Recorded (non-negative); the numbers do not depend on it.
     level : float
         Two-sided confidence level in (0, 1); the tests' significance level is
         ``1 - level``.
@@ -97,17 +113,18 @@ def run_stats(
     -------
     dict
         ``models.<model>``: ``status``, ``index``, ``rank``, ``index_se``, ``index_ci``
-        ``[low, high]`` (points; higher is better), ``rank_ci`` ``[best, worst]``,
-        ``tracks.<track>`` (``mean``, ``n_tasks``, ``se``, ``ci``, ...); ``pairs``
-        (``delta`` = a minus b, ``se``, ``ci``, ``p_value``, ``p_holm``,
-        ``n_common_tasks``); ``tie_groups``; ``method``; ``provenance``. A model
-        without an index has null intervals and no rank.
+        ``[low, high]`` (points; higher is better), ``rank_ci`` ``[best, worst]``
+        (simultaneous), ``rank_ci_marginal``, ``attempt_se``, ``tracks.<track>``
+        (``mean``, ``n_tasks``, ``se``, ``ci``, ``ci_method``, ...); ``pairs``
+        (``delta`` = a minus b, ``se``, ``ci``, ``p_value``, ``p_holm``, ``mdd``,
+        ``n_common_tasks``); ``leader_group``; ``tie_groups``; ``method``;
+        ``provenance``. A model without an index has null intervals and no rank.
 
     Raises
     ------
     InputRefused
-        A parameter out of range, an output path equal to the input, or an input that
-        is not a usable ``tcsexam score`` output.
+        A parameter out of range, an output path equal to the input, an input that is
+        not a usable ``tcsexam score`` output, or a cohort too large for the memory.
 
     Examples
     --------
@@ -124,25 +141,14 @@ def run_stats(
       - --resamples: field 'resamples' = 0 (allowed: an integer from 1 to 1000000)
       - --level: field 'level' = 1.5 (allowed: a number strictly between 0 and 1, e.g. 0.95)
     """
-    _check_parameters(resamples, seed, level)
-    if output is not None:
-        refuse_output_over_inputs(
-            output, [index], field="--output", allowed="a path that is not the index output read"
-        )
-    source = read_index_output(index)
-    result = build_stats_document(source, resamples=resamples, seed=seed, level=level)
-    result["provenance"] = stats_provenance(
-        index,
-        source.sha256,
-        source.data.get("reference_id"),
+    return write_stats(
+        index=index,
+        output=output,
         resamples=resamples,
         seed=seed,
         level=level,
         producer=producer,
-    )
-    if output is not None:
-        write_json_atomic(output, result)
-    return result
+    ).to_dict()
 
 
 def compute_stats(
@@ -153,13 +159,14 @@ def compute_stats(
     resamples: int = 10_000,
     seed: int = 0,
     level: float = 0.95,
-) -> dict[str, Any]:
-    """The :func:`run_stats` document of an index output in memory, without provenance.
+) -> StatsDocument:
+    """The stats document of an index output in memory, without provenance.
 
     ``source`` names the output in refusals; ``sha256`` is that of the text it was (or
     will be) written as, by default the kit's own JSON text of ``index_data``. A report
-    notebook run standalone calls it on the index it computed; the report runner on the
-    index it writes (and adds the provenance with :func:`stats_provenance`).
+    notebook run standalone calls it on the index it computed (``.to_dict()`` gives the
+    plain document); the report runner on the index it writes (and adds the provenance
+    with :func:`stats_provenance`).
 
     Examples
     --------
@@ -197,6 +204,56 @@ def stats_provenance(
     )
 
 
+def estimate_memory(source: IndexInput) -> int:
+    """Bytes ``tcsexam stats`` needs for this input, generously (pairs dominate).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tcsexam_lib.stats.inputs import IndexInput
+    >>> values = tuple(np.zeros((1000, 5)) for _ in range(4))
+    >>> source = IndexInput("x", "0" * 64, {}, [], ["m"] * 1000, ((),) * 4, values, {})
+    >>> estimate_memory(source) // 10**6
+    239
+    """
+    n_models = len(source.ranked)
+    n_tasks = sum(v.shape[-1] for v in source.values)
+    pairs = n_models * (n_models - 1) // 2
+    return pairs * BYTES_PER_PAIR + n_models * max(n_tasks, 1) * BYTES_PER_MODEL_TASK
+
+
+def check_memory(source: IndexInput, available: int | None = None) -> None:
+    """Refuse, before any work, a cohort that would need more memory than is available."""
+    needed = estimate_memory(source)
+    available = available_memory() if available is None else available
+    if needed > available:
+        pairs = len(source.ranked) * (len(source.ranked) - 1) // 2
+        raise InputRefused(
+            "Not enough memory for these statistics",
+            [
+                Problem(
+                    source.path,
+                    field="models",
+                    value=f"{len(source.ranked)} models with an index ({pairs} pairs)",
+                    allowed=f"a cohort that needs at most the {available / 1e9:.1f} GB of "
+                    f"memory available (this one needs about {needed / 1e9:.1f} GB)",
+                )
+            ],
+        )
+
+
+def available_memory() -> int:
+    """Bytes of memory available now (``MemAvailable`` of ``/proc/meminfo``, else all)."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+
+
 def _check_parameters(resamples: Any, seed: Any, level: Any) -> None:
     problems = []
     if not _is_int(resamples) or not 1 <= resamples <= MAX_RESAMPLES:
@@ -231,8 +288,9 @@ def _is_int(value: Any) -> bool:
 
 
 def _number(value: Any) -> float | None:
+    """A figure, or ``None`` where it cannot be computed (NaN; an infinite df)."""
     value = float(value)
-    return None if math.isnan(value) else value
+    return value if math.isfinite(value) else None
 
 
 def _pair(low: Any, high: Any) -> list[float] | None:
@@ -242,7 +300,7 @@ def _pair(low: Any, high: Any) -> list[float] | None:
 
 def build_stats_document(
     source: IndexInput, *, resamples: int, seed: int, level: float
-) -> dict[str, Any]:
+) -> StatsDocument:
     """The ``tcsexam stats`` document of a checked input, without its provenance.
 
     Examples
@@ -251,9 +309,9 @@ def build_stats_document(
     >>> from tcsexam_lib.stats.inputs import IndexInput
     >>> empty = IndexInput("x.json", "0" * 64, {"metric_id": "m", "models": {}}, [], [],
     ...                    ((),) * 4, (np.zeros((0, 0)),) * 4, {})
-    >>> doc = build_stats_document(empty, resamples=10, seed=0, level=0.95)
-    >>> doc["pairs"], doc["tie_groups"], doc["models"]
-    ([], [], {})
+    >>> doc = build_stats_document(empty, resamples=10, seed=0, level=0.95).to_dict()
+    >>> doc["pairs"], doc["tie_groups"], doc["leader_group"], doc["models"]
+    ([], [], [], {})
     """
     data = source.data
     n_tasks = [len(items) for items in source.items]
@@ -263,11 +321,9 @@ def build_stats_document(
             source.values,
             names=source.ranked,
             index=[data["models"][m]["index"] for m in source.ranked],
-            resamples=resamples,
-            seed=seed,
             level=level,
         )
-    document: dict[str, Any] = {
+    head: dict[str, Any] = {
         "metric_id": METRIC_ID,
         "index_sha256": source.sha256,
         "suite": data.get("suite"),
@@ -280,60 +336,71 @@ def build_stats_document(
         "weights": dict(TRACK_WEIGHTS),
     }
     if data.get("simulated"):
-        document["simulated"] = True  # computed from simulated (demo) data
-    models = {}
+        head["simulated"] = True  # computed from simulated (demo) data
+    models, few_repeats = {}, {}
+    rows = {model: row for row, model in enumerate(source.ranked)}
     for model in source.models:
-        if model in source.ranked:
-            models[model] = _ranked_model(source, analysis, source.ranked.index(model))
+        if model in rows:
+            models[model], few_repeats[model] = _ranked_model(source, analysis, rows[model])
         else:
             models[model] = _unranked_model(data["models"][model])
-    document["models"] = models
-    document["ranking"] = [] if analysis is None else [source.ranked[i] for i in analysis.order]
-    document["pairs"] = [] if analysis is None else _pairs(source, analysis, n_tasks, level)
-    document["tie_groups"] = (
-        [] if analysis is None else [[source.ranked[i] for i in g] for g in analysis.tie_groups]
+    head["models"] = models
+    names = source.ranked
+    head["ranking"] = [] if analysis is None else [names[i] for i in analysis.order]
+    head["leader_group"] = [] if analysis is None else [names[i] for i in analysis.leader_group]
+    head["tie_groups"] = (
+        [] if analysis is None else [[names[i] for i in g] for g in analysis.tie_groups]
     )
-    document["notes"] = _notes(source, n_tasks)
-    return document
+    head["notes"] = _notes(source, n_tasks, models, few_repeats)
+    pairs = PairTable.empty() if analysis is None else PairTable(names, analysis.pairs, n_tasks)
+    return StatsDocument(head, pairs)
 
 
-def _ranked_model(source: IndexInput, analysis: CohortAnalysis, row: int) -> dict[str, Any]:
+def _ranked_model(
+    source: IndexInput, analysis: CohortAnalysis, row: int
+) -> tuple[dict[str, Any], list[str]]:
     model = source.ranked[row]
     entry = source.data["models"][model]
-    tracks, components, sds = {}, {}, {}
+    moments, intervals = analysis.moments, analysis.tracks
+    low, high = analysis.track_ci
+    methods = analysis.track_ci_methods
+    tracks, components, sds, n_tasks = {}, {}, {}, {}
     for k, track in enumerate(TRACKS):
         components[track] = decompose_track_variance(source.scores[model][k])
-        sds[track] = _number(analysis.track_sd[row, k])
-        n = int(analysis.n_tasks[k])
+        sds[track] = _number(moments.sd[row, k])
+        n_tasks[track] = n = int(moments.n[k])
         tracks[track] = {
             "mean": entry["tracks"][track]["mean"],
             "n_tasks": n,
             "sd": sds[track],
-            "se": _number(analysis.track_se[row, k]),
-            "df": n - 1 if n >= 2 else None,
-            "ci": _pair(analysis.track_ci[0][row, k], analysis.track_ci[1][row, k]),
-            "ci_bootstrap": _pair(
-                analysis.track_ci_bootstrap[0][row, k], analysis.track_ci_bootstrap[1][row, k]
-            ),
+            "se": None if sds[track] is None else sds[track] / math.sqrt(n),
+            "df": _number(intervals.df[row, k]),
+            "ci": _pair(low[row, k], high[row, k]),
+            "ci_method": methods[row, k],
             "variance_components": components[track],
         }
-    index_ci = _pair(analysis.index_ci[0][row], analysis.index_ci[1][row])
-    half_width = _number(analysis.index_ci[1][row] - analysis.index[row])
+    index = entry["index"]
+    index_low, index_high = (float(end[row]) for end in analysis.index_ci)
+    no_interval = math.isnan(index_low) or math.isnan(index_high)
+    half_width = None if no_interval else max(index - index_low, index_high - index)
+    few = [
+        track
+        for track in TRACKS
+        if components[track] is not None
+        and components[track]["n_tasks_with_repeats"] < FEW_REPEATED_TASKS
+    ]
     result = {
         "status": entry["status"],
-        "index": entry["index"],
+        "index": index,
         "rank": analysis.ranks[row],
         "index_se": _number(analysis.index_se[row]),
-        "index_df": _number(analysis.index_df[row]),
-        "index_ci": index_ci,
+        "index_ci": _pair(index_low, index_high),
+        "index_ci_df": _pair(analysis.index_df[0][row], analysis.index_df[1][row]),
         "index_ci_half_width": half_width,
-        "index_ci_bootstrap": _pair(
-            analysis.index_ci_bootstrap[0][row], analysis.index_ci_bootstrap[1][row]
-        ),
         "rank_ci": list(analysis.rank_ci[row]),
-        "index_se_projected": project_index_se(
-            sds, dict(zip(TRACKS, map(len, source.items), strict=True)), components
-        ),
+        "rank_ci_marginal": list(analysis.rank_ci_marginal[row]),
+        "attempt_se": attempt_standard_error(components, n_tasks),
+        "index_se_projected": project_index_se(sds, n_tasks, components),
         "tracks": tracks,
     }
     if entry["status"] == "provisional":
@@ -341,7 +408,7 @@ def _ranked_model(source: IndexInput, analysis: CohortAnalysis, row: int) -> dic
             "provisional: some adopted attempt awaits confirmation; the intervals use the "
             "adopted attempts as they stand and the status stays provisional"
         )
-    return result
+    return result, few
 
 
 def _unranked_model(entry: dict[str, Any]) -> dict[str, Any]:
@@ -353,7 +420,7 @@ def _unranked_model(entry: dict[str, Any]) -> dict[str, Any]:
             "se": None,
             "df": None,
             "ci": None,
-            "ci_bootstrap": None,
+            "ci_method": "none",
             "variance_components": None,
         }
         for track in TRACKS
@@ -363,58 +430,59 @@ def _unranked_model(entry: dict[str, Any]) -> dict[str, Any]:
         "index": None,
         "rank": None,
         "index_se": None,
-        "index_df": None,
         "index_ci": None,
+        "index_ci_df": None,
         "index_ci_half_width": None,
-        "index_ci_bootstrap": None,
         "rank_ci": None,
+        "rank_ci_marginal": None,
+        "attempt_se": None,
         "index_se_projected": None,
         "tracks": tracks,
         "note": f"no index (status {entry['status']}): no intervals and no rank; left out of "
-        "pairs, ranking and tie groups",
+        "pairs, ranking, leader group and tie groups",
     }
 
 
-def _pairs(
-    source: IndexInput, analysis: CohortAnalysis, n_tasks: list[int], level: float
-) -> list[dict[str, Any]]:
-    pairs = []
-    for k, (a, b) in enumerate(analysis.pairs):
-        p_holm = float(analysis.p_holm[k])
-        pairs.append(
-            {
-                "model_a": source.ranked[a],
-                "model_b": source.ranked[b],
-                "delta": float(analysis.pair_delta[k]),
-                "se": _number(analysis.pair_se[k]),
-                "df": _number(analysis.pair_df[k]),
-                "ci": _pair(analysis.pair_ci[0][k], analysis.pair_ci[1][k]),
-                "ci_bootstrap": _pair(
-                    analysis.pair_ci_bootstrap[0][k], analysis.pair_ci_bootstrap[1][k]
-                ),
-                "p_value": float(analysis.p_value[k]),
-                "p_holm": p_holm,
-                "significant": p_holm <= 1 - level,
-                "n_common_tasks": sum(n_tasks),
-            }
-        )
-    return pairs
+def _names(models: list[str], limit: int = 5) -> str:
+    shown = ", ".join(models[:limit])
+    return shown if len(models) <= limit else f"{shown} and {len(models) - limit} more"
 
 
-def _notes(source: IndexInput, n_tasks: list[int]) -> list[str]:
+def _notes(
+    source: IndexInput,
+    n_tasks: list[int],
+    models: dict[str, dict[str, Any]],
+    few_repeats: dict[str, list[str]],
+) -> list[str]:
     notes = []
     unranked = [m for m in source.models if m not in source.ranked]
     if unranked:
         notes.append(
-            f"without an index (incomplete): {', '.join(unranked)}; listed with null intervals "
-            "and no rank, left out of pairs, ranking and tie groups"
+            f"without an index (incomplete): {_names(unranked)}; listed with null intervals "
+            "and no rank, left out of pairs, ranking, leader group and tie groups"
         )
     single = [t for t, n in zip(TRACKS, n_tasks, strict=True) if n < 2]
     if source.ranked and single:
+        bounded = [t for t in single if TRACK_RANGES[t][1] == 1.0]
         notes.append(
             f"fewer than two tasks in {', '.join(single)}: no standard deviation there, so "
-            "index_se, index_ci and the pairs' se and ci are null"
+            "index_se and the pairs' se, ci and p-values are null"
+            + (f" (the track intervals of {', '.join(bounded)} need no spread)" if bounded else "")
         )
     if len(source.ranked) < 2:
         notes.append("fewer than two models with an index: no pairs")
+    no_attempt_se = [m for m in source.ranked if models[m]["attempt_se"] is None]
+    if no_attempt_se:
+        notes.append(
+            f"attempt_se is null for {_names(no_attempt_se)}: some track has no task with two "
+            "or more attempts, so attempt noise cannot be told from task differences there"
+        )
+    few = {m: tracks for m, tracks in few_repeats.items() if tracks}
+    if few:
+        tracks = sorted({t for ts in few.values() for t in ts}, key=TRACKS.index)
+        notes.append(
+            f"warning: the variance components of {_names(list(few))} rest on fewer than "
+            f"{FEW_REPEATED_TASKS} repeated tasks in {', '.join(tracks)}: attempt_variance, "
+            "attempt_se and the projected standard errors are rough there"
+        )
     return notes

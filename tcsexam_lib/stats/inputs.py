@@ -3,9 +3,10 @@
 The file is read as strict JSON, validated against the published schema
 ``references/schemas/index-output.schema.json`` (the fields read here), and checked for
 agreement: the kit's metric id; an index exactly when the model is not incomplete; for
-a model with an index, a mean for every task, each task mean the mean of its scores,
-each track mean the mean of its task means, the index the weighted sum of the track
-means; and the same tasks for every model with an index. Every disagreement is one
+a model with an index, attempt scores in their track's range, a mean for every task,
+each task mean the mean of its scores, each track mean the mean of its task means, the
+index the weighted sum of the track means; and the same tasks for every model with an
+index. Every disagreement is one
 :class:`~tcsexam_lib.errors.Problem` naming the file, the field, the value and what is
 allowed.
 """
@@ -23,7 +24,7 @@ from ..errors import InputRefused, Problem
 from ..formulas import combine_track_means, mean_score
 from ..jsonio import read_json, sha256_file
 from ..schemas import validate_with_schema
-from ..vocab import METRIC_ID, TRACKS
+from ..vocab import METRIC_ID, SCORE_RANGES, TRACKS, score_in_range
 
 #: Recomputed and recorded means may differ by this much (relative and absolute).
 AGREEMENT_TOLERANCE = 1e-9
@@ -141,6 +142,11 @@ def _check_model(source: str, model: str, entry: dict[str, Any]) -> list[Problem
         if key in seen:
             problems.append(Problem(at, field="item", value=task["item"], detail="listed twice"))
         seen.add(key)
+        outside = [x for x in task["scores"] if not score_in_range(task["track"], x)]
+        if outside:
+            allowed = f"attempt scores {SCORE_RANGES[task['track']]}"
+            problems.append(Problem(at, field="scores", value=outside[0], allowed=allowed))
+            continue
         if task["mean"] is None or not task["scores"]:
             allowed = "a number with its scores (the model has an index)"
         elif not _agree(task["mean"], mean_score(task["scores"])):

@@ -1,127 +1,426 @@
-"""Analytic standard errors and intervals of the index, its track means and its deltas.
+"""Standard errors and intervals of track means and of the index, for each model.
 
-The sampling model: the tasks of each track are a sample from a larger pool of tasks
-(stratified by track); the attempts of a task are noise already averaged into its task
-mean. So the uncertainty of a track mean is that of a mean of ``n_t`` task means, and
-the index ``sum_t W_t * mean_t`` (W = 30, 30, 30, 10 points) is a stratified mean:
+The sampling model: the tasks of each track are a sample from a larger pool (stratified
+by track); the attempts of a task are noise already averaged into its task mean. A track
+mean is then the mean of ``n_t`` task means, and the index ``sum_t W_t * mean_t``
+(W = 30, 30, 30, 10 points) a stratified mean.
 
-- ``se_t = s_t / sqrt(n_t)`` (track-mean units), ``s_t`` the sample standard deviation
-  (ddof 1) of the ``n_t`` task means;
-- ``index_se = sqrt(sum_t W_t^2 * s_t^2 / n_t)`` (index points);
-- the Welch-Satterthwaite degrees of freedom of that sum,
-  ``df = (sum_t v_t)^2 / sum_t (v_t^2 / (n_t - 1))`` with ``v_t = W_t^2 * s_t^2 / n_t``;
-- the interval ``estimate +- t(1 - (1 - level)/2, df) * se``.
+Standard errors (the spec's fields):
 
-A track with fewer than two tasks has no ``s_t``: its quantities are NaN here (``null``
-in the output). The same functions give paired standard errors when the values are the
-per-task differences of two models.
+- ``se_t = s_t / sqrt(n_t)``, ``s_t`` the sample standard deviation (ddof 1) of the
+  ``n_t`` task means of the track;
+- ``index_se = sqrt(sum_t W_t^2 s_t^2 / n_t)``.
+
+Intervals (at ``level``; ``alpha = 1 - level``), chosen by what a track's task means can
+be, because few tasks, 0/1 scores and skewed rewards break the plain t-interval (it
+gives ``[0, 0]`` to a track whose five scores are all 0, and misses a skewed track's
+tail):
+
+- degrees of freedom (:func:`moment_degrees_of_freedom`): the Satterthwaite match of
+  ``s_t^2`` to a scaled chi-square, with the variance of ``s_t^2`` estimated from the
+  fourth moment, never more than ``n_t - 1`` (heavy tails make ``s_t^2`` less stable);
+  ``q`` is the t quantile at that df;
+- **0/1 track** (theorem, conjecture: every task mean is 0 or 1): the Clopper–Pearson
+  interval of ``k`` solved out of ``n_t``. With one attempt a task the count is exactly
+  Binomial(n_t, P) under the sampling model, so it covers with probability at least
+  ``level``; with more attempts, a binomial has the largest variance a mean in [0, 1]
+  can have;
+- **other tracks in [0, 1]** (solver; theorem and conjecture with fractional task
+  means): the Wilson score interval with quantile ``q`` at the effective sample size
+  ``n* = p (1 - p) / se^2`` (Korn & Graubard 1998; ``n* = n_t`` when the task means
+  have no spread or ``p`` is 0 or 1). It respects the bounds, reaches further towards
+  the middle than towards a bound, and never has width 0;
+- **construction** (``[0, inf)``, often zero-inflated and heavy-tailed): Hall's (1992)
+  skewness-corrected t-interval. With ``T = (mean - mu) / se``, ``A = G1 / sqrt(n_t)``
+  (``G1`` the adjusted sample skewness, capped by :func:`capped_skewness`) and
+  ``g(T) = T + A T^2 / 3 + A^2 T^3 / 27 + A / 6``, the interval is
+  ``mean - se * g^-1(+q)`` to ``mean - se * g^-1(-q)``: longer on the side of the
+  tail. Rewards all equal to ``c`` have no spread to go on: the Wilson interval of
+  ``c / U`` out of ``n_t`` with ``U = max(1, c)`` (it assumes rewards of at most
+  ``max(1, c)``, 1 being the reference level);
+- a construction track of one task has no interval; reported intervals are clipped to
+  the track's range ([0, 1]; construction [0, inf)).
+
+The index interval combines the track intervals by MOVER (Zou & Donner 2008, "method
+of variance estimates recovery"): each side's half-width on each track is turned back
+into a standard error by the t quantile that built it, the sides' standard errors are
+summed with the index weights as variances, and the Welch–Satterthwaite degrees of
+freedom of that sum give the quantile. So the index interval is asymmetric where its
+tracks are, and a track without spread never vanishes from it.
 """
 
 from __future__ import annotations
 
+import functools
+import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 from ..formulas import WEIGHT_VECTOR
+from ..vocab import TRACKS
+from .distributions import t_quantile
+
+#: The values a track mean can take; reported intervals are clipped to them.
+TRACK_RANGES = {
+    "theorem": (0.0, 1.0),
+    "solver": (0.0, 1.0),
+    "construction": (0.0, np.inf),
+    "conjecture": (0.0, 1.0),
+}
+#: Interval methods, as the output names them (``tracks.<t>.ci_method``).
+METHOD_CLOPPER_PEARSON = "clopper-pearson"
+METHOD_WILSON = "wilson-effective-n"
+METHOD_HALL = "hall-skewness-corrected-t"
+METHOD_WILSON_BOUND = "wilson-no-spread"
+METHOD_NONE = "none"
+_METHODS = (METHOD_NONE, METHOD_CLOPPER_PEARSON, METHOD_WILSON, METHOD_HALL, METHOD_WILSON_BOUND)
 
 
-def compute_track_spread(values: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """Sample standard deviations (ddof 1) and task counts of each track's task values.
+@dataclass(frozen=True)
+class Moments:
+    """Per row (model or pair) and track: the moments the intervals and tests use.
+
+    Arrays of shape ``(rows, 4)`` (tracks in P, S, C, O order); ``n`` has shape ``(4,)``.
+    ``sd`` and ``df`` are NaN for a track with fewer than two tasks; ``k3`` (the unbiased
+    third cumulant) is 0 with fewer than three.
+    """
+
+    n: np.ndarray
+    mean: np.ndarray
+    sd: np.ndarray
+    k3: np.ndarray
+    df: np.ndarray
+    skewness: np.ndarray
+
+
+def track_moments(values: Sequence[np.ndarray], *, tasks_first: bool = False) -> Moments:
+    """Means, standard deviations, third cumulants and degrees of freedom per track.
 
     Parameters
     ----------
     values : sequence of arrays
-        One array per track in :data:`~tcsexam_lib.vocab.TRACKS` order, each of shape
-        ``(rows, n_t)``: a row per model (or per pair of models), a column per task.
-
-    Returns
-    -------
-    (sd, n) : arrays of shape ``(rows, 4)`` and ``(4,)``
-        ``sd[r, t]`` is NaN when track ``t`` has fewer than two tasks.
+        One array per track in :data:`~tcsexam_lib.vocab.TRACKS` order, shape
+        ``(rows, n_t)``: a row per model (or pair of models), a column per task.
+    tasks_first : bool
+        The arrays are ``(n_t, rows)`` instead (the pairs' layout: a sum over a few
+        tasks is then a few additions of long rows, much faster than many short sums).
 
     Examples
     --------
     >>> import numpy as np
-    >>> sd, n = compute_track_spread([np.array([[0.0, 1.0, 1.0, 0.0]]),
-    ...                               np.array([[0.5, 0.7]]), np.array([[1.0, 1.0, 1.0]]),
-    ...                               np.array([[1.0]])])
-    >>> sd.round(4).tolist(), n.tolist()
-    ([[0.5774, 0.1414, 0.0, nan]], [4, 2, 3, 1])
+    >>> m = track_moments([np.array([[0.0, 1.0, 1.0, 0.0]]), np.array([[0.5, 0.7]]),
+    ...                    np.array([[1.0, 1.0, 1.0]]), np.array([[1.0]])])
+    >>> m.sd.round(4).tolist(), m.df.tolist(), m.n.tolist()
+    ([[0.5774, 0.1414, 0.0, nan]], [[3.0, 1.0, 2.0, nan]], [4, 2, 3, 1])
     """
-    n = np.array([v.shape[-1] for v in values])
-    sd = np.stack(
-        [
-            v.std(axis=-1, ddof=1) if v.shape[-1] >= 2 else np.full(v.shape[:-1], np.nan)
-            for v in values
-        ],
-        axis=-1,
-    )
-    return sd, n
+    axis = 0 if tasks_first else -1
+    n = np.array([v.shape[axis] for v in values])
+    columns = [_moments_of(v, axis) for v in values]
+    mean, sd, k3, df, skewness = (np.stack([c[k] for c in columns], axis=-1) for k in range(5))
+    return Moments(n=n, mean=mean, sd=sd, k3=k3, df=df, skewness=skewness)
 
 
-def stratified_standard_error(sd: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The index standard error ``sqrt(sum_t W_t^2 s_t^2 / n_t)`` and its Welch-Satterthwaite df.
-
-    ``sd`` holds the per-track sample standard deviations (last axis: P, S, C, O) and
-    ``n`` the task counts. The standard error is in index points: how far the index
-    would typically move if the suite's tasks were drawn again from the same pool. Both
-    are NaN when a track has fewer than two tasks; ``df`` is NaN as well when the
-    standard error is 0 (every track's task values equal).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> se, df = stratified_standard_error(np.array([0.5, 0.2, 0.4, 0.5]),
-    ...                                    np.array([20, 20, 20, 20]))
-    >>> round(float(se), 4), round(float(df), 2)
-    (4.6368, 47.94)
-    """
-    n = np.asarray(n, dtype=float)
-    terms = np.square(np.asarray(WEIGHT_VECTOR, dtype=float)) * np.square(sd) / n
-    variance = terms.sum(axis=-1)
+def _moments_of(v: np.ndarray, axis: int) -> tuple[np.ndarray, ...]:
+    n = v.shape[axis]
+    mean = v.mean(axis=axis)
+    nan = np.full(mean.shape, np.nan)
+    if n < 2:
+        return mean, nan, np.zeros(mean.shape), nan, np.zeros(mean.shape)
+    centred = v - np.expand_dims(mean, axis)
+    squares = centred * centred
+    m2 = squares.mean(axis=axis)
+    sd = np.sqrt(m2 * n / (n - 1))
+    df = moment_degrees_of_freedom(m2, (squares * squares).mean(axis=axis), n)
+    if n < 3:
+        return mean, sd, np.zeros(mean.shape), df, np.zeros(mean.shape)
+    m3 = (squares * centred).mean(axis=axis)
+    k3 = m3 * n * n / ((n - 1) * (n - 2))
     with np.errstate(divide="ignore", invalid="ignore"):
-        df = np.square(variance) / (np.square(terms) / (n - 1)).sum(axis=-1)
-    df = np.where(variance > 0, df, np.nan)
-    return np.sqrt(variance), df
+        skewness = np.where(m2 > 0, m3 / m2**1.5 * np.sqrt(n * (n - 1)) / (n - 2), 0.0)
+    return mean, sd, k3, df, skewness
 
 
-def t_interval(
-    estimate: np.ndarray, se: np.ndarray, df: np.ndarray, level: float
-) -> tuple[np.ndarray, np.ndarray]:
-    """``estimate -+ t(1 - (1 - level)/2, df) * se``: the two-sided t-interval at ``level``.
+def moment_degrees_of_freedom(m2: np.ndarray, m4: np.ndarray, n: int) -> np.ndarray:
+    """``2 s^4 / Var(s^2)`` with ``Var(s^2)`` estimated from the fourth moment, in [1, n - 1].
 
-    A standard error of exactly 0 gives the degenerate interval ``[estimate, estimate]``
-    (whatever ``df``); a NaN standard error gives NaN ends (no interval).
+    ``m2`` and ``m4`` are the second and fourth central sample moments (divided by n).
+    For normal data this is about ``n - 1``; heavier tails make ``s^2`` vary more, and
+    fewer degrees of freedom widen the t quantile. Zero spread gives ``n - 1``.
 
     Examples
     --------
     >>> import numpy as np
-    >>> low, high = t_interval(np.array([50.0, 7.0]), np.array([2.0, 0.0]),
-    ...                        np.array([30.0, np.nan]), 0.95)
-    >>> low.round(3).tolist(), high.round(3).tolist()
-    ([45.915, 7.0], [54.085, 7.0])
+    >>> x = np.array([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 10.0])   # one far value
+    >>> m2, m4 = x.var(), ((x - x.mean()) ** 4).mean()
+    >>> round(float(moment_degrees_of_freedom(np.array(m2), np.array(m4), 8)), 2)   # not 7
+    3.85
+    >>> float(moment_degrees_of_freedom(np.array(0.0), np.array(0.0), 8))
+    7.0
     """
-    from scipy.special import stdtrit  # what scipy.stats.t.ppf calls, without its import
+    s2 = m2 * n / (n - 1)
+    variance = (m4 - m2 * m2 * (n - 3) / (n - 1)) / n
+    with np.errstate(divide="ignore", invalid="ignore"):
+        df = 2.0 * s2 * s2 / variance
+    df = np.where((variance > 0) & np.isfinite(df), df, n - 1.0)
+    return np.clip(df, 1.0, n - 1.0)
 
-    estimate, se, df = (np.asarray(a, dtype=float) for a in (estimate, se, df))
-    quantile = stdtrit(np.where(np.isnan(df), 1.0, df), 0.5 + level / 2)
-    half = np.where(se == 0, 0.0, quantile * se)
-    return estimate - half, estimate + half
 
-
-def percentile_interval(replicates: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
-    """The ``(1 - level)/2`` and ``1 - (1 - level)/2`` quantiles of replicates (last axis).
-
-    Quantiles use numpy's default (linear interpolation between order statistics).
+def stratified_standard_error(sd: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """``sqrt(sum_t W_t^2 s_t^2 / n_t)`` in index points (NaN when a track has < 2 tasks).
 
     Examples
     --------
     >>> import numpy as np
-    >>> low, high = percentile_interval(np.arange(101.0), 0.5)
-    >>> float(low), float(high)
-    (25.0, 75.0)
+    >>> round(float(stratified_standard_error(np.array([0.5, 0.2, 0.4, 0.5]),
+    ...                                        np.array([20, 20, 20, 20]))), 4)
+    4.6368
+    """
+    weights = np.square(np.asarray(WEIGHT_VECTOR, dtype=float))
+    return np.sqrt((weights * np.square(sd) / np.asarray(n, dtype=float)).sum(axis=-1))
+
+
+def welch_satterthwaite(terms: np.ndarray, df: np.ndarray) -> np.ndarray:
+    """``(sum v)^2 / sum(v^2 / df)`` over the last axis (the df of a sum of variances).
+
+    Terms that are 0 do not count; all 0 gives NaN.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> float(welch_satterthwaite(np.array([1.0, 1.0]), np.array([4.0, 4.0])))
+    8.0
+    """
+    total = terms.sum(axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        parts = np.where(terms > 0, terms * terms / df, 0.0)
+        return np.where(total > 0, total * total / parts.sum(axis=-1), np.nan)
+
+
+@dataclass(frozen=True)
+class TrackIntervals:
+    """Per model and track (``(models, 4)`` arrays): the interval and how it was made.
+
+    ``low``/``high`` are unclipped (the index interval combines them); ``quantile`` and
+    ``df`` are those that turn a half-width back into a standard error; ``method``
+    indexes :data:`_METHODS`.
+    """
+
+    low: np.ndarray
+    high: np.ndarray
+    quantile: np.ndarray
+    df: np.ndarray
+    method: np.ndarray
+
+    def clipped(self) -> tuple[np.ndarray, np.ndarray]:
+        """The intervals clipped to each track's range."""
+        low_end, high_end = (np.array([TRACK_RANGES[t][k] for t in TRACKS]) for k in (0, 1))
+        return np.maximum(self.low, low_end), np.minimum(self.high, high_end)
+
+    def method_names(self) -> np.ndarray:
+        """The method of each interval, by name."""
+        return np.array(_METHODS, dtype=object)[self.method]
+
+
+def track_intervals(values: Sequence[np.ndarray], moments: Moments, level: float) -> TrackIntervals:
+    """The interval of every model's track mean (see the module docstring for the rules).
+
+    Examples
+    --------
+    Five theorem tasks, none solved: Clopper–Pearson, never ``[0, 0]``:
+
+    >>> import numpy as np
+    >>> values = [np.zeros((1, 5)), np.array([[0.2, 0.4, 0.5, 0.3, 0.6]]),
+    ...           np.array([[1.0, 1.2, 0.8, 1.1, 0.9]]), np.array([[0.0, 1, 0, 0, 1]])]
+    >>> out = track_intervals(values, track_moments(values), 0.95)
+    >>> out.method_names().tolist()
+    [['clopper-pearson', 'wilson-effective-n', 'hall-skewness-corrected-t', 'clopper-pearson']]
+    >>> low, high = out.clipped()
+    >>> round(float(low[0, 0]), 4), round(float(high[0, 0]), 4)
+    (0.0, 0.5218)
     """
     alpha = 1.0 - level
-    ends = np.quantile(replicates, [alpha / 2, 1 - alpha / 2], axis=-1)
-    return ends[0], ends[1]
+    shape = moments.mean.shape
+    low, high = np.full(shape, np.nan), np.full(shape, np.nan)
+    df = moments.df.copy()
+    df[:, moments.n < 2] = np.inf  # no spread to estimate: the bound alone
+    quantile = t_quantile(0.5 + level / 2.0, df)
+    method = np.zeros(shape, dtype=int)
+    for k, track in enumerate(TRACKS):
+        v = values[k]
+        n = v.shape[-1]
+        bounded = TRACK_RANGES[track][1] == 1.0
+        if n == 0 or (n < 2 and not bounded):
+            continue  # construction with one task: no spread and no bound
+        mean, sd = moments.mean[:, k], np.nan_to_num(moments.sd[:, k])
+        q = quantile[:, k]
+        se = sd / np.sqrt(n)
+        flat = sd == 0
+        if bounded:
+            binary = np.all((v == 0.0) | (v == 1.0), axis=-1)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                n_eff = mean * (1.0 - mean) / (se * se)
+            n_eff = np.where(flat | (mean <= 0) | (mean >= 1), n, n_eff)
+            low[:, k], high[:, k] = wilson_interval(mean, n_eff, q)
+            method[:, k] = _METHODS.index(METHOD_WILSON)
+            if binary.any():
+                low[binary, k], high[binary, k] = clopper_pearson(
+                    np.rint(mean[binary] * n), n, alpha
+                )
+                method[binary, k] = _METHODS.index(METHOD_CLOPPER_PEARSON)
+            continue
+        skew = capped_skewness(moments.skewness[:, k] / np.sqrt(n), q)
+        low[:, k], high[:, k] = hall_interval(mean, se, skew, q)
+        method[:, k] = _METHODS.index(METHOD_HALL)
+        if flat.any():
+            bound = np.maximum(1.0, mean[flat])
+            w_low, w_high = wilson_interval(mean[flat] / bound, n, q[flat])
+            low[flat, k], high[flat, k] = w_low * bound, w_high * bound
+            method[flat, k] = _METHODS.index(METHOD_WILSON_BOUND)
+    return TrackIntervals(low=low, high=high, quantile=quantile, df=df, method=method)
+
+
+def capped_skewness(skew: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """The estimate's skewness, capped where Hall's transformation stops informing.
+
+    ``g`` has a stationary point at ``T = -3 / A``; the interval end on the long side
+    reaches it when ``|A| (q + |A| / 6) = 1``. A larger estimated ``|A|`` (a sample
+    skewness large for its few tasks) is capped there, so the long side is at most
+    ``3 / |A|`` standard errors (about 7 at 8 tasks) instead of running off.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> capped_skewness(np.array([0.1, 2.0, -2.0]), np.array([2.0, 2.0, 2.0])).round(4).tolist()
+    [0.1, 0.4807, -0.4807]
+    """
+    limit = 3.0 * (np.sqrt(q * q + 2.0 / 3.0) - q)
+    return np.clip(skew, -limit, limit)
+
+
+def hall_interval(
+    mean: np.ndarray, se: np.ndarray, skew: np.ndarray, q: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Hall's (1992) skewness-corrected interval ``[mean - se g^-1(q), mean - se g^-1(-q)]``.
+
+    ``skew`` is the standardised third cumulant of the estimate (``G1 / sqrt(n)`` for a
+    mean); ``g(T) = T + a T^2 + a^2 T^3 / 3 + b`` with ``a = skew / 3``, ``b = skew / 6``
+    is monotone, and ``g^-1(v) = ((1 + 3a (v - b))^(1/3) - 1) / a``. ``skew = 0`` gives
+    the t-interval ``mean -+ q se``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> low, high = hall_interval(np.array([1.0, 1.0]), np.array([0.1, 0.1]),
+    ...                           np.array([0.0, 0.2]), np.array([2.0, 2.0]))
+    >>> low.round(4).tolist(), high.round(4).tolist()   # a right tail reaches further right
+    ([0.8, 0.8246], [1.2, 1.2396])
+    """
+    return mean - se * _hall_inverse(q, skew), mean - se * _hall_inverse(-q, skew)
+
+
+def _hall_inverse(v: np.ndarray, skew: np.ndarray) -> np.ndarray:
+    """``((1 + 3a(v - b))^(1/3) - 1) / a``, written ``3(v - b) / (c^2 + c + 1)`` with ``c``
+    the cube root (the same number, without cancellation when ``a`` is tiny or 0)."""
+    a, b = skew / 3.0, skew / 6.0
+    c = np.cbrt(1.0 + 3.0 * a * (v - b))
+    return 3.0 * (v - b) / (c * c + c + 1.0)
+
+
+def clopper_pearson(k: np.ndarray, n: int, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """The exact binomial interval of ``k`` successes out of ``n`` (``k`` whole numbers).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> low, high = clopper_pearson(np.array([0.0, 5.0, 2.0]), 5, 0.05)
+    >>> low.round(4).tolist(), high.round(4).tolist()
+    ([0.0, 0.4782, 0.0527], [0.5218, 1.0, 0.8534])
+    """
+    low, high = _clopper_pearson_table(int(n), float(alpha))
+    where = np.asarray(k, dtype=int)
+    return low[where], high[where]
+
+
+@functools.lru_cache(maxsize=256)
+def _clopper_pearson_table(n: int, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """The limits for every ``k`` from 0 to ``n`` (they depend on nothing else: once each).
+
+    The lower limit of ``k`` solves ``P(X >= k) = alpha/2`` and the upper one
+    ``P(X <= k) = alpha/2`` for ``X ~ Binomial(n, p)``; both tails are finite sums of the
+    binomial probabilities (in logs), solved for every ``k`` at once by bisection.
+    """
+    k = np.arange(n + 1)
+    log_choose = np.array(
+        [math.lgamma(n + 1) - math.lgamma(j + 1) - math.lgamma(n - j + 1) for j in k]
+    )
+    at_least = k[:, None] <= k[None, :]  # row: k, column: j; X = j counts towards P(X >= k)
+
+    def solve(lower: bool) -> np.ndarray:
+        low, high = np.zeros(n + 1), np.ones(n + 1)
+        for _ in range(60):  # 2^-60: below a double's resolution on [0, 1]
+            p = (low + high) / 2.0
+            with np.errstate(divide="ignore", invalid="ignore"):  # the k = 0 and k = n ends
+                log_pmf = log_choose[None, :] + k[None, :] * np.log(p)[:, None]
+                log_pmf = log_pmf + (n - k)[None, :] * np.log1p(-p)[:, None]
+            pmf = np.exp(log_pmf)
+            tail = (pmf * (at_least if lower else ~at_least | (k[:, None] == k[None, :]))).sum(1)
+            # lower: P(X >= k) grows with p; upper: P(X <= k) falls with p
+            too_low = tail < alpha / 2 if lower else tail > alpha / 2
+            low, high = np.where(too_low, p, low), np.where(too_low, high, p)
+        return (low + high) / 2.0
+
+    low, high = solve(True), solve(False)
+    low[0], high[n] = 0.0, 1.0
+    low.flags.writeable = high.flags.writeable = False  # shared by every caller
+    return low, high
+
+
+def wilson_interval(
+    p: np.ndarray, n: np.ndarray | float, z: np.ndarray | float
+) -> tuple[np.ndarray, np.ndarray]:
+    """The Wilson score interval of a proportion ``p`` out of ``n`` with quantile ``z``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> low, high = wilson_interval(np.array([0.0, 0.5]), 5, 1.959963984540054)
+    >>> low.round(4).tolist(), high.round(4).tolist()
+    ([0.0, 0.1704], [0.4345, 0.8296])
+    """
+    denominator = 1.0 + z * z / n
+    centre = (p + z * z / (2.0 * n)) / denominator
+    half = z * np.sqrt(p * (1.0 - p) / n + z * z / (4.0 * n * n)) / denominator
+    return np.maximum(centre - half, 0.0), np.minimum(centre + half, 1.0)
+
+
+def index_interval(
+    index: np.ndarray, tracks: TrackIntervals, moments: Moments, level: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The MOVER–Welch interval of each model's index: ``(low, high, df_low, df_high)``.
+
+    Each side: per track, the half-width on that side divided by the track's quantile
+    is a standard error; ``E = sqrt(sum_t W_t^2 e_t^2)``; the side's half-width is
+    ``t(1 - alpha/2, df) * E`` with ``df`` the Welch–Satterthwaite degrees of freedom of
+    that sum. NaN where a track has no interval. The low end is clipped at 0.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> values = [np.array([[0.0, 1, 1, 0, 1]]), np.array([[0.2, 0.4, 0.5, 0.3, 0.6]]),
+    ...           np.array([[1.0, 1.2, 0.8, 1.1, 0.9]]), np.zeros((1, 5))]
+    >>> m = track_moments(values)
+    >>> tracks = track_intervals(values, m, 0.95)
+    >>> index = np.array([30 * 0.6 + 30 * 0.4 + 30 * 1.0])
+    >>> low, high, _, _ = index_interval(index, tracks, m, 0.95)
+    >>> round(float(low[0]), 2), round(float(high[0]), 2)
+    (46.53, 71.32)
+    """
+    weights = np.asarray(WEIGHT_VECTOR, dtype=float)
+    sides = np.stack([moments.mean - tracks.low, tracks.high - moments.mean])  # (2, M, 4)
+    terms = np.square(weights * sides / tracks.quantile)
+    df = welch_satterthwaite(terms, tracks.df)
+    q = t_quantile(0.5 + level / 2.0, np.where(np.isnan(df), 1.0, df))
+    width = np.where(np.isnan(df), np.nan, q * np.sqrt(terms.sum(axis=-1)))
+    return np.maximum(index - width[0], 0.0), index + width[1], df[0], df[1]

@@ -1,99 +1,88 @@
-"""Paired comparisons of models: the sign-flip test, Holm's adjustment, rank intervals, ties.
+"""Paired comparisons of models, Holm's adjustment, and the rank claims built on them.
 
-Two models answered the same tasks, so they are compared task by task: ``d`` is, per
-task, the task mean of model a minus that of model b, and their delta is the weighted
-sum of the track means of ``d`` (= index of a minus index of b).
+Two models answered the same tasks, so they are compared task by task: per track, ``d``
+is the task mean of model a minus that of model b; their ``delta`` is the index of a
+minus the index of b (the weighted sum of the track means of ``d``).
 
-The p-value is a two-sided **stratified sign-flip permutation test** of "the two models
-are exchangeable on every task" (no difference): each replicate flips the sign of each
-task's difference at random (independently, within its track), and
-``p = (1 + #{|T*| >= |T|}) / (B + 1)``, where ``T`` is the observed delta and ``T*`` the
-flipped ones. This p-value is valid (``P(p <= alpha) <= alpha`` under that null) for
-any number of replicates ``B``; equal task means give ``T = 0`` and ``p = 1`` exactly.
+**The test** (null hypothesis: the two models have the same expected index over the
+task pool, *equal means*; their scores may differ in shape): a Welch–Satterthwaite
+t-test on the stratified mean of the per-task differences, with two small-sample
+corrections for task scores that are far from normal (0/1 theorems, zero-inflated
+solver scores, heavy-tailed construction rewards):
+
+- per track, the degrees of freedom are the Satterthwaite match of the variance of the
+  differences estimated from their fourth moment
+  (:func:`~.intervals.moment_degrees_of_freedom`, at most ``n_t - 1``), and the pair's
+  ``df`` is the Welch–Satterthwaite combination over the tracks;
+- the standard error is inflated for the skewness of the estimate: with
+  ``A = sum_t W_t^3 k3_t / n_t^2 / se^3`` (``k3_t`` the unbiased third cumulant of the
+  differences), ``se* = se * (1 + A^2 (z^4 + 2 z^2 - 3) / 18)``, ``z`` the normal
+  quantile at the level: the term of the two-sided Edgeworth expansion of the
+  studentised mean that skewness adds (Hall 1992, section 2.6), solved for the
+  standard error that restores the level.
+
+``p = P(|T_df| >= |delta| / se*)``, computed from the t distribution (no floor: Holm
+can separate any number of pairs), ``ci = delta -+ t(1 - alpha/2, df) se*``; a pair
+whose differences are the same on every task has ``se = 0``: ``p = 1`` when
+``delta = 0`` (identical task means, ``ci [0, 0]``), else ``p = 0``.
+
+**Holm** adjusts over all pairs (family-wise error at most ``alpha = 1 - level``). From
+the Holm-significant pairs ("a is significantly ahead of b"):
+
+- ``rank_ci`` (simultaneous): ``[1 + #models significantly ahead, M - #models
+  significantly behind]``; all intervals hold together with probability at least about
+  ``level`` (Holm's family-wise error), and they agree with the pairs by construction;
+- ``rank_ci_marginal``: the same from Holm over the ``M - 1`` pairs of that model only:
+  each interval holds with probability at least about ``level`` on its own (narrower;
+  not simultaneous);
+- ``leader_group``: the models that no model is significantly ahead of, in rank order
+  (the models that could be first);
+- ``tie_groups``: consecutive runs of the ranking in which no pair is significant; a new
+  group starts at the first model that a member of the current group is significantly
+  ahead of.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
-from ..formulas import combine_track_mean_arrays
+from ..formulas import WEIGHT_VECTOR
+from .distributions import normal_quantile, t_quantile, t_two_sided_p
+from .intervals import stratified_standard_error, track_moments, welch_satterthwaite
 
-#: Flipped statistics within this many index points of the observed one count as at
-#: least as extreme (floating-point sums of the same numbers in another order).
-TIE_TOLERANCE = 1e-9
+#: Pairs computed together (bounds the memory of the per-task differences).
+PAIR_CHUNK = 32768
+#: The power the minimum detectable difference is computed for.
+MDD_POWER = 0.8
 
 
-def sign_flip_p_values(
-    differences: Sequence[np.ndarray], rng: np.random.Generator, resamples: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Observed deltas and two-sided stratified sign-flip p-values of many pairs at once.
+@dataclass(frozen=True)
+class PairTests:
+    """One entry per pair, in rank order (``a`` ranked at or above ``b``; arrays ``(P,)``).
 
-    Parameters
-    ----------
-    differences : sequence of arrays
-        Per track (P, S, C, O order) the per-task differences ``a - b``, shape
-        ``(pairs, n_t)``.
-    rng : numpy.random.Generator
-        Draws the signs: per track in order, ``rng.integers(0, 2, size=(resamples,
-        n_t))``; one set of signs serves every pair.
-    resamples : int
-        Number of random sign flips ``B``.
-
-    Returns
-    -------
-    (delta, p) : arrays of shape ``(pairs,)``
-        ``delta`` in index points (positive: a is ahead), ``p`` in ``(0, 1]``. Swapping
-        a and b flips the sign of ``delta`` and keeps ``p``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> rng = np.random.default_rng(0)
-    >>> same = [np.zeros((1, 5))] * 4
-    >>> delta, p = sign_flip_p_values(same, rng, 1000)
-    >>> delta.tolist(), p.tolist()
-    ([0.0], [1.0])
-    >>> ahead = [np.full((1, 20), 0.5)] * 4   # a ahead by 0.5 on every task
-    >>> delta, p = sign_flip_p_values(ahead, rng, 999)
-    >>> delta.tolist(), p.tolist()   # no flip reaches 50 points: p = 1/(B + 1)
-    ([50.0], [0.001])
+    ``first``/``second`` are model rows; ``se`` is the plain paired standard error and
+    ``se_adjusted`` the skewness-inflated one the test and interval use. NaN where a
+    track has fewer than two tasks.
     """
-    observed, flipped = [], []
-    for track_differences in differences:
-        n = track_differences.shape[-1]
-        signs = 1 - 2 * rng.integers(0, 2, size=(resamples, n))
-        observed.append(track_differences.sum(axis=-1) / n)
-        flipped.append(np.einsum("pn,bn->pb", track_differences, signs) / n)
-    delta = combine_track_mean_arrays(np.stack(observed, axis=-1))
-    replicates = combine_track_mean_arrays(np.stack(flipped, axis=-1))
-    extreme = np.abs(replicates) >= (np.abs(delta) - TIE_TOLERANCE)[:, None]
-    return delta, (1 + extreme.sum(axis=-1)) / (resamples + 1)
 
+    first: np.ndarray
+    second: np.ndarray
+    delta: np.ndarray
+    se: np.ndarray
+    se_adjusted: np.ndarray
+    df: np.ndarray
+    ci_low: np.ndarray
+    ci_high: np.ndarray
+    p_value: np.ndarray
+    p_holm: np.ndarray
+    significant: np.ndarray
+    mdd: np.ndarray
 
-def holm_adjust(p_values: Sequence[float]) -> np.ndarray:
-    """Holm's step-down adjustment: family-wise error control over all the p-values.
-
-    The ``k``-th smallest p-value (``k`` from 1) is multiplied by ``m - k + 1``, the
-    results are made non-decreasing in that order and capped at 1. A pair whose adjusted
-    p-value is at most ``alpha`` is significant with a family-wise error of at most
-    ``alpha`` over all pairs.
-
-    Examples
-    --------
-    >>> holm_adjust([0.01, 0.04, 0.03, 0.5]).tolist()
-    [0.04, 0.09, 0.09, 0.5]
-    >>> holm_adjust([]).tolist()
-    []
-    """
-    p = np.asarray(p_values, dtype=float)
-    m = p.size
-    order = np.argsort(p, kind="stable")
-    adjusted = np.maximum.accumulate(np.minimum(1.0, (m - np.arange(m)) * p[order]))
-    result = np.empty(m)
-    result[order] = adjusted
-    return result
+    def __len__(self) -> int:
+        return len(self.delta)
 
 
 def rank_models(index: Sequence[float], names: Sequence[str]) -> tuple[list[int], list[int]]:
@@ -105,65 +94,232 @@ def rank_models(index: Sequence[float], names: Sequence[str]) -> tuple[list[int]
     ([1, 2, 0], [2, 1, 2])
     """
     order = sorted(range(len(names)), key=lambda i: (-index[i], names[i]))
-    ranks = [1 + sum(other > value for other in index) for value in index]
-    return order, ranks
+    ascending = np.sort(np.asarray(index, dtype=float))
+    above = len(ascending) - np.searchsorted(ascending, np.asarray(index, dtype=float), "right")
+    return order, (1 + above).tolist()
 
 
-def rank_intervals(
-    n_models: int,
-    pairs: Sequence[tuple[int, int]],
-    delta: Sequence[float],
-    p_holm: Sequence[float],
-    alpha: float,
-) -> list[tuple[int, int]]:
-    """Simultaneous rank intervals ``[best, worst]`` (1 = best) from the Holm-adjusted tests.
+def paired_tests(
+    values: Sequence[np.ndarray], index: np.ndarray, order: Sequence[int], level: float
+) -> PairTests:
+    """Every pair's delta, standard errors, test, interval and minimum detectable difference.
 
-    Model ``i`` cannot rank better than 1 + the number of models significantly ahead of
-    it (``p_holm <= alpha`` and the delta in their favour), nor worse than ``n_models``
-    minus the number of models it is significantly ahead of. The intervals hold jointly
-    with probability about ``1 - alpha`` (the family-wise error of Holm's procedure),
-    and agree with the Holm-significant cells of the pairwise delta matrix.
+    Parameters
+    ----------
+    values : sequence of arrays
+        Per track (P, S, C, O order) the task means, shape ``(models, n_t)``.
+    index : array
+        The published index of each model (gives ``delta``).
+    order : sequence of int
+        Model rows in rank order; pairs follow it (``a`` before ``b``).
+    level : float
+        Confidence level; significance at ``1 - level`` after Holm.
 
     Examples
     --------
-    Three models; only the first pair (0 ahead of 1) is significant:
+    Model 2 is 0.3 ahead of model 0 on every task, model 1 copies model 0:
 
-    >>> rank_intervals(3, [(0, 1), (0, 2), (1, 2)], [9.0, 2.0, -7.0], [0.01, 0.6, 0.2], 0.05)
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(1)
+    >>> base = [rng.random(20) for _ in range(4)]
+    >>> values = [np.vstack([b, b, b + 0.3]) for b in base]
+    >>> index = np.array([50.0, 50.0, 80.0])
+    >>> out = paired_tests(values, index, [2, 0, 1], 0.95)
+    >>> out.delta.tolist(), out.p_value.tolist(), out.significant.tolist()
+    ([30.0, 30.0, 0.0], [0.0, 0.0, 1.0], [True, True, False])
+    >>> out.ci_low.round(9).tolist(), out.ci_high.round(9).tolist()   # no spread: no width
+    ([30.0, 30.0, 0.0], [30.0, 30.0, 0.0])
+    """
+    alpha = 1.0 - level
+    positions_a, positions_b = np.triu_indices(len(order), k=1)
+    rows = np.asarray(order, dtype=int)
+    first, second = rows[positions_a], rows[positions_b]
+    n_pairs = len(first)
+    se, se_adjusted, df = (np.empty(n_pairs) for _ in range(3))
+    z = normal_quantile(0.5 + level / 2.0)
+    inflation = (z**4 + 2 * z**2 - 3) / 18.0
+    weights = np.asarray(WEIGHT_VECTOR, dtype=float)
+    n = np.array([v.shape[-1] for v in values], dtype=float)
+    by_task = [np.ascontiguousarray(v.T) for v in values]  # (n_t, models)
+    for start in range(0, n_pairs, PAIR_CHUNK):
+        a, b = first[start : start + PAIR_CHUNK], second[start : start + PAIR_CHUNK]
+        differences = [v.take(a, axis=1) - v.take(b, axis=1) for v in by_task]
+        moments = track_moments(differences, tasks_first=True)
+        chunk_se = stratified_standard_error(moments.sd, moments.n)
+        terms = np.square(weights) * np.square(moments.sd) / n
+        with np.errstate(divide="ignore", invalid="ignore"):
+            skew = (weights**3 * moments.k3 / n**2).sum(axis=-1) / chunk_se**3
+        skew = np.where(chunk_se > 0, skew, 0.0)
+        end = start + len(a)
+        se[start:end] = chunk_se
+        se_adjusted[start:end] = chunk_se * (1.0 + skew * skew * inflation)
+        df[start:end] = welch_satterthwaite(terms, moments.df)
+    delta = index[first] - index[second]
+    p_value = _p_values(delta, se_adjusted, df)
+    p_holm = holm_adjust(p_value)
+    significant = (p_holm <= alpha) & (delta > 0)
+    usable = np.where(np.isnan(df), 1.0, df)
+    half = np.where(se_adjusted > 0, t_quantile(0.5 + level / 2.0, usable) * se_adjusted, 0.0)
+    half = np.where(np.isnan(se_adjusted), np.nan, half)
+    tested = int(np.count_nonzero(~np.isnan(p_value)))
+    if tested:
+        reach = t_quantile(None, usable, tail=alpha / (2 * tested)) + t_quantile(MDD_POWER, usable)
+        mdd = np.where(np.isnan(se_adjusted), np.nan, reach * np.nan_to_num(se_adjusted))
+    else:
+        mdd = np.full(n_pairs, np.nan)
+    return PairTests(
+        first=first,
+        second=second,
+        delta=delta,
+        se=se,
+        se_adjusted=se_adjusted,
+        df=df,
+        ci_low=delta - half,
+        ci_high=delta + half,
+        p_value=p_value,
+        p_holm=p_holm,
+        significant=significant,
+        mdd=mdd,
+    )
+
+
+def _p_values(delta: np.ndarray, se: np.ndarray, df: np.ndarray) -> np.ndarray:
+    """Two-sided t p-values; ``se = 0`` gives 1 for ``delta = 0`` and 0 otherwise."""
+    positive = se > 0
+    p = np.where(delta == 0, 1.0, 0.0)
+    if positive.any():
+        p[positive] = t_two_sided_p(delta[positive] / se[positive], df[positive])
+    return np.where(np.isnan(se), np.nan, p)
+
+
+def holm_adjust(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
+    """Holm's step-down adjustment: family-wise error control over all the p-values.
+
+    The ``k``-th smallest p-value (``k`` from 1) is multiplied by ``m - k + 1``, the
+    results are made non-decreasing in that order and capped at 1. NaN p-values (no
+    test) stay NaN and do not count in ``m``.
+
+    Examples
+    --------
+    >>> holm_adjust([0.01, 0.04, 0.03, 0.5]).tolist()
+    [0.04, 0.09, 0.09, 0.5]
+    >>> holm_adjust([]).tolist()
+    []
+    """
+    p = np.asarray(p_values, dtype=float)
+    result = np.full(p.shape, np.nan)
+    tested = np.flatnonzero(~np.isnan(p))
+    m = tested.size
+    order = tested[np.argsort(p[tested], kind="stable")]
+    adjusted = np.maximum.accumulate(np.minimum(1.0, (m - np.arange(m)) * p[order]))
+    result[order] = adjusted
+    return result
+
+
+def significance_matrix(n_models: int, pairs: PairTests, order: Sequence[int]) -> np.ndarray:
+    """``ahead[i, j]``: the model at rank position ``i`` is significantly ahead of ``j``."""
+    ahead = np.zeros((n_models, n_models), dtype=bool)
+    positions_a, positions_b = np.triu_indices(n_models, k=1)
+    ahead[positions_a[pairs.significant], positions_b[pairs.significant]] = True
+    return ahead
+
+
+def rank_intervals(ahead: np.ndarray) -> list[tuple[int, int]]:
+    """Rank intervals ``[best, worst]`` per rank position from a significance matrix.
+
+    Examples
+    --------
+    Three models; only the first is significantly ahead of the second:
+
+    >>> import numpy as np
+    >>> rank_intervals(np.array([[0, 1, 0], [0, 0, 0], [0, 0, 0]], dtype=bool))
     [(1, 2), (2, 3), (1, 3)]
     """
-    ahead = [0] * n_models  # models significantly ahead of i
-    behind = [0] * n_models  # models i is significantly ahead of
-    for (a, b), d, p in zip(pairs, delta, p_holm, strict=True):
-        if p <= alpha and d != 0:
-            winner, loser = (a, b) if d > 0 else (b, a)
-            behind[winner] += 1
-            ahead[loser] += 1
-    return [(1 + ahead[i], n_models - behind[i]) for i in range(n_models)]
+    n = len(ahead)
+    best = 1 + ahead.sum(axis=0)
+    worst = n - ahead.sum(axis=1)
+    return [(int(b), int(w)) for b, w in zip(best, worst, strict=True)]
 
 
-def group_ties(order: Sequence[int], intervals: Sequence[tuple[int, int]]) -> list[list[int]]:
-    """Tie groups in rank order: the leader with every model whose rank interval meets its own.
-
-    The first group is the leader (first in ``order``) and every model whose rank
-    interval overlaps the leader's; the next group starts with the best-ranked model not
-    yet grouped, and so on, so every model is in exactly one group.
+def marginal_rank_intervals(n_models: int, pairs: PairTests, alpha: float) -> list[tuple[int, int]]:
+    """Per rank position, the rank interval from Holm over that model's own ``M - 1`` pairs.
 
     Examples
     --------
-    >>> group_ties([0, 1, 2, 3], [(1, 2), (1, 3), (3, 4), (3, 4)])
+    >>> import numpy as np
+    >>> pairs = paired_tests([np.array([[1.0, 1.0], [0.0, 0.0]]) + np.array([[0.0, 0.1]])] * 4,
+    ...                      np.array([100.0, 0.0]), [0, 1], 0.95)
+    >>> marginal_rank_intervals(2, pairs, 0.05)
+    [(1, 1), (2, 2)]
+    """
+    positions_a, positions_b = np.triu_indices(n_models, k=1)
+    p = np.full((n_models, n_models), np.nan)
+    p[positions_a, positions_b] = pairs.p_value
+    p[positions_b, positions_a] = pairs.p_value
+    adjusted = holm_adjust_rows(p)
+    winner = np.zeros((n_models, n_models), dtype=bool)  # winner[i, j]: i ahead of j
+    winner[positions_a, positions_b] = pairs.delta > 0
+    significant = adjusted <= alpha
+    ahead = significant & winner.T  # ahead[j, i]: in j's family, i is ahead of j
+    behind = significant & winner  # behind[j, i]: in j's family, j is ahead of i
+    best = 1 + ahead.sum(axis=1)
+    worst = n_models - behind.sum(axis=1)
+    return [(int(b), int(w)) for b, w in zip(best, worst, strict=True)]
+
+
+def holm_adjust_rows(p: np.ndarray) -> np.ndarray:
+    """:func:`holm_adjust` applied to each row of a matrix at once (NaN: no test).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> holm_adjust_rows(np.array([[0.01, 0.04, 0.03, 0.5], [np.nan, 0.2, 0.01, np.nan]]))
+    array([[0.04, 0.09, 0.09, 0.5 ],
+           [ nan, 0.2 , 0.02,  nan]])
+    """
+    order = np.argsort(p, axis=1, kind="stable")  # NaN sorts last
+    ordered = np.take_along_axis(p, order, axis=1)
+    tested = np.count_nonzero(~np.isnan(p), axis=1)[:, None]
+    factor = tested - np.arange(p.shape[1])[None, :]
+    adjusted = np.fmax.accumulate(np.minimum(1.0, factor * ordered), axis=1)
+    adjusted = np.where(np.isnan(ordered), np.nan, adjusted)
+    result = np.empty_like(p)
+    np.put_along_axis(result, order, adjusted, axis=1)
+    return result
+
+
+def leader_group(ahead: np.ndarray) -> list[int]:
+    """The rank positions that no model is significantly ahead of (the could-be-first set).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> leader_group(np.array([[0, 1, 0], [0, 0, 0], [0, 0, 0]], dtype=bool))
+    [0, 2]
+    """
+    return np.flatnonzero(~ahead.any(axis=0)).tolist()
+
+
+def tie_groups(ahead: np.ndarray) -> list[list[int]]:
+    """Consecutive runs of rank positions in which no pair is significant.
+
+    A new group starts at the first position that a member of the current group is
+    significantly ahead of, so no group ever holds a significant pair.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ahead = np.zeros((4, 4), dtype=bool)
+    >>> ahead[0, 2] = ahead[1, 3] = True
+    >>> tie_groups(ahead)
     [[0, 1], [2, 3]]
     """
     groups: list[list[int]] = []
-    placed: set[int] = set()
-    for leader in order:
-        if leader in placed:
-            continue
-        best, worst = intervals[leader]
-        group = [
-            i
-            for i in order
-            if i not in placed and intervals[i][0] <= worst and best <= intervals[i][1]
-        ]
-        placed.update(group)
-        groups.append(group)
+    start = 0
+    for position in range(len(ahead)):
+        if position and ahead[start:position, position].any():
+            start = position
+        if start == position:
+            groups.append([])
+        groups[-1].append(position)
     return groups

@@ -21,8 +21,6 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import numpy as np
-
 from ..formulas import WEIGHT_VECTOR
 from ..vocab import TRACKS
 
@@ -63,20 +61,21 @@ def decompose_track_variance(task_scores: Sequence[Sequence[float]]) -> dict[str
     True
     """
     n = len(task_scores)
-    repeated = [np.asarray(s, dtype=float) for s in task_scores if len(s) >= 2]
+    repeated = [s for s in task_scores if len(s) >= 2]
     if n < 2 or not repeated:
         return None
-    means = np.array([np.mean(s) for s in task_scores])
-    within = sum(float(np.square(s - s.mean()).sum()) for s in repeated)
+    # Plain Python: a task holds a few attempts, far too few for numpy to pay off.
+    means = [math.fsum(s) / len(s) for s in task_scores]
+    within = math.fsum(_squared_deviations(s) for s in repeated)
     attempt_variance = within / sum(len(s) - 1 for s in repeated)
-    inverse_k = float(np.mean([1.0 / len(s) for s in task_scores]))
+    inverse_k = math.fsum(1.0 / len(s) for s in task_scores) / n
     attempt_part = attempt_variance * inverse_k
-    task_variance = max(0.0, float(means.var(ddof=1)) - attempt_part)
+    task_variance = max(0.0, _squared_deviations(means) / (n - 1) - attempt_part)
     total = task_variance + attempt_part
     return {
         "n_tasks": n,
         "n_tasks_with_repeats": len(repeated),
-        "mean_attempts": float(np.mean([len(s) for s in task_scores])),
+        "mean_attempts": sum(len(s) for s in task_scores) / n,
         "attempt_variance": attempt_variance,
         "attempt_part": attempt_part,
         "task_variance": task_variance,
@@ -86,6 +85,12 @@ def decompose_track_variance(task_scores: Sequence[Sequence[float]]) -> dict[str
         "se_twice_tasks": math.sqrt(total / (2 * n)),
         "se_twice_attempts": math.sqrt((task_variance + attempt_part / 2) / n),
     }
+
+
+def _squared_deviations(values: Sequence[float]) -> float:
+    """``sum((x - mean)^2)`` of a few numbers (two passes, compensated sums)."""
+    mean = math.fsum(values) / len(values)
+    return math.fsum((x - mean) ** 2 for x in values)
 
 
 def project_index_se(
@@ -109,22 +114,52 @@ def project_index_se(
     >>> round(out["twice_tasks"], 4), out["twice_attempts"]
     (3.2787, None)
     """
-    weights = np.square(np.asarray(WEIGHT_VECTOR, dtype=float))
     if any(track_sd.get(track) is None for track in TRACKS):
         return {"twice_tasks": None, "twice_attempts": None}
-    now, halved = [], []
-    for track in TRACKS:
-        part = components.get(track)
+    twice_tasks, twice_attempts = 0.0, 0.0  # variances, summed over the tracks
+    for weight, track in zip(WEIGHT_VECTOR, TRACKS, strict=True):
+        part, n = components.get(track), n_tasks[track]
         if part is None:
-            now.append(track_sd[track] ** 2)
-            halved.append(math.nan)
+            twice_tasks += weight * weight * track_sd[track] ** 2 / (2 * n)
+            twice_attempts = math.nan
         else:
-            now.append(part["task_variance"] + part["attempt_part"])
-            halved.append(part["task_variance"] + part["attempt_part"] / 2)
-    n = np.array([n_tasks[track] for track in TRACKS], dtype=float)
-    twice_tasks = math.sqrt(float((weights * np.array(now) / (2 * n)).sum()))
-    twice_attempts = float((weights * np.array(halved) / n).sum())
+            variance = part["task_variance"] + part["attempt_part"]
+            twice_tasks += weight * weight * variance / (2 * n)
+            twice_attempts += weight * weight * (variance - part["attempt_part"] / 2) / n
     return {
-        "twice_tasks": twice_tasks,
+        "twice_tasks": math.sqrt(twice_tasks),
         "twice_attempts": None if math.isnan(twice_attempts) else math.sqrt(twice_attempts),
     }
+
+
+#: Fewer repeated tasks than this in a track: ``attempt_se`` carries a warning.
+FEW_REPEATED_TASKS = 3
+
+
+def attempt_standard_error(
+    components: Mapping[str, dict[str, Any] | None], n_tasks: Mapping[str, int]
+) -> float | None:
+    """The index standard error from attempts alone: how far a rerun of the same tasks moves it.
+
+    Per track, the attempt part of a task mean's variance (``attempt_variance *
+    mean(1/k)``, from :func:`decompose_track_variance`) over ``n_t`` tasks; the index's
+    is ``sqrt(sum_t W_t^2 * attempt_part_t / n_t)`` in points. ``None`` unless every
+    track has a task with two or more attempts (no other way to see attempt noise).
+
+    Examples
+    --------
+    >>> part = {"attempt_part": 0.01}
+    >>> n = dict.fromkeys(TRACKS, 20)
+    >>> round(attempt_standard_error(dict.fromkeys(TRACKS, part), n), 4)   # sqrt(1.4)
+    1.1832
+    >>> attempt_standard_error({**dict.fromkeys(TRACKS, part), "solver": None}, n) is None
+    True
+    """
+    if any(components.get(track) is None for track in TRACKS):
+        return None
+    return math.sqrt(
+        math.fsum(
+            w * w * components[t]["attempt_part"] / n_tasks[t]
+            for w, t in zip(WEIGHT_VECTOR, TRACKS, strict=True)
+        )
+    )

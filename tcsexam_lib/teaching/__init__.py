@@ -9,6 +9,7 @@ The notebook stays thin: every number it shows comes from a call here or in
   :func:`track_means_widget`; :func:`strip_widget_views` keeps their plain-text form in
   a stored notebook;
 - exercises: :func:`check_answer` returns a :class:`Check` (``correct``, ``why``);
+  :func:`check_solution` checks a solution's answer (nothing shown when right);
 - examples: the seed's worked example (:func:`teaching_reference`,
   :func:`worked_example_records`) and tiny ILLUSTRATIVE cohorts scored with
   :func:`tcsexam_lib.run_score` (:func:`score_tiny_cohort`,
@@ -49,6 +50,7 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
         "EXERCISES",
         "Check",
         "check_answer",
+        "check_solution",
         "exercise_3_cohort",
         "exercise_4_cohort",
     ),

@@ -5,7 +5,9 @@
 notebook and as text elsewhere. It never prints. ``answer=None`` means "not answered
 yet" (not correct, no error), so the notebook runs top to bottom before a student has
 answered. An answer of the wrong kind (text for a number, an unknown term or status) is
-refused with a :class:`ValueError` that says what is expected.
+answered in one line that says what is expected (a :class:`Check` whose ``kind_ok`` is
+False; no traceback, and *Run All* goes on); :func:`check_answer` raises
+:class:`ValueError` only for an exercise that does not exist.
 
 The true answers are computed by the library (:func:`tcsexam_lib.score_solver_task`,
 :func:`tcsexam_lib.compute_instance_stats`, :func:`tcsexam_lib.run_score` on a tiny
@@ -64,26 +66,37 @@ class Check:
     correct: bool
     why: str
     answered: bool = True
+    #: False for an answer of the wrong kind (``why`` then says what is expected).
+    kind_ok: bool = True
 
     @property
     def verdict(self) -> str:
-        """``right``, ``not right yet`` or ``not answered yet``."""
+        """``right``, ``not right yet``, ``not answered yet`` or ``not the kind of answer
+        expected``."""
+        if not self.kind_ok:
+            return "not the kind of answer expected"
         if not self.answered:
             return "not answered yet"
         return "right" if self.correct else "not right yet"
 
     def __repr__(self) -> str:
-        return f"Exercise {self.number} ({self.exercise}): {self.verdict}.\n{self.why}"
+        head = f"Exercise {self.number} ({self.exercise}): {self.verdict}"
+        return f"{head}: {self.why}" if not self.kind_ok else f"{head}.\n{self.why}"
 
     def _repr_html_(self) -> str:
         key = "right" if self.correct else ("wrong" if self.answered else "unanswered")
         mark = {"right": "&#10004;", "wrong": "&#10008;", "unanswered": "&#8230;"}[key]
         why = html.escape(self.why).replace("\n", "<br>")
+        head = f"<b>{mark} Exercise {self.number}: {self.verdict}.</b>"
         return (
             f'<div style="border-left:6px solid {_COLOURS[key]};background:#f7f7f7;'
             f'color:#1a1a1a;padding:6px 10px;margin:4px 0">'
-            f"<b>{mark} Exercise {self.number}: {self.verdict}.</b><br>{why}</div>"
+            f"{head}{' ' if not self.kind_ok else '<br>'}{why}</div>"
         )
+
+
+class _WrongKind(ValueError):
+    """An answer of the wrong kind (turned into a :class:`Check` by :func:`check_answer`)."""
 
 
 @dataclass(frozen=True)
@@ -99,17 +112,23 @@ class Exercise:
 
 def _number(exercise: Exercise, answer: Any) -> float:
     if isinstance(answer, bool) or not isinstance(answer, numbers.Real):
-        raise ValueError(
-            f"exercise {exercise.number} ({exercise.id}) expects {exercise.expects}; "
-            f"got {answer!r} ({type(answer).__name__})"
+        hint = ""
+        if isinstance(answer, str) and _parses_as_number(answer):
+            hint = f": write the number without quotes, e.g. {answer.strip()}"
+        raise _WrongKind(
+            f"expected {exercise.expects}; got {answer!r} ({type(answer).__name__}){hint}"
         )
     value = float(answer)
     if not math.isfinite(value):
-        raise ValueError(
-            f"exercise {exercise.number} ({exercise.id}) expects {exercise.expects}; "
-            f"got {answer!r}, not a finite number"
-        )
+        raise _WrongKind(f"expected {exercise.expects}; got {answer!r}, not a finite number")
     return value
+
+
+def _parses_as_number(text: str) -> bool:
+    try:
+        return math.isfinite(float(text))
+    except ValueError:
+        return False
 
 
 def _close(a: float, b: float) -> bool:
@@ -212,16 +231,11 @@ EXERCISE_2_REFERENCES: dict[str, tuple[float, ...]] = {
 }
 
 
-def _refuse_outside(
-    exercise: Any, answer: Mapping[str, Any], allowed: Sequence[str], what: str
-) -> None:
-    """Refuse (ValueError) an answer whose values are not all among ``allowed``."""
+def _refuse_outside(answer: Mapping[str, Any], allowed: Sequence[str], what: str) -> None:
+    """Refuse an answer whose values are not all among ``allowed`` (wrong kind)."""
     bad = {k: v for k, v in answer.items() if v not in allowed}
     if bad:
-        raise ValueError(
-            f"exercise {exercise.number} ({exercise.id}): {bad} - each {what} is one of "
-            f"{', '.join(allowed)}"
-        )
+        raise _WrongKind(f"{bad}: each {what} is one of {', '.join(allowed)}")
 
 
 def _scale_answer(exercise: Exercise, answer: Any) -> dict[str, str]:
@@ -231,15 +245,13 @@ def _scale_answer(exercise: Exercise, answer: Any) -> dict[str, str]:
     elif isinstance(answer, list | tuple) and len(answer) == len(labels):
         given = dict(zip(labels, answer, strict=True))
     else:
-        raise ValueError(
-            f"exercise {exercise.number} ({exercise.id}) expects {exercise.expects}; got {answer!r}"
-        )
+        raise _WrongKind(f"expected {exercise.expects}; got {answer!r}")
     if sorted(given) != labels:
-        raise ValueError(
-            f"exercise {exercise.number} ({exercise.id}) expects one answer for each of "
+        raise _WrongKind(
+            f"expected one answer for each of "
             f"{', '.join(labels)}; got {', '.join(map(str, given)) or 'none'}"
         )
-    _refuse_outside(exercise, given, SCALE_TERMS, "answer")
+    _refuse_outside(given, SCALE_TERMS, "answer")
     return given
 
 
@@ -355,11 +367,10 @@ def _check_cohort_status(answer: Any) -> Check:
             answered=False,
         )
     if not isinstance(answer, Mapping) or sorted(answer) != sorted(models):
-        raise ValueError(
-            f"exercise {exercise.number} ({exercise.id}) expects {exercise.expects}, with "
-            f"the keys {', '.join(models)}; got {answer!r}"
+        raise _WrongKind(
+            f"expected {exercise.expects}, with the keys {', '.join(models)}; got {answer!r}"
         )
-    _refuse_outside(exercise, answer, STATUSES, "status")
+    _refuse_outside(answer, STATUSES, "status")
     wrong = [m for m in models if answer[m] != cohort.model(m).status]
     if wrong:
         return _partly_right(exercise, models, wrong, f"Hint: {hint}")
@@ -409,6 +420,9 @@ EXERCISES: dict[str, Exercise] = {
 def check_answer(exercise: str | int, answer: Any) -> Check:
     """Check an answer to an exercise of the teaching notebook (by id or number).
 
+    An answer of the wrong kind gets a :class:`Check` saying, in one line, what is
+    expected (not an error); an unknown exercise raises :class:`ValueError`.
+
     Examples
     --------
     >>> check_answer("relative-score", 0.4207).correct
@@ -417,6 +431,11 @@ def check_answer(exercise: str | int, answer: Any) -> Check:
     True
     >>> check_answer(1, None).verdict
     'not answered yet'
+    >>> wrong_kind = check_answer(1, "0.421")
+    >>> wrong_kind.verdict
+    'not the kind of answer expected'
+    >>> print(wrong_kind.why)
+    expected a number such as 0.5; got '0.421' (str): write the number without quotes, e.g. 0.421
     """
     found = None
     if isinstance(exercise, int) and not isinstance(exercise, bool):
@@ -426,4 +445,30 @@ def check_answer(exercise: str | int, answer: Any) -> Check:
     if found is None:
         known = ", ".join(f"{e.number} ({e.id})" for e in EXERCISES.values())
         raise ValueError(f"unknown exercise {exercise!r}; the exercises are {known}")
-    return found.check(answer)
+    try:
+        return found.check(answer)
+    except _WrongKind as wrong:
+        return Check(found.id, found.number, False, str(wrong), kind_ok=False)
+
+
+def check_solution(exercise: str | int, answer: Any) -> None:
+    """The check of a solution's answer: nothing when it is right, an error when not.
+
+    The teaching notebook's folded solution cells call it, so that they show nothing
+    after *Run All* (JupyterLab unfolds a cell's outputs when it runs) while nbval still
+    fails on a solution that the library does not accept.
+
+    Examples
+    --------
+    >>> check_solution("relative-score", 0.4207)
+    >>> try:
+    ...     check_solution("relative-score", 0.5)
+    ... except AssertionError as exc:
+    ...     print(str(exc)[:55])
+    the solution's answer to exercise 1 is not right: 0.5 i
+    """
+    check = check_answer(exercise, answer)
+    if not check.correct:
+        raise AssertionError(
+            f"the solution's answer to exercise {check.number} is not right: {check.why}"
+        )

@@ -4,7 +4,7 @@ An index is a weighted mean over about twenty tasks per track. Another draw of t
 from the same pool would move it by a few points, so two models a point or two apart
 can trade places. :func:`close_indexes_report` shows it on an ILLUSTRATIVE cohort of
 three simulated models (20 tasks per track): two close ones and one far ahead, with the
-intervals and paired tests of :func:`tcsexam_lib.stats.analyse_cohort`.
+intervals, paired tests and rank claims of :func:`tcsexam_lib.stats.analyse_cohort`.
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ def close_models_task_means(seed: int = 20261202) -> list[np.ndarray]:
     return tracks
 
 
-def close_indexes_report(resamples: int = 2000, seed: int = 0) -> str:
-    """Each model's index with its 95 % interval, and each pair's difference and test.
+def close_indexes_report(level: float = 0.95) -> str:
+    """Each model's index with its interval, each pair's difference and test, and the claims.
 
     Examples
     --------
@@ -43,23 +43,28 @@ def close_indexes_report(resamples: int = 2000, seed: int = 0) -> str:
     ILLUSTRATIVE (simulated) cohort: 3 models, 20 tasks per track
     """
     names = list(CLOSE_MODELS)
-    out = analyse_cohort(close_models_task_means(), names=names, resamples=resamples, seed=seed)
+    out = analyse_cohort(close_models_task_means(), names=names, level=level)
+    percent = f"{level:.0%}"
     lines = [f"ILLUSTRATIVE (simulated) cohort: {len(names)} models, 20 tasks per track"]
     for position in out.order:
         low, high = out.index_ci[0][position], out.index_ci[1][position]
         lines.append(
             f"  {names[position]}: index {out.index[position]:.2f} "
-            f"(95 % interval {low:.2f} to {high:.2f}), rank {out.ranks[position]}, "
+            f"({percent} interval {low:.2f} to {high:.2f}), rank {out.ranks[position]}, "
             f"rank interval {out.rank_ci[position][0]} to {out.rank_ci[position][1]}"
         )
     lines.append("Pairs (a minus b), paired over the same tasks:")
-    for k, (a, b) in enumerate(out.pairs):
-        verdict = "differ" if out.p_holm[k] < 0.05 else "cannot be told apart"
+    pairs = out.pairs
+    for k in range(len(pairs)):
+        a, b = int(pairs.first[k]), int(pairs.second[k])
+        verdict = "differ" if pairs.significant[k] else "cannot be told apart"
         lines.append(
-            f"  {names[a]} - {names[b]}: {out.pair_delta[k]:.2f} points "
-            f"(95 % interval {out.pair_ci[0][k]:.2f} to {out.pair_ci[1][k]:.2f}), "
-            f"p {out.p_holm[k]:.3f} after Holm: {verdict}"
+            f"  {names[a]} - {names[b]}: {pairs.delta[k]:.2f} points "
+            f"({percent} interval {pairs.ci_low[k]:.2f} to {pairs.ci_high[k]:.2f}), "
+            f"p {pairs.p_holm[k]:.3f} after Holm: {verdict}"
         )
-    tied = ", ".join(names[k] for k in out.tie_groups[0])
-    lines.append(f"Tied with the leader: {tied}")
+    leaders = ", ".join(names[k] for k in out.leader_group)
+    lines.append(f"Could be first (no model significantly ahead): {leaders}")
+    groups = " | ".join(", ".join(names[k] for k in group) for group in out.tie_groups)
+    lines.append(f"Tie groups (no pair inside a group differs): {groups}")
     return "\n".join(lines)

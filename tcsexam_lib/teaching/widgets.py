@@ -133,6 +133,9 @@ def solver_score_widget(
             value=direction,
             description="direction",
             style={"description_width": "6em", "button_width": "7.5em"},
+            # a flex row: ipywidgets lays a ToggleButtons out as a block, which puts its
+            # label on a line of its own above the buttons
+            layout=widgets.Layout(display="flex", align_items="center", flex="0 0 auto"),
         ),  # fmt: skip
     }
 

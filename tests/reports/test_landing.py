@@ -1,25 +1,87 @@
-"""The landing page (``reports/landing.py``): model names escaped in text and links."""
+"""The landing page (``reports/landing.py``): ranked, honest about its lead, said once."""
 
 from __future__ import annotations
+
+import re
 
 from tcsexam_lib.reports.landing import build_landing_page
 from tcsexam_lib.reports.run_set_document import RunSetDocument
 
+MEANS = {"P": 0.4, "S": 0.25, "C": 1.2, "O": 0.0}
+
+
+def _manifest(models: dict, *, simulated: bool = False, name: str = "lite-offline", **summary):
+    notebooks = {
+        model: [
+            {
+                "name": nb,
+                "ok": True,
+                "error": None,
+                "executed": f"models/{model}/{nb}.ipynb",
+                "html": f"models/{model}/{nb}.html",
+            }  # fmt: skip
+            for nb in ("solver_scoring", "index", "diagnostics")
+        ]
+        for model in models
+    }
+    return RunSetDocument({
+        "kind": "tcsexam report run set", "kit_version": "0", "name": name, "suite": "lite",
+        "protocol": "offline",
+        "simulated": simulated, "reference_id": "r", "metric_id": "m-v1", "status": "complete",
+        "cohort": {"name": "cohort", "ok": True, "error": None, "executed": "cohort.ipynb",
+                   "html": "cohort.html"},
+        "index_json": "i.json", "stats_json": "s.json", "attempts": "a.csv",
+        "kernel_log": "k.log", "created_utc": "2026-12-02T00:00:00Z",
+        "summary": {"suite": "lite", "solver_protocol": "offline", "models": models, **summary},
+        "notebooks": notebooks,
+    }, folder=name)  # fmt: skip
+
+
+def _entry(status, index, rank=None, half=None, could=False):
+    return {"status": status, "index": index, "track_means": MEANS, "rank": rank,
+            "index_ci_half_width": half, "could_be_first": could}  # fmt: skip
+
 
 def test_landing_page_escapes_model_names_in_text_and_links():
     model = "o'brien<b>"
-    folder = f"models/{model}"
-    notebook = {"name": "index", "ok": True, "error": None}
-    for key, suffix in (("executed", "ipynb"), ("html", "html")):
-        notebook[key] = f"{folder}/index.{suffix}"
-    entry = {"status": "complete", "index": 55.5,
-             "track_means": {"P": 0.4, "S": 0.25, "C": 1.2, "O": 0.0}}  # fmt: skip
-    manifest = {
-        "name": "lite-offline", "suite": "lite", "protocol": "offline",
-        "simulated": False, "reference_id": "r", "status": "complete", "cohort": None,
-        "index_json": "i.json", "attempts": "a.csv", "kernel_log": "k.log",
-        "summary": {"models": {model: entry}}, "notebooks": {model: [notebook]},
-    }  # fmt: skip
-    page = build_landing_page([RunSetDocument(manifest, folder="lite-offline")])
+    page = build_landing_page([_manifest({model: _entry("complete", 55.5, 1, 3.0, True)})])
     assert "o&#x27;brien&lt;b&gt;" in page and model not in page
     assert "href='lite-offline/models/o%27brien%3Cb%3E/index.html'" in page
+
+
+def test_models_are_ranked_incomplete_last_and_the_lead_is_judged():
+    models = {  # the cohort file's order is not the ranking
+        "gamma": _entry("incomplete", None),
+        "beta": _entry("provisional", 57.67, 2, 17.15, True),
+        "alpha": _entry("complete", 75.43, 1, 14.26, True),
+    }
+    page = build_landing_page([_manifest(models, simulated=True, level=0.95,
+                                         leader_group=["alpha", "beta"])])  # fmt: skip
+    rows = re.findall(r"<tr><td class='num' data-order='([^']*)'>([^<]*)</td><td[^>]*>"
+                      r"<a [^>]*>(\w+)</a></td><td class='num' data-order='([^']*)'>([^<]*)<",
+                      page)  # fmt: skip
+    assert [(r[1], r[2], r[4]) for r in rows] == [
+        ("1", "alpha", "75.43 ± 14.26"),
+        ("2", "beta", "57.67 ± 17.15"),
+        ("—", "gamma", "no index"),
+    ]
+    assert rows[2][0] == "" and rows[2][3] == ""  # no value: the script keeps it last
+    assert "The lead is not established: alpha and beta could each be first" in page
+    assert "3 models: 1 complete, 1 provisional, 1 incomplete" in page
+    assert "Overall status" not in page
+    assert page.count("SIMULATED") == 1  # the banner, once
+    assert "<footer class='tcs-footer'>TCSExam scoring kit" in page and "m-v1" in page
+
+
+def test_a_real_lead_is_said_so():
+    models = {"a": _entry("complete", 90.0, 1, 2.0, True), "b": _entry("complete", 50.0, 2, 2.0)}
+    page = build_landing_page([_manifest(models, level=0.95, leader_group=["a"])])
+    assert "The lead is real: only a could be first" in page
+    assert "class='tcs-lead'" in page
+
+
+def test_a_run_set_published_before_ranks_were_kept_is_still_ranked():
+    models = {"b": {"status": "complete", "index": 40.0, "track_means": MEANS},
+              "a": {"status": "complete", "index": 60.0, "track_means": MEANS}}  # fmt: skip
+    page = build_landing_page([_manifest(models)])
+    assert page.index(">a</a>") < page.index(">b</a>")

@@ -9,14 +9,17 @@ happens, every process of the session and every recorded kernel is killed at the
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
 from conftest import tcsexam_command, tiny_notebook, write_run_set
 
+from tcsexam_lib.reports.kernels import RUNTIME_PREFIX
 from tcsexam_lib.reports.publish import remove_stale_staging
 
 SLEEPY = (
@@ -60,14 +63,19 @@ def _wait_until(condition, timeout: float) -> bool:
 
 @pytest.fixture
 def run_set(ws, tmp_path):
-    """A published first run (quick notebooks), and a sleepy notebook folder for the next."""
+    """A published first run (quick notebooks), and a sleepy notebook folder for the next.
+
+    The runs get a temporary folder of their own (short: kernels' sockets live there), to
+    check that the run's private kernel folder is removed however the run ends.
+    """
     quick, sleepy, pids = tmp_path / "quick", tmp_path / "sleepy", tmp_path / "pids"
     for folder in (quick, sleepy, pids):
         folder.mkdir()
+    temp = Path(tempfile.mkdtemp(prefix="tcs-test-", dir="/tmp"))
     tiny_notebook(quick / "index.ipynb", 'print("first run of", model)')
     tiny_notebook(sleepy / "index.ipynb", SLEEPY)
     path = write_run_set(ws, notebooks=["index"])
-    env = {**os.environ, "TCS_TEST_PIDS": str(pids)}
+    env = {**os.environ, "TCS_TEST_PIDS": str(pids), "TMPDIR": str(temp)}
     env.pop("TCSEXAM_REFERENCES", None)
     first = subprocess.run(
         [*tcsexam_command(), "report", str(path), "--notebooks-dir", str(quick)],
@@ -86,9 +94,10 @@ def run_set(ws, tmp_path):
         )  # fmt: skip
         started.append(process)
         assert _wait_until(lambda: any(pids.iterdir()), 60), "no kernel started"
+        assert len(_kernel_folders(temp)) == 1  # the run's private folder, while it runs
         return process
 
-    yield out, published, pids, start
+    yield out, published, pids, start, temp
     for process in started:  # never leave a process behind
         for pid in _session_pids(process.pid):
             os.kill(pid, signal.SIGKILL)
@@ -98,6 +107,11 @@ def run_set(ws, tmp_path):
     for pid_file in pids.iterdir():
         if _alive(int(pid_file.name)):
             os.kill(int(pid_file.name), signal.SIGKILL)
+    shutil.rmtree(temp, ignore_errors=True)
+
+
+def _kernel_folders(temp: Path) -> list[Path]:
+    return [p for p in temp.iterdir() if p.name.startswith(RUNTIME_PREFIX)]
 
 
 def _snapshot(out: Path) -> dict[Path, bytes]:
@@ -105,7 +119,7 @@ def _snapshot(out: Path) -> dict[Path, bytes]:
 
 
 def test_ctrl_c_stops_promptly_in_one_line_and_publishes_nothing_half_done(run_set):
-    out, published, pids, start = run_set
+    out, published, pids, start, temp = run_set
     process = start()
     began = time.monotonic()
     os.killpg(process.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
@@ -122,16 +136,18 @@ def test_ctrl_c_stops_promptly_in_one_line_and_publishes_nothing_half_done(run_s
     assert _wait_until(lambda: not any(map(_alive, kernels)), 5), kernels
     assert _snapshot(out) == published  # the first run, untouched; no staging folder left
     assert not [p for p in out.iterdir() if p.name.startswith(".")]
+    assert _kernel_folders(temp) == []
 
 
 def test_after_sigkill_workers_and_kernels_stop_and_the_published_run_stays(run_set):
-    out, published, pids, start = run_set
+    out, published, pids, start, temp = run_set
     process = start()
     os.kill(process.pid, signal.SIGKILL)  # the runner alone: no clean-up runs in it
     process.wait(timeout=10)
     assert _wait_until(lambda: not _session_pids(process.pid), 5), _session_pids(process.pid)
     kernels = [int(p.name) for p in pids.iterdir()]
     assert _wait_until(lambda: not any(map(_alive, kernels)), 5), kernels
+    assert _kernel_folders(temp) == []  # removed by the workers, which saw the runner go
     time.sleep(0.5)
     published_now = {p: b for p, b in _snapshot(out).items() if not p.relative_to(out)
                      .as_posix().startswith(".")}  # fmt: skip

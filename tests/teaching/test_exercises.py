@@ -5,6 +5,7 @@ and a wrong answer, what it says and why, and the refusals of an answer of the w
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 
@@ -122,15 +123,21 @@ def test_exercise_4_right_answer_shows_the_deciding_issues():
 @pytest.mark.parametrize(
     ("exercise", "answer", "match"),
     [
-        ("relative-score", "0.42", r"expects a number such as 0\.5; got '0\.42' \(str\)"),
+        (
+            "relative-score",
+            "0.42",
+            r"expected a number such as 0\.5; got '0\.42' \(str\): write the number without "
+            r"quotes, e\.g\. 0\.42$",
+        ),
+        ("relative-score", "abc", r"expected a number such as 0\.5; got 'abc' \(str\)$"),
         ("relative-score", True, r"got True \(bool\)"),
         ("relative-score", math.inf, "not a finite number"),
-        ("averaging-order", [0.2], r"expects a number"),
-        ("scale-floor", ("sample_std",), r"expects three scale terms"),
+        ("averaging-order", [0.2], r"expected a number"),
+        ("scale-floor", ("sample_std",), r"expected three scale terms"),
         ("scale-floor", {"a": "sample_std"}, r"one answer for each of a, b, c; got a"),
         ("scale-floor", ("std", "sample_std", "sample_std"), r"each answer is one of sample_std"),
         ("cohort-status", {"model-x": "complete"}, r"with the keys model-x, model-y, model-z"),
-        ("cohort-status", ["complete"] * 3, r"expects a dict \{model: status\}"),
+        ("cohort-status", ["complete"] * 3, r"expected a dict \{model: status\}"),
         (
             "cohort-status",
             {"model-x": "done", "model-y": "complete", "model-z": "complete"},
@@ -138,9 +145,15 @@ def test_exercise_4_right_answer_shows_the_deciding_issues():
         ),
     ],
 )
-def test_answers_of_the_wrong_kind_are_refused(exercise, answer, match):
-    with pytest.raises(ValueError, match=match):
-        teaching.check_answer(exercise, answer)
+def test_answers_of_the_wrong_kind_are_answered_in_one_line(exercise, answer, match):
+    """No error (Run All goes on): a verdict saying what is expected, on one line."""
+    check = teaching.check_answer(exercise, answer)
+    assert not check.correct and not check.kind_ok and check.answered
+    assert re.search(match, check.why)
+    assert check.verdict == "not the kind of answer expected"
+    text = repr(check)
+    assert "\n" not in text and text.startswith(f"Exercise {check.number} ({exercise}): not the")
+    assert "\n" not in check.why and "<br>" not in check._repr_html_()
 
 
 @pytest.mark.parametrize("exercise", ["nope", 0, 5, True, None])

@@ -42,8 +42,11 @@ def test_views_coverage_marks_failed_and_missing_repeats(demo_index):
     matrix = report_views.coverage_matrix(demo_index, "sim-gamma")
     cells = {cell.split(":")[0] for row in matrix.values.tolist() for cell in row if cell}
     assert {"valid", "failed", "missing"} <= cells
-    contributions = report_views.track_table(demo_index, "sim-alpha")["contribution"]
-    assert contributions.sum() == pytest.approx(demo_index["models"]["sim-alpha"]["index"])
+    shown = report_views.track_table(demo_index, "sim-alpha")["contribution"].tolist()
+    alpha = demo_index["models"]["sim-alpha"]
+    exact = [track["contribution"] for track in alpha["tracks"].values()]
+    assert f"{sum(shown):.2f}" == f"{alpha['index']:.2f}"  # the parts add up as shown
+    assert all(abs(a - b) < 0.01 for a, b in zip(shown, exact, strict=True))
 
 
 def test_charts_never_read_mathtext_and_carry_the_simulated_label(demo_index):
@@ -57,14 +60,41 @@ def test_charts_never_read_mathtext_and_carry_the_simulated_label(demo_index):
         report_views.plot_track_contributions(result, odd),
         report_views.plot_coverage(result, odd),
         report_views.plot_repeat_spread(result, odd),
-        report_views.plot_ranked_index(result),
         report_views.plot_task_heatmap(result),
     ]
     for fig in charts:
         fig.savefig(io.BytesIO(), format="png")
         assert fig.get_suptitle() == report_views.SIMULATED_TEXT
+        alt = report_views.alt_text(fig)  # the image's description on the page
+        assert alt.endswith("(SIMULATED demo data)") and "No description" not in alt
+        assert len(alt) > 60
     title = charts[0].axes[0].get_title()
-    assert title == f"{odd}: incomplete, no index (incomplete)" and "null" not in title
+    assert title == f"{odd}: incomplete, no index" and "null" not in title
+
+
+def test_charts_draw_the_hatches_the_docs_describe(demo_index):
+    """docs/reports.md: a task without a mean hatched grey in the heatmap; provisional
+    models hatched in the ranked index; a hatch per category in the coverage matrix."""
+    import numpy as np
+
+    from tcsexam_lib import views as report_views
+
+    docs = (report_module.KIT_ROOT / "docs" / "reports.md").read_text(encoding="utf-8")
+    assert "a task without a mean hatched grey" in docs and "provisional models hollow" in docs
+    heat = report_views.plot_task_heatmap(demo_index).axes[0]
+    masked = np.ma.getmaskarray(heat.images[0].get_array())
+    assert masked.sum() == 3  # sim-gamma's three tasks without a mean show the background
+    behind = [p for p in heat.patches if p.get_hatch() and p.zorder < heat.images[0].zorder]
+    assert len(behind) == 1  # one hatched rectangle under the whole image shows through
+    assert behind[0].get_facecolor()[:3] == (1.0, 1.0, 1.0)
+    from tcsexam_lib.views.index import COVERAGE_HATCHES
+
+    assert len(set(COVERAGE_HATCHES.values())) == len(COVERAGE_HATCHES)  # one each
+    for model in ("sim-alpha", "sim-gamma"):
+        matrix = report_views.coverage_matrix(demo_index, model)
+        shown = {cell.split(":")[0] for row in matrix.values.tolist() for cell in row if cell}
+        drawn = report_views.plot_coverage(demo_index, model).axes[0].patches
+        assert {p.get_hatch() or "" for p in drawn} == {COVERAGE_HATCHES[c] for c in shown}
 
 
 def test_each_issue_is_said_once_with_what_to_do(demo_index):
@@ -87,8 +117,9 @@ def test_tables_use_one_number_format_and_hide_nothing(demo_index):
 
     board = report_views.table_html(report_views.leaderboard(demo_index))
     alpha = demo_index["models"]["sim-alpha"]
-    assert f"<td class='num'>{alpha['index']:.2f}</td>" in board
-    assert f"<td class='num'>{alpha['track_means']['S']:.4f}</td>" in board
+    index, solver = alpha["index"], alpha["track_means"]["S"]
+    assert f"<td class='num' data-order='{index!r}'>{index:.2f}</td>" in board
+    assert f"<td class='num' data-order='{solver!r}'>{solver:.3f}</td>" in board
     assert "<th></th>" not in board and "e-0" not in board and "null" not in board
     issues = report_views.issues_table(demo_index, "sim-alpha")
     assert report_views.table_html(issues).startswith("<p class='tcs-note'>No issue")
@@ -111,14 +142,17 @@ def test_report_intervals_are_those_of_tcsexam_stats(demo_index, tmp_path):
     stats = report_views.stats_result(demo_index, stats_json=tmp_path / "stats.json")
     computed = report_views.stats_result(demo_index)  # standalone: the same numbers
     assert computed["models"] == written["models"] and computed["pairs"] == written["pairs"]
-    board = report_views.leaderboard(demo_index, stats).set_index("model")
+    board = report_views.leaderboard(demo_index, stats)
+    board = board.set_index(board["model"].map(str))
     for model, entry in written["models"].items():
-        assert board.loc[model, "± half-width"] == entry["index_ci_half_width"]
+        assert board.loc[model, "±"] == entry["index_ci_half_width"]
         low, high = entry["index_ci"] or (None, None)
         if entry["index"] is not None:
-            assert low == pytest.approx(entry["index"] - entry["index_ci_half_width"])
-            assert high == pytest.approx(entry["index"] + entry["index_ci_half_width"])
-    assert board.loc["sim-alpha", "rank interval"] == "1–2"
+            sides = (entry["index"] - low, high - entry["index"])  # the interval may be asymmetric
+            assert entry["index_ci_half_width"] == pytest.approx(max(sides))
+    assert str(board.loc["sim-alpha", "possible ranks"]) == "1–2"
+    assert board.loc["sim-alpha", "could be first"] == "yes"
+    assert board.loc["sim-gamma", "could be first"] is None
     assert board.loc["sim-alpha", "tie group"] == 1 and board.loc["sim-gamma", "tie group"] is None
     # a significant pair is framed twice (both halves of the matrix), a tie is not framed
     for significant in (False, True):
@@ -131,7 +165,7 @@ def test_report_intervals_are_those_of_tcsexam_stats(demo_index, tmp_path):
     assert [t.get_text() for t in forest.axes[0].get_yticklabels()] == ["sim-beta", "sim-alpha"]
     tracks = report_views.track_intervals_table(stats, "sim-alpha")
     assert tracks["mean"].tolist() == [
-        written["models"]["sim-alpha"]["tracks"][t]["mean"] for t in tracks["track"]
+        written["models"]["sim-alpha"]["tracks"][t.split()[1]]["mean"] for t in tracks["track"]
     ]
     assert "no index" in report_views.index_interval_note(stats, "sim-gamma").text
 

@@ -17,9 +17,8 @@ from typing import Any
 
 from ..errors import InputRefused, Problem
 from ..jsonio import read_json
-from ..paths import KIT_ROOT
-from ..scoring.index_document import IndexDocument, as_index_document, load_index
-from ..scoring.solver_document import SolverDocument, load_solver_output
+from ..number_format import points
+from ..stats.wording import percent
 
 SIMULATED_TEXT = "SIMULATED DEMO DATA — not TCSExam results"
 
@@ -82,25 +81,14 @@ _PARAMETER_TYPES = (str, int, float, bool, list, dict, type(None))
 def declared_parameters(notebook: str) -> list[str]:
     """Names in the ``parameters`` cell of the kit's ``notebooks/<notebook>.ipynb``.
 
-    Read from the notebook's JSON (no papermill import in the kernel: it is slow).
-
     Examples
     --------
     >>> declared_parameters("index")[:3]
     ['model', 'suite', 'protocol']
     """
-    import ast
-    import json
+    from .parameters import notebook_parameters
 
-    path = KIT_ROOT / "notebooks" / f"{notebook}.ipynb"
-    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-    cell = next(c for c in cells if "parameters" in c.get("metadata", {}).get("tags", []))
-    tree = ast.parse("".join(cell["source"]))
-    return [
-        node.targets[0].id
-        for node in tree.body
-        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
-    ]
+    return [parameter.name for parameter in notebook_parameters(notebook)]
 
 
 def refuse_unknown_parameters(notebook: str, namespace: dict[str, Any], hidden: Any = None) -> None:
@@ -191,9 +179,7 @@ def data_banner(
     return Note(text, box)
 
 
-def status_line(
-    result: IndexDocument | dict[str, Any], model: str, stats: dict[str, Any] | None = None
-) -> Note:
+def status_line(result: dict[str, Any], model: str, stats: dict[str, Any] | None = None) -> Note:
     """The model's status, first on every model page: status, index, coverage.
 
     With the ``tcsexam stats`` document of the same index, the index is followed by the
@@ -206,18 +192,19 @@ def status_line(
     >>> print(status_line({"models": {"m": entry}}, "m").text)
     m: INCOMPLETE, no index (3 of 4 tasks, 4 of 6 planned attempts have an adopted valid score)
     """
-    entry = as_index_document(result).result(model)
-    cov = entry.coverage
-    index = "no index" if entry.index is None else f"index {entry.index:.2f} points"
+    entry = result["models"][model]
+    cov = entry["coverage"]
+    index = "no index" if entry["index"] is None else f"index {points(entry['index'])} points"
     half = None if stats is None else stats["models"][model]["index_ci_half_width"]
-    if entry.index is not None and half is not None:
-        index = f"index {entry.index:.2f} ± {half:.2f} points ({stats['level']:.0%} interval)"
+    if entry["index"] is not None and half is not None:
+        level = percent(stats["level"])
+        index = f"index {points(entry['index'])} ± {points(half)} points ({level} interval)"
     text = (
-        f"{model}: {entry.status.upper()}, {index} ({cov.tasks_complete} of "
-        f"{cov.tasks_planned} tasks, {cov.attempts_adopted_valid} of "
-        f"{cov.attempts_planned} planned attempts have an adopted valid score)"
+        f"{model}: {entry['status'].upper()}, {index} ({cov['tasks_complete']} of "
+        f"{cov['tasks_planned']} tasks, {cov['attempts_adopted_valid']} of "
+        f"{cov['attempts_planned']} planned attempts have an adopted valid score)"
     )
-    box = f'<div class="tcs-status {html.escape(entry.status)}">{html.escape(text)}</div>'
+    box = f'<div class="tcs-status {html.escape(entry["status"])}">{html.escape(text)}</div>'
     return Note(text, box)
 
 
@@ -226,11 +213,54 @@ def header(*notes: Note) -> Note:
     return Note("\n".join(n.text for n in notes), "".join(n.html_text for n in notes))
 
 
+def show(*parts: Any) -> None:
+    """Display each part in turn (a note, a table, a chart; lists are flattened).
+
+    Examples
+    --------
+    >>> show(Note("a"), [Note("b")])  # outside IPython: printed
+    a
+    b
+    """
+    from IPython.display import display
+
+    for part in parts:
+        if isinstance(part, list | tuple):
+            show(*part)
+        elif part is not None:
+            display(part)
+
+
+def published_pages(index_json: str | os.PathLike[str] = "") -> dict[str, dict[str, str]]:
+    """The model pages the report runner publishes beside this run set's index.
+
+    Read from the ``run-set.json`` next to the index JSON (the runner writes it before the
+    notebooks run, listing the pages it will render): model -> notebook name -> the page,
+    relative to the index JSON's folder. Empty when the notebook runs standalone (no
+    such file): the page then links nothing that may not exist.
+
+    Examples
+    --------
+    >>> published_pages("")
+    {}
+    """
+    if not index_json:
+        return {}
+    path = Path(index_json).parent / "run-set.json"
+    if not path.is_file():
+        return {}
+    manifest = read_json(path)
+    pages: dict[str, dict[str, str]] = {}
+    for model, notebooks in (manifest.get("notebooks") or {}).items():
+        for nb in notebooks:
+            if nb.get("html"):
+                pages.setdefault(model, {})[nb["name"]] = nb["html"]
+    return pages
+
+
 def cohort_models(*, index_json: str = "", cohort: str = "") -> list[str]:
     """The cohort's model ids, read (not computed) from the index output or the cohort file."""
-    if index_json:
-        return list(load_index(index_json).results)
-    data = read_json(cohort)  # a cohort declaration: its models under "models"
+    data = read_json(index_json or cohort)
     models = data.get("models") if isinstance(data, dict) else None
     return list(models) if isinstance(models, dict) else []
 
@@ -273,104 +303,26 @@ def one_line_errors() -> None:
     shell.set_custom_exc((TcsexamError,), handler)
 
 
-#: Colour-blind safe colours (Okabe and Ito), used by every chart.
-OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442")
-
-
-def new_axes(ax: Any = None, size: tuple[float, float] = (6.0, 3.5)):
-    """A figure and axes for one report chart (``ax`` given: draw there).
-
-    Text in charts is never read as mathtext (a model id with ``$`` stays as written).
-    """
-    import matplotlib
-    from matplotlib.figure import Figure
-
-    matplotlib.rcParams["text.parse_math"] = False
-    matplotlib.rcParams["axes.prop_cycle"] = matplotlib.cycler(color=list(OKABE_ITO))
-    if ax is not None:
-        return ax.figure, ax
-    # a figure of its own, not pyplot's: shown once, by the cell that returns it
-    fig = Figure(figsize=size, layout="constrained")
-    _show_charts_as_compact_png()
-    return fig, fig.subplots()
-
-
-#: Resolution and colours of a chart image in a report (flat charts need few colours).
-CHART_DPI = 100
-CHART_COLOURS = 64
-
-
-def compact_png(fig: Any) -> bytes:
-    """A chart as a small PNG: ``CHART_DPI`` dots per inch, ``CHART_COLOURS`` colours.
-
-    A report page embeds every chart; a full-colour PNG of a flat chart is several
-    times larger than it needs to be.
-    """
-    import io
-
-    from PIL import Image
-
-    raw = io.BytesIO()
-    fig.savefig(raw, format="png", dpi=CHART_DPI, bbox_inches="tight", facecolor="white")
-    image = Image.open(raw).convert("RGB")
-    octree, flat = Image.Quantize.FASTOCTREE, Image.Dither.NONE  # keeps rare colours (the label)
-    image = image.quantize(CHART_COLOURS, method=octree, dither=flat)
-    palette = image.getpalette() or []
-    for k in range(0, len(palette), 3):  # the octree's near-white back to white
-        if min(palette[k : k + 3]) >= 245:
-            palette[k : k + 3] = [255, 255, 255]
-    image.putpalette(palette)
-    out = io.BytesIO()
-    image.save(out, format="PNG", optimize=True)
-    return out.getvalue()
-
-
-def _show_charts_as_compact_png() -> None:
-    """In a notebook, show every matplotlib figure with :func:`compact_png`."""
-    from IPython import get_ipython
-
-    shell = get_ipython()
-    if shell is None:
-        return
-    from matplotlib.figure import Figure
-
-    formatters = shell.display_formatter.formatters
-    formatters["image/png"].for_type(Figure, compact_png)
-    formatters["image/svg+xml"].pop(Figure, None)
-    formatters["application/pdf"].pop(Figure, None)
-
-
-def label_simulated(fig: Any, simulated: bool) -> Any:
-    """Put the SIMULATED label on a chart of simulated data (it travels with the image)."""
-    if simulated:  # above the chart, placed by the layout so that it covers nothing
-        fig.suptitle(SIMULATED_TEXT, x=0.99, ha="right", fontsize=8, color="#b71c1c",
-                     fontweight="bold")  # fmt: skip
-    return fig
-
-
-def name_models_without_index(fig: Any, missing: list[str]) -> Any:
-    """Name under a chart of indexes the models it cannot show (they have no index)."""
-    if missing:
-        fig.supxlabel("No index (incomplete): " + ", ".join(missing), x=0.01, ha="left",
-                      fontsize=8)  # fmt: skip
-    return fig
-
-
-def read_index_output(path: str | os.PathLike[str]) -> IndexDocument:
+def read_index_output(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The index output the report runner wrote (strict JSON), for a notebook to display."""
-    return load_index(path)
+    data = read_json(path)
+    if not isinstance(data, dict) or not isinstance(data.get("models"), dict):
+        allowed = "an output of tcsexam score (or the report runner's index JSON)"
+        problem = Problem(str(path), field="models", detail="no models here", allowed=allowed)
+        raise InputRefused("Not an index output", [problem])
+    return data
 
 
 def read_solver_output_files(
     folder: str | os.PathLike[str], tasks: list[str] | tuple[str, ...] | str | None = None
-) -> list[SolverDocument]:
+) -> list[dict[str, Any]]:
     """The solver-score outputs the report runner wrote for one model, in file-name order.
 
     ``tasks`` (a list, or one comma-separated string) keeps only those tasks.
     """
     wanted = _task_list(tasks)
-    outputs = [load_solver_output(path) for path in sorted(Path(folder).glob("*.json"))]
-    return [out for out in outputs if not wanted or out.task in wanted]
+    outputs = [read_json(path) for path in sorted(Path(folder).glob("*.json"))]
+    return [out for out in outputs if not wanted or out.get("task") in wanted]
 
 
 def _task_list(tasks: list[str] | tuple[str, ...] | str | None) -> list[str]:

@@ -3,9 +3,11 @@
 The notebooks in ``notebooks/`` hold no formula: every number they show comes from the
 outputs of ``tcsexam solver-score`` and ``tcsexam score`` (written by the report runner,
 or computed here by the same library calls when a notebook runs standalone on raw
-inputs), turned into tables and plots by :mod:`.solver_views`, :mod:`.index_views`,
-:mod:`.cohort_views` and :mod:`.stats_views` (the intervals of ``tcsexam stats``), and
-shown by :mod:`.tables`. Importing it is cheap: matplotlib is imported when the first
+inputs), turned into tables and plots by :mod:`.solver`, :mod:`.index`,
+:mod:`.cohort`, :mod:`.compare` (run sets side by side), :mod:`.stats` and :mod:`.pairs`
+(the intervals and paired tests of ``tcsexam stats``), drawn by :mod:`.charts` and
+shown by :mod:`.tables`, every number following the kit's number policy
+(:mod:`tcsexam_lib.number_format`). Importing it is cheap: matplotlib is imported when the first
 chart is drawn, the scoring modules when something is computed.
 """
 
@@ -14,14 +16,12 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-from .cohort_views import (
-    compare_run_sets,
-    leaderboard,
-    plot_ranked_index,
-    plot_task_heatmap,
-    task_model_table,
-)
-from .index_views import (
+from ..errors import InputRefused
+from ..number_format import MISSING_TEXT
+from .charts import alt_text, describe
+from .cohort import lead_note, leaderboard, plot_task_heatmap, ranked_models, task_model_table
+from .compare import compare_run_sets, paired_delta
+from .index import (
     COVERAGE_COLOURS,
     check_protocol,
     coverage_matrix,
@@ -35,6 +35,7 @@ from .index_views import (
     task_table,
     track_table,
 )
+from .lab_tables import enable_interactive_tables
 from .notebook import (
     SIMULATED_TEXT,
     Note,
@@ -43,16 +44,21 @@ from .notebook import (
     declared_parameters,
     header,
     one_line_errors,
+    published_pages,
     read_index_output,
     read_solver_output_files,
     refuse_model_outside_cohort,
     refuse_unknown_parameters,
     require_parameters,
+    show,
     status_line,
 )
-from .solver_views import (
+from .pairs import neighbours_table, pairs_table, pairs_view, plot_pair_matrix
+from .parameters import check_notebook_parameters
+from .solver import (
     Z_DISPLAY_LIMIT,
     any_simulated,
+    evidence_link,
     floor_instances_table,
     instance_table,
     plot_instance_scores,
@@ -62,24 +68,24 @@ from .solver_views import (
     solver_plan_table,
     unscored_table,
 )
-from .stats_views import (
+from .stats import (
     index_interval_note,
     interval_columns,
-    pairs_table,
     plot_index_intervals,
-    plot_pair_matrix,
     stats_result,
     ties_note,
     track_intervals_table,
 )
-from .tables import MISSING_TEXT, configure_display, format_number, table_html
+from .tables import Cell, configure_display, format_number, table_html
 
 __all__ = [
     "COVERAGE_COLOURS",
     "MISSING_TEXT",
     "SIMULATED_TEXT",
     "Z_DISPLAY_LIMIT",
+    "Cell",
     "Note",
+    "alt_text",
     "any_simulated",
     "check_protocol",
     "cohort_models",
@@ -88,6 +94,8 @@ __all__ = [
     "coverage_matrix",
     "data_banner",
     "declared_parameters",
+    "describe",
+    "evidence_link",
     "explain_status",
     "floor_instances_table",
     "format_number",
@@ -97,18 +105,23 @@ __all__ = [
     "instance_table",
     "interval_columns",
     "issues_table",
+    "lead_note",
     "leaderboard",
+    "neighbours_table",
     "one_line_errors",
+    "paired_delta",
     "pairs_table",
+    "pairs_view",
     "plot_coverage",
     "plot_index_intervals",
     "plot_instance_scores",
     "plot_pair_matrix",
-    "plot_ranked_index",
     "plot_repeat_spread",
     "plot_task_heatmap",
     "plot_track_contributions",
     "plot_z_histogram",
+    "published_pages",
+    "ranked_models",
     "read_index_output",
     "read_solver_output_files",
     "refuse_model_outside_cohort",
@@ -118,6 +131,7 @@ __all__ = [
     "require_parameters",
     "scale_term_table",
     "setup",
+    "show",
     "solver_outputs",
     "solver_plan_table",
     "stats_result",
@@ -139,17 +153,30 @@ if TYPE_CHECKING:  # pragma: no cover - annotations only
     from ..scoring.solver_document import SolverDocument
 
 
-def setup(notebook: str, namespace: dict[str, Any], **required: Any) -> None:
+def setup(notebook: str, namespace: dict[str, Any]) -> None:
     """What the first cell of a report notebook does before anything is computed.
 
-    Refusals of the kit show as one line (not a traceback); a parameter the notebook
-    does not declare and an empty required one are refused; tables are shown by
-    :func:`table_html`.
+    Refusals of the kit show as their message (not a traceback). Every problem with the
+    parameters is refused at once, in one message (see :mod:`.parameters`): a
+    parameter the notebook does not declare, an empty one it needs, a path that does not
+    exist (with the folders it was looked for in). Relative paths found in the kit's
+    folder rather than the working folder are replaced in ``namespace`` by their
+    absolute path. Tables are shown by :func:`table_html`, and in JupyterLab made
+    sortable and searchable as in the HTML pages (:mod:`.lab_tables`).
     """
     one_line_errors()
-    refuse_unknown_parameters(notebook, namespace)
+    problems = []
+    try:
+        refuse_unknown_parameters(notebook, namespace)
+    except InputRefused as exc:
+        problems += exc.problems
+    checked = check_notebook_parameters(notebook, namespace)
+    problems += checked.problems
+    if problems:
+        raise InputRefused.from_problems("Notebook parameters refused", problems)
+    namespace.update(checked.resolved)
     configure_display()
-    require_parameters(**required)
+    enable_interactive_tables()
 
 
 def index_result(
@@ -209,7 +236,7 @@ def solver_outputs(
     require_parameters(records_dir=records_dir, suite=suite, reference_id=reference_id)
     from ..jsonio import write_json_atomic
     from ..references.load import load_reference
-    from .records import find_records, score_records_files, solver_output_path
+    from ..reports.records import find_records, score_records_files, solver_output_path
 
     records = find_records(records_dir, model=model, tasks=tasks)
     reference = load_reference(

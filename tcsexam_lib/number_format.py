@@ -1,0 +1,183 @@
+"""The number policy of every published page: one format per kind of number.
+
+The landing page (written by the report runner), the notebooks' tables, notes and charts
+all format numbers here, so that a number reads the same wherever it appears:
+
+- **points** (the index, its ± half-width and interval ends, differences of indexes Δ,
+  track contributions, detectable differences, standard errors of the index): 2 decimals;
+- **means** (track means, task means, relative scores, instance scores and the ends of
+  their intervals): a fixed 3 decimals;
+- **pass/fail**: a result of a 0/1 track (theorem, conjecture) that is exactly 0 or 1
+  reads ``fail`` or ``pass``; a mean over repeats (2 of 3 passed) reads as a mean (0.667);
+- **p-values**: 3 decimals, ``< 0.001`` below that;
+- **z**: 2 decimals;
+- **raw values** (a solver's objective values ``A``, ``mu``, ``s``, ``scale``): up to 6
+  significant figures, scientific notation only when the value needs it;
+- whole numbers (counts, ranks, attempts) as they are; a missing value (``null``) as ``—``.
+
+Nothing here rounds a stored number: the JSON outputs keep every digit.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any
+
+from .vocab import BINARY_TRACKS
+
+#: How a missing value (``null`` in the JSON outputs) reads.
+MISSING_TEXT = "—"
+
+POINTS = "points"
+MEAN = "mean"
+BINARY = "pass/fail"
+P_VALUE = "p"
+Z = "z"
+RAW = "raw"
+COUNT = "count"
+TEXT = "text"
+#: Every kind of number and how many decimals it shows (None: not a fixed count).
+KINDS = {POINTS: 2, MEAN: 3, BINARY: None, P_VALUE: 3, Z: 2, RAW: None, COUNT: 0, TEXT: None}
+
+
+def is_missing(value: Any) -> bool:
+    """True for ``None`` and NaN (a value the outputs do not have).
+
+    Examples
+    --------
+    >>> is_missing(None), is_missing(float("nan")), is_missing(0.0)
+    (True, True, False)
+    """
+    if value is None:
+        return True
+    try:
+        return isinstance(value, numbers.Real) and math.isnan(float(value))
+    except (TypeError, ValueError):
+        return False
+
+
+def format_value(value: Any, kind: str = MEAN) -> str:
+    """One value as every page shows it (see the module's policy).
+
+    Examples
+    --------
+    >>> format_value(82.8926, "points"), format_value(0.59472, "mean")
+    ('82.89', '0.595')
+    >>> [format_value(x, "pass/fail") for x in (1.0, 0, 2 / 3)]
+    ['pass', 'fail', '0.667']
+    >>> format_value(0.00004, "p"), format_value(0.158, "p"), format_value(None, "points")
+    ('< 0.001', '0.158', '—')
+    >>> format_value(523.714159, "raw"), format_value(1e-9, "raw"), format_value(7, "count")
+    ('523.714', '1e-09', '7')
+    >>> format_value(-0.0001, "points"), format_value(True, "text")
+    ('0.00', 'yes')
+    """
+    if is_missing(value):
+        return MISSING_TEXT
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if not isinstance(value, numbers.Real):
+        return str(value)
+    number = float(value)
+    if math.isinf(number):
+        return "∞" if number > 0 else "−∞"
+    if kind == BINARY:
+        if number in (0.0, 1.0):
+            return "pass" if number == 1.0 else "fail"
+        kind = MEAN
+    if kind == RAW:
+        return f"{number:.6g}"
+    if kind == P_VALUE:
+        return "< 0.001" if number < 0.0005 else f"{number:.3f}"
+    if kind in (COUNT, TEXT):
+        return str(int(number)) if number.is_integer() else f"{number:.6g}"
+    decimals = KINDS.get(kind) or 3
+    text = f"{number:.{decimals}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text  # no "-0.00"
+
+
+def points(value: Any) -> str:
+    """A number of points (2 decimals).
+
+    Examples
+    --------
+    >>> points(55.5), points(None)
+    ('55.50', '—')
+    """
+    return format_value(value, POINTS)
+
+
+def signed_points(value: Any) -> str:
+    """A difference of points with its sign (2 decimals).
+
+    Examples
+    --------
+    >>> signed_points(12.1549), signed_points(-2.4), signed_points(0.0)
+    ('+12.15', '-2.40', '0.00')
+    """
+    text = points(value)
+    return text if text in (MISSING_TEXT, "0.00") or text.startswith("-") else f"+{text}"
+
+
+def mean(value: Any) -> str:
+    """A mean or a score in track units (3 decimals).
+
+    Examples
+    --------
+    >>> mean(0.25), mean(1.1267)
+    ('0.250', '1.127')
+    """
+    return format_value(value, MEAN)
+
+
+def task_kind(track: str) -> str:
+    """How a task result of ``track`` reads: pass/fail on 0/1 tracks, else a mean.
+
+    Examples
+    --------
+    >>> task_kind("theorem"), task_kind("solver")
+    ('pass/fail', 'mean')
+    """
+    return BINARY if track in BINARY_TRACKS else MEAN
+
+
+def interval(low: Any, high: Any, kind: str = POINTS) -> str:
+    """An interval ``[low, high]`` in one kind (``—`` when either end is missing).
+
+    Examples
+    --------
+    >>> interval(68.9, 92.54), interval(0.1, None)
+    ('[68.90, 92.54]', '—')
+    """
+    if is_missing(low) or is_missing(high):
+        return MISSING_TEXT
+    return f"[{format_value(low, kind)}, {format_value(high, kind)}]"
+
+
+def rounded_parts(parts: list[float | None], decimals: int = 2) -> list[float | None]:
+    """Parts rounded so that their shown sum is their sum rounded (largest remainder).
+
+    A bar of 63.67 points made of 49.333... and 14.333... would read 49.33 + 14.33 =
+    63.66; rounding up the part with the largest remainder (the first on a tie) instead
+    reads 49.34 + 14.33.
+    Each part moves by less than one unit of the last decimal. Missing parts stay
+    missing and are left out of the sum.
+
+    Examples
+    --------
+    >>> rounded_parts([49.3333333, 14.3333333])
+    [49.34, 14.33]
+    >>> rounded_parts([12.0, None, 0.126])
+    [12.0, None, 0.13]
+    """
+    scale = 10**decimals
+    present = [(k, p * scale) for k, p in enumerate(parts) if not is_missing(p)]
+    shown = f"{sum(p for p in parts if not is_missing(p)):.{decimals}f}"  # the sum as shown
+    target = round(float(shown) * scale)
+    floors = {k: math.floor(v) for k, v in present}
+    short = int(target - sum(floors.values()))
+    by_remainder = sorted(present, key=lambda kv: (-(kv[1] - floors[kv[0]]), kv[0]))
+    for k, _ in by_remainder[: max(short, 0)]:
+        floors[k] += 1
+    return [None if k not in floors else floors[k] / scale for k in range(len(parts))]

@@ -1,0 +1,165 @@
+"""How the report runner's kernels are reached, and what their log keeps.
+
+**Transport.** Where the platform has Unix sockets (and ZeroMQ was built with them), each
+kernel talks to its worker over IPC: its sockets are files in a private folder of the run
+(made by :func:`private_runtime_folder`: mode 0700, in the temporary folder, removed when
+the run ends), each kernel with names of its own. No TCP port is ever chosen, so two
+kernels started at once cannot take each other's port (the race of TCP transport: the
+parent picks free ports and writes them into the connection file, and a kernel started in
+parallel can bind one before this kernel does), and no other local user can reach a kernel.
+Elsewhere kernels use TCP on 127.0.0.1, and a kernel that dies before it replies to
+``kernel_info`` is started again (see :mod:`.kernel_client`), at most :data:`KERNEL_STARTS`
+times in all.
+
+**Log.** Everything a notebook's worker and kernel write on stderr goes to the run set's
+``report-kernels.log`` as one block when the notebook ends, each line prefixed with the
+notebook it comes from (:func:`kernel_log_block`), nothing else changed: a kernel's
+traceback is kept whole. ipykernel's warning that TCP is not encrypted, the same from every
+kernel, is said once at the top of the log (:func:`kernel_log_header`) instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+#: How many times a kernel that dies before replying to ``kernel_info`` is started over TCP.
+KERNEL_STARTS = 3
+
+#: Prefix of the private folder that holds a run's kernel sockets and connection files.
+RUNTIME_PREFIX = "tcsexam-kernels-"
+
+#: Longest socket path used: Unix sockets hold 108 bytes on Linux and 104 on macOS, the
+#: final NUL included; kept below both.
+SOCKET_PATH_MAX = 100
+
+#: Room left in a socket path for a kernel's own name, ``k<pid>-<n>-<channel>``.
+KERNEL_NAME_ROOM = 24
+
+#: How the log writes the private folder (its name changes from run to run).
+RUNTIME_PLACEHOLDER = "<kernel folder>"
+
+#: ipykernel's warning for TCP transport; its first sentence identifies it.
+TCP_WARNING = "Kernel is running over TCP without encryption."
+
+#: How lines written by the runner itself are prefixed in the log.
+RUNNER_PREFIX = "[report runner]"
+
+
+def _fits_sockets(folder: str) -> bool:
+    return len(os.fsencode(folder)) + KERNEL_NAME_ROOM <= SOCKET_PATH_MAX
+
+
+@contextlib.contextmanager
+def private_runtime_folder() -> Iterator[Path]:
+    """A new folder (mode 0700) for a run's kernel sockets and connection files.
+
+    It is made in the temporary folder (``$TMPDIR``), or in ``/tmp`` when that path is
+    too long for a Unix socket, and removed with everything in it when the block ends.
+
+    Examples
+    --------
+    >>> with private_runtime_folder() as folder:
+    ...     oct(folder.stat().st_mode & 0o777), folder.name.startswith(RUNTIME_PREFIX)
+    ('0o700', True)
+    >>> folder.exists()
+    False
+    """
+    base = tempfile.gettempdir()
+    if not _fits_sockets(os.path.join(base, RUNTIME_PREFIX + "x" * 8)) and os.path.isdir("/tmp"):
+        base = "/tmp"
+    folder = Path(tempfile.mkdtemp(prefix=RUNTIME_PREFIX, dir=base))  # mode 0700
+    try:
+        yield folder
+    finally:
+        remove_runtime_folder(folder)
+
+
+def remove_runtime_folder(folder: Path) -> None:
+    """Remove a run's private folder (symlinks inside are removed, never followed)."""
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def kernel_transport(folder: Path) -> tuple[str, str]:
+    """``("ipc", "")`` where kernels can use Unix sockets in ``folder``, else ``("tcp", why)``.
+
+    Examples
+    --------
+    >>> kernel_transport(Path("/tmp/" + "x" * 90))
+    ('tcp', 'the private folder path is too long for a Unix socket')
+    """
+    if os.name != "posix":
+        return "tcp", f"no Unix sockets on this platform ({os.name})"
+    if not _fits_sockets(str(folder)):
+        return "tcp", "the private folder path is too long for a Unix socket"
+    import zmq
+
+    if not zmq.has("ipc"):
+        return "tcp", "this ZeroMQ library was built without IPC"
+    return "ipc", ""
+
+
+def kernel_log_header(transport: str, why_tcp: str = "") -> str:
+    """The runner's lines at the top of a run set's kernel log: how kernels were reached.
+
+    Examples
+    --------
+    >>> print(kernel_log_header("ipc"), end="")  # doctest: +NORMALIZE_WHITESPACE
+    [report runner] kernels started over IPC: Unix sockets in a private folder of the run
+    (mode 0700, removed after it), so no port is chosen and parallel kernels cannot collide.
+    Every line below names its notebook.
+    """
+    if transport == "ipc":
+        lines = [
+            "kernels started over IPC: Unix sockets in a private folder of the run "
+            "(mode 0700, removed after it), so no port is chosen and parallel kernels "
+            "cannot collide. Every line below names its notebook."
+        ]
+    else:
+        lines = [
+            f"kernels started over TCP on 127.0.0.1 ({why_tcp}); a kernel that dies before "
+            f"replying to kernel_info is started again, at most {KERNEL_STARTS} times in all. "
+            "Every line below names its notebook.",
+            f"every kernel warns: {TCP_WARNING} (said once here, not repeated below)",
+        ]
+    return "".join(f"{RUNNER_PREFIX} {line}\n" for line in lines)
+
+
+def kernel_log_block(label: str, text: str, transport: str, folder: Path | None = None) -> str:
+    """What one notebook's worker and kernel wrote, each line prefixed with ``[label]``.
+
+    Every line is kept as it was written (a traceback stays whole), except ipykernel's
+    TCP warning, which the log's header says once; the private folder, whose name changes
+    from run to run, is written as ``<kernel folder>``.
+
+    Examples
+    --------
+    >>> text = "Traceback (most recent call last):\\n  File 'x'\\nZMQError: Address in use\\n"
+    >>> print(kernel_log_block("demo/m1/index", text, "tcp"), end="")
+    [demo/m1/index] Traceback (most recent call last):
+    [demo/m1/index]   File 'x'
+    [demo/m1/index] ZMQError: Address in use
+    """
+    if folder is not None:
+        text = text.replace(str(folder), RUNTIME_PLACEHOLDER)
+    lines = text.splitlines()
+    if transport == "tcp":
+        lines = [line for line in lines if TCP_WARNING not in line]
+    return "".join(f"[{label}] {line}\n" for line in lines)
+
+
+def append_to_log(log: Path, text: str) -> None:
+    """Append ``text`` to ``log`` in one write, so that parallel notebooks' blocks never mix."""
+    if not text:
+        return
+    data = text.encode("utf-8", errors="replace")
+    handle = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o666)
+    try:
+        while data:
+            data = data[os.write(handle, data) :]
+    finally:
+        os.close(handle)

@@ -1,0 +1,204 @@
+"""The ``tcsexam stats`` document: its pairs kept as columns, and its JSON text.
+
+A cohort of ``M`` models has ``M (M - 1) / 2`` pairs: 499,500 at 1,000 models, about
+175 MB of JSON. Building a dictionary per pair costs more than everything else the
+command does, so :class:`StatsDocument` keeps the pairs as the numpy columns they were
+computed in (:class:`PairTable`) and :func:`write_stats_json` writes them straight from
+the columns: orjson turns each column into text at C speed, and the objects are
+assembled by joining those texts with the keys, block by block.
+
+The text is ``orjson.dumps(document.to_dict(), option=OPT_INDENT_2)`` with each pair
+written on one line (``tests/test_stats_document.py`` checks it): two-space
+indentation, keys in order, numbers as the shortest text that reads back as the same
+double (orjson writes ``1e-7`` where Python writes ``1e-07``), ``null`` where a figure
+cannot be computed. One line a pair keeps a 1,000-model file greppable and a third
+smaller than one line a field. orjson writes a NaN or an infinity as ``null``: the
+head's figures are turned into ``None`` where they cannot be computed before (see
+``_number`` in :mod:`.command`), and the tests compare the file read back with the
+document, which would show any other.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..jsonio import write_stream_atomic
+from .pairs import PairTests
+
+#: Pairs written per block (bounds the memory of the text being assembled).
+WRITE_BLOCK = 65536
+#: The document's keys after which the pairs are written, and the pairs' own keys.
+_PAIR_FLOATS = ("delta", "se")
+_PAIR_TESTS = ("p_value", "p_holm")
+#: The float columns in the order the line template takes them (the pairs' ``df`` and
+#: ``se_adjusted``, which give ``ci`` and ``p_value``, stay in :class:`PairTests`: a
+#: 1,000-model file is 499,500 lines, each number of them costs time and space).
+_TEXT_COLUMNS = (*_PAIR_FLOATS, "ci_low", "ci_high", *_PAIR_TESTS, "mdd")
+_PLACEHOLDER = "\x00pairs\x00"
+
+
+def _orjson():
+    import orjson
+
+    return orjson
+
+
+@dataclass(frozen=True)
+class PairTable:
+    """Every pair of a cohort as columns (``PairTests``) with the models' names.
+
+    Examples
+    --------
+    >>> PairTable.empty().to_records()
+    []
+    """
+
+    names: list[str]
+    tests: PairTests | None
+    n_tasks: list[int] = field(default_factory=list)
+
+    @classmethod
+    def empty(cls) -> PairTable:
+        """No pairs (fewer than two models with an index)."""
+        return cls([], None, [])
+
+    def __len__(self) -> int:
+        return 0 if self.tests is None else len(self.tests)
+
+    @property
+    def n_common_tasks(self) -> int:
+        """Tasks every pair is compared on."""
+        return sum(self.n_tasks)
+
+    def count_significant(self) -> int:
+        """How many pairs are significant after Holm."""
+        return 0 if self.tests is None else int(np.count_nonzero(self.tests.significant))
+
+    def to_records(self) -> list[dict[str, Any]]:
+        """The pairs as the list of dictionaries the JSON holds (``null`` as ``None``)."""
+        if self.tests is None:
+            return []
+        t = self.tests
+        columns = {key: _floats(getattr(t, key)) for key in (*_PAIR_FLOATS, *_PAIR_TESTS, "mdd")}
+        low, high = _floats(t.ci_low), _floats(t.ci_high)
+        records = []
+        for k, (a, b) in enumerate(zip(t.first.tolist(), t.second.tolist(), strict=True)):
+            record = {"model_a": self.names[a], "model_b": self.names[b]}
+            record.update((key, columns[key][k]) for key in _PAIR_FLOATS)
+            record["ci"] = None if low[k] is None or high[k] is None else [low[k], high[k]]
+            record.update((key, columns[key][k]) for key in _PAIR_TESTS)
+            record["significant"] = bool(t.significant[k])
+            record["mdd"] = columns["mdd"][k]
+            record["n_common_tasks"] = self.n_common_tasks
+            records.append(record)
+        return records
+
+    def json_blocks(self) -> Iterator[bytes]:
+        """The JSON text of the list's items, one line per pair, a block of pairs at a time.
+
+        Every line but the very last ends with ``,`` and a newline.
+        """
+        if self.tests is None:
+            return
+        t = self.tests
+        orjson = _orjson()
+        quoted = [orjson.dumps(name) for name in self.names]
+        ci = b"[%s, %s]" if not np.isnan(t.ci_low).any() else b"null%s%s"
+        template = (
+            b'    {"model_a": %s, "model_b": %s, "delta": %s, "se": %s, "ci": '
+            + ci
+            + b', "p_value": %s, "p_holm": %s, "significant": %s, "mdd": %s, "n_common_tasks": '
+            + str(self.n_common_tasks).encode()
+            + b"},\n"
+        )
+        for start in range(0, len(t), WRITE_BLOCK):
+            block = slice(start, start + WRITE_BLOCK)
+            columns = [_column_text(getattr(t, key)[block]) for key in _TEXT_COLUMNS]
+            if ci.startswith(b"null"):
+                columns[2] = columns[3] = [b""] * len(columns[0])
+            text = b"".join(
+                map(
+                    template.__mod__,
+                    zip(
+                        [quoted[a] for a in t.first[block].tolist()],
+                        [quoted[b] for b in t.second[block].tolist()],
+                        *columns[:6],
+                        [b"true" if s else b"false" for s in t.significant[block].tolist()],
+                        columns[6],
+                        strict=True,
+                    ),
+                )
+            )
+            yield text[:-2] if start + WRITE_BLOCK >= len(t) else text  # the last: no comma
+
+
+def _floats(column: np.ndarray) -> list[float | None]:
+    return [None if v != v else v for v in column.tolist()]  # NaN is not equal to itself
+
+
+def _column_text(column: np.ndarray) -> list[bytes]:
+    """Each number's JSON text (``null`` for NaN), from one orjson call on the column."""
+    orjson = _orjson()
+    text = orjson.dumps(
+        np.ascontiguousarray(column, dtype=np.float64), option=orjson.OPT_SERIALIZE_NUMPY
+    )
+    return text[1:-1].split(b",") if len(column) else []
+
+
+@dataclass
+class StatsDocument:
+    """A ``tcsexam stats`` document: ``head`` holds every field but the pairs, in order.
+
+    ``document["models"]`` reads a field of the head; :meth:`to_dict` gives the whole
+    document as plain data (the pairs as a list of dictionaries, after ``notes``).
+    """
+
+    head: dict[str, Any]
+    pairs: PairTable
+
+    def __getitem__(self, key: str) -> Any:
+        if key == "pairs":
+            return self.pairs.to_records()
+        return self.head[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """A field of the head (``pairs`` as records), or ``default``."""
+        return self[key] if key == "pairs" or key in self.head else default
+
+    def _ordered(self, pairs: Any) -> dict[str, Any]:
+        document: dict[str, Any] = {}
+        for key, value in self.head.items():
+            document[key] = value
+            if key == "notes":
+                document["pairs"] = pairs
+        if "pairs" not in document:
+            document["pairs"] = pairs
+        if "provenance" in document:  # the provenance closes the document
+            document["provenance"] = document.pop("provenance")
+        return document
+
+    def to_dict(self) -> dict[str, Any]:
+        """The document as plain JSON data."""
+        return self._ordered(self.pairs.to_records())
+
+    def json_chunks(self) -> Iterator[bytes]:
+        """The document's JSON text (what :func:`write_stats_json` writes), in pieces."""
+        orjson = _orjson()
+        text = orjson.dumps(self._ordered(_PLACEHOLDER), option=orjson.OPT_INDENT_2)
+        before, after = text.split(orjson.dumps(_PLACEHOLDER), 1)
+        if len(self.pairs) == 0:
+            yield before + b"[]" + after + b"\n"
+            return
+        yield before + b"[\n"
+        yield from self.pairs.json_blocks()
+        yield b"\n  ]" + after + b"\n"
+
+
+def write_stats_json(path: str | os.PathLike[str], document: StatsDocument) -> None:
+    """Write the document's JSON atomically (a temporary file renamed into place)."""
+    write_stream_atomic(path, document.json_chunks())

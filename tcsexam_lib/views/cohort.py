@@ -1,0 +1,320 @@
+"""Views across the models of a run set: the lead, the leaderboard, task x model.
+
+A cohort report leads with one line saying whether the lead is real, then the
+leaderboard: the models ranked by their index (incomplete models last, without rank),
+with each index's ± half-width, the ranks the paired tests allow, whether it could be
+first, its tie group, its status and its four track means. Every task's mean for every
+model follows, as a heatmap and a table whose layout holds at 200 models.
+
+The intervals come from the run set's ``tcsexam stats`` document (see :mod:`.stats`,
+which also draws the intervals and the pairwise differences); run sets side by side are
+in :mod:`.compare`. Numbers follow the kit's number policy
+(:mod:`tcsexam_lib.number_format`).
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import pandas as pd
+
+from ..number_format import MEAN, POINTS, TEXT, format_value, task_kind
+from ..stats.wording import lead_sentence, percent
+from ..vocab import BINARY_TRACKS, TRACK_LETTERS, TRACKS
+from .charts import describe, label_simulated, new_axes
+from .notebook import Note
+from .tables import Cell
+
+#: Up to this many models, task x model shows a task per row (a column per model);
+#: beyond, a model per row (the models in rank order, a column per task).
+WIDE_MODELS = 12
+
+#: The leaderboard's column tooltips (the page shows plain names; hover for the meaning).
+LEADERBOARD_TIPS = {
+    "rank": "1 = highest index; a model without an index has no rank",
+    "index": "TCSExam index in points: 30·P + 30·S + 30·C + 10·O (higher is better; it can "
+    "exceed 100)",
+    "±": "half-width of the index's {level} interval (the tasks of each track drawn again "
+    "from the same pool): the interval reaches at most this far from the index",
+    "could be first": "yes: no model is significantly ahead of it (paired tests over the "
+    "common tasks, Holm)",
+    "possible ranks": "the ranks the paired tests allow, for all models at once (1 = best)",
+    "tie group": "1, 2, ... down the ranking; no pair inside a group differs; a new group "
+    "starts at the first model that one of the group above is significantly ahead of",
+    "status": "complete: every planned result is there; provisional: some adopted attempt "
+    "awaits confirmation; incomplete: no index is published",
+    "P": "theorem track mean: share of theorems proved (0 to 1)",
+    "S": "solver track mean: relative score against the reference (0 to 1; 0.5 = as good as "
+    "the reference mean)",
+    "C": "construction track mean: raw reward (1 = the reference level; it can exceed 1)",
+    "O": "open-conjecture track mean: share of conjectures settled (0 to 1)",
+    "note": "why a model has no index, or what awaits confirmation",
+}
+
+
+def ranked_models(
+    result: dict[str, Any], stats: dict[str, Any] | None = None
+) -> list[tuple[str, dict[str, Any]]]:
+    """Models with an index in rank order (the stats' ranking, else by index), then the rest.
+
+    Examples
+    --------
+    >>> models = {"b": {"index": 50.0}, "c": {"index": None}, "a": {"index": 70.0}}
+    >>> [m for m, _ in ranked_models({"models": models})]
+    ['a', 'b', 'c']
+    """
+    models = result["models"]
+    if stats is not None and stats.get("ranking") is not None:
+        order = list(stats["ranking"])
+    else:
+        order = sorted(
+            (m for m, e in models.items() if e["index"] is not None),
+            key=lambda m: (-models[m]["index"], m),
+        )
+    rest = sorted(m for m, e in models.items() if e["index"] is None)
+    return [(m, models[m]) for m in [*order, *rest]]
+
+
+def lead_note(stats: dict[str, Any]) -> Note:
+    """One line: is the lead real? (From the stats document's ``leader_group``.)
+
+    Examples
+    --------
+    >>> stats = {"level": 0.95, "leader_group": ["a", "b"], "ranking": ["a", "b"]}
+    >>> lead_note(stats).text.startswith("The lead is not established: a and b")
+    True
+    """
+    text, real = lead_sentence(stats["leader_group"], len(stats["ranking"]), stats["level"])
+    css = "tcs-lead" if real else "tcs-lead open"
+    return Note(text, f"<p class='{css}'>{html.escape(text)}</p>")
+
+
+def _why_no_index(entry: dict[str, Any]) -> str:
+    blocking = sum(1 for i in entry["issues"] if i["severity"] == "error")
+    cov = entry["coverage"]
+    missing = cov["tasks_planned"] - cov["tasks_complete"]
+    return (
+        f"{missing} of {cov['tasks_planned']} tasks without a result; {blocking} blocking "
+        f"issue{'s' if blocking != 1 else ''}"
+    )
+
+
+def _note(entry: dict[str, Any]) -> str:
+    if entry["status"] == "incomplete":
+        return _why_no_index(entry)
+    if entry["status"] == "provisional":
+        waiting = sum(1 for i in entry["issues"] if i["code"] == "provisional_attempt")
+        return f"{waiting} adopted attempt{'s' if waiting != 1 else ''} to confirm"
+    return ""
+
+
+def leaderboard(
+    result: dict[str, Any],
+    stats: dict[str, Any] | None = None,
+    pages: dict[str, dict[str, str]] | None = None,
+) -> pd.DataFrame:
+    """The cohort's leaderboard, best first: rank, model, index, ±, ..., P, S, C, O, note.
+
+    Models with an index are ranked by it (1 = highest); a provisional model is ranked
+    and its note says how many adoptions await confirmation; an incomplete model has no
+    rank and no index, and the note says why. With the ``tcsexam stats`` document of the
+    same index (``stats``), the index is followed by its ± half-width (points), whether
+    it could be first, the ranks the paired tests allow and its tie group (see
+    :func:`~.stats.interval_columns`). ``pages`` (see
+    :func:`~.notebook.published_pages`) links each model to its index report.
+
+    Examples
+    --------
+    >>> cov = {"tasks_planned": 2, "tasks_complete": 1, "attempts_planned": 2,
+    ...        "attempts_adopted_valid": 1}
+    >>> means = {"P": 1.0, "S": 0.5, "C": 1.0, "O": 0.0}
+    >>> result = {"models": {
+    ...     "b": {"status": "complete", "index": 75.0, "track_means": means, "issues": [],
+    ...           "coverage": cov},
+    ...     "a": {"status": "incomplete", "index": None, "track_means": means,
+    ...           "issues": [{"severity": "error"}], "coverage": cov}}}
+    >>> table = leaderboard(result)
+    >>> [[str(v) for v in row] for row in table[["rank", "model", "index", "status"]].values]
+    [['1', 'b', '75.0', 'complete'], ['None', 'a', 'None', 'incomplete']]
+    >>> stats = {"level": 0.95, "tie_groups": [["b"]], "leader_group": ["b"], "ranking": ["b"],
+    ...     "models": {"b": {"index_ci_half_width": 6.5, "rank_ci": [1, 1]},
+    ...                "a": {"index_ci_half_width": None, "rank_ci": None}}}
+    >>> row = leaderboard(result, stats).iloc[0]
+    >>> row["±"], row["could be first"], str(row["possible ranks"]), row["tie group"]
+    (6.5, 'yes', '1', 1)
+    """
+    from .stats import interval_columns
+
+    pages = pages or {}
+    rows = []
+    rank = 0
+    for model, entry in ranked_models(result, stats):
+        ranked = entry["index"] is not None
+        rank += ranked
+        page = pages.get(model, {}).get("index")
+        rows.append(
+            {
+                "rank": rank if ranked else None,
+                "model": Cell(model, href=page) if page else model,
+                "index": entry["index"],
+                **({} if stats is None else interval_columns(stats, model)),
+                "status": entry["status"],
+                **{TRACK_LETTERS[t]: entry["track_means"][TRACK_LETTERS[t]] for t in TRACKS},
+                "note": _note(entry),
+            }
+        )
+    intervals = [] if stats is None else ["±", "could be first", "possible ranks", "tie group"]
+    columns = ["rank", "model", "index", *intervals, "status", "P", "S", "C", "O", "note"]
+    table = pd.DataFrame(rows, columns=columns, dtype=object)
+    level = percent(stats["level"]) if stats is not None else "95%"
+    table.attrs["tooltips"] = {
+        c: tip.replace("{level}", level) for c, tip in LEADERBOARD_TIPS.items()
+    }
+    table.attrs["kinds"] = {"rank": "count", "index": POINTS, "±": POINTS, "tie group": "count",
+                            **{x: MEAN for x in "PSCO"}}  # fmt: skip
+    table.attrs["caption"] = (
+        f"Index in points ± the half-width of its {level} interval; P, S, C, O: track means. "
+        "Hover a column name for its meaning."
+    )
+    table.attrs["empty_text"] = "The cohort declares no model."
+    return table
+
+
+def _task_rows(result: dict[str, Any]) -> list[tuple[str, str]]:
+    """Every (track, task) of the run set, by track, in the order of the index output."""
+    seen: dict[tuple[str, str], None] = {}
+    for entry in result["models"].values():
+        for task in entry.get("tasks", []):
+            seen.setdefault((task["track"], task["item"]), None)
+    order = {t: k for k, t in enumerate(TRACKS)}
+    return sorted(seen, key=lambda key: order.get(key[0], len(order)))
+
+
+def _means(result: dict[str, Any]) -> dict[str, dict[tuple[str, str], float | None]]:
+    return {
+        model: {(t["track"], t["item"]): t["mean"] for t in entry.get("tasks", [])}
+        for model, entry in result["models"].items()
+    }
+
+
+def task_model_table(result: dict[str, Any], stats: dict[str, Any] | None = None) -> pd.DataFrame:
+    """Every task mean of every model: a task per row, or a model per row past 12 models.
+
+    Up to :data:`WIDE_MODELS` models: rows are tasks (by track) and columns models (in
+    rank order); beyond, rows are models in rank order and columns tasks, so that 200
+    models make a long table (searchable, paged) rather than a wide one. Theorem and
+    conjecture results read pass/fail; other means have 3 decimals; — where a task has no
+    mean.
+
+    Examples
+    --------
+    >>> t = {"track": "solver", "item": "x", "mean": 0.25}
+    >>> table = task_model_table({"models": {"m": {"index": 1.0, "tasks": [t]}}})
+    >>> [str(v) for v in table.values[0]]
+    ['solver', 'x', '0.250']
+    """
+    tasks = _task_rows(result)
+    means = _means(result)
+    models = [m for m, _ in ranked_models(result, stats)]
+
+    def cell(model: str, key: tuple[str, str]) -> Any:
+        value = means[model].get(key)
+        return None if value is None else Cell(format_value(value, task_kind(key[0])), order=value)
+
+    if len(models) <= WIDE_MODELS:
+        rows = [
+            {"track": track, "task": item, **{m: cell(m, (track, item)) for m in models}}
+            for track, item in tasks
+        ]
+        table = pd.DataFrame(rows, columns=["track", "task", *models], dtype=object)
+    else:
+        rows = [{"model": m, **{f"{t}/{i}": cell(m, (t, i)) for t, i in tasks}} for m in models]
+        table = pd.DataFrame(rows, columns=["model", *(f"{t}/{i}" for t, i in tasks)],
+                             dtype=object)  # fmt: skip
+    table.attrs["kinds"] = {"track": TEXT, "task": TEXT, "model": TEXT}
+    table.attrs["caption"] = (
+        "Mean over the adopted valid attempts of each task (theorems and conjectures: pass "
+        "or fail, or the share passed over repeats; — where a task has no mean)."
+    )
+    table.attrs["empty_text"] = "No task mean to show."
+    return table
+
+
+def plot_task_heatmap(result: dict[str, Any], stats: dict[str, Any] | None = None, ax: Any = None):
+    """Heatmap of the task means, colour-blind safe (cividis); legible from 3 to 200 models.
+
+    Up to :data:`WIDE_MODELS` models: a task per row, a model per column, each cell
+    written out (pass/fail on theorems and conjectures). Beyond: a model per row in rank
+    order, a task per column, colours only (the table below has the numbers). Tracks are
+    separated by white lines; a task without a mean is grey.
+
+    Examples
+    --------
+    >>> t = {"track": "solver", "item": "x", "mean": 0.25}
+    >>> plot_task_heatmap({"models": {"m": {"index": 1.0, "tasks": [t]}}}).axes[0].get_title()
+    'Task means, task x model'
+    """
+    import numpy as np
+    from matplotlib.patches import Rectangle
+
+    tasks = _task_rows(result)
+    means = _means(result)
+    models = [m for m, _ in ranked_models(result, stats)]
+    grid = np.array(
+        [[np.nan if means[m].get(k) is None else float(means[m][k]) for m in models] for k in tasks]
+    ).reshape(len(tasks), len(models))
+    by_task = len(models) <= WIDE_MODELS
+    labels = [item for _, item in tasks]
+    if not by_task:
+        grid = grid.T
+    n_rows, n_cols = grid.shape
+    if by_task:
+        fig, ax = new_axes(ax, size=(min(13.0, 3.2 + 1.0 * n_cols), 1.4 + 0.3 * n_rows))
+    else:  # fixed margins: names on the left, tasks on top, the colour bar on the right
+        size = (min(13.0, 3.4 + 0.24 * n_cols), 2.2 + 0.15 * n_rows)
+        fig, ax = new_axes(ax, size=size, margins=(1.0, 0.3, 1.3, 1.6))
+    ax.add_patch(Rectangle((-0.5, -0.5), n_cols, n_rows, facecolor="white", hatch="///",
+                           edgecolor="#999999", linewidth=0, zorder=0))  # fmt: skip
+    # one scale for every track: 0 to 1 (a construction reward above 1, the reference level,
+    # is drawn as 1; the numbers are in the table)
+    image = ax.imshow(np.ma.masked_invalid(grid), cmap="cividis", vmin=0.0, vmax=1.0,
+                      aspect="auto", interpolation="nearest", zorder=1)  # fmt: skip
+    if by_task:
+        for i, (track, _) in enumerate(tasks):
+            for j in range(n_cols):
+                value = grid[i, j]
+                text = "—" if np.isnan(value) else format_value(value, task_kind(track))
+                colour = "black" if np.isnan(value) or value > 0.55 else "white"
+                ax.text(j, i, text, ha="center", va="center", fontsize=9, color=colour)
+    bounds = [k for k in range(1, len(tasks)) if tasks[k][0] != tasks[k - 1][0]]
+    for k in bounds:  # white lines between tracks
+        (ax.axhline if by_task else ax.axvline)(k - 0.5, color="white", linewidth=2.5)
+    if by_task:
+        ax.set_xticks(range(n_cols), models, rotation=30 if n_cols > 4 else 0,
+                      ha="right" if n_cols > 4 else "center", fontsize=9)  # fmt: skip
+        ax.set_yticks(range(n_rows), labels, fontsize=9)
+    else:
+        ax.set_xticks(range(n_cols), labels, rotation=90, fontsize=8)
+        ax.set_yticks(range(n_rows), models, fontsize=9 if n_rows <= 60 else 7)
+        ax.xaxis.set_ticks_position("top")
+    ax.set_title("Task means, task x model" if by_task else "Task means, model x task")
+    if by_task:
+        bar = fig.colorbar(image, ax=ax, shrink=0.5, extend="max")
+    else:  # at the top right, where the reader starts
+        bar = fig.colorbar(
+            image,
+            cax=ax.inset_axes([1.03, 1 - min(0.3, 60 / n_rows), 0.04, min(0.3, 60 / n_rows)]),
+            extend="max",
+        )
+    bar.set_label("task mean (1 or more: brightest; hatched: no mean)", fontsize=8)
+    tracks_shown = ", ".join(f"{TRACK_LETTERS[t]} {t}" for t in TRACKS)
+    binary = " and ".join(t for t in TRACKS if t in BINARY_TRACKS)
+    describe(
+        fig,
+        f"Heatmap of the task means of {len(models)} models on {len(tasks)} tasks "
+        f"({tracks_shown}), {'a task per row' if by_task else 'a model per row, best first'};"
+        f" darker is lower, hatched is no mean; {binary} results are pass (1) or fail (0). The "
+        "same numbers are in the table below.",
+    )
+    return label_simulated(fig, bool(result.get("simulated")))

@@ -1,0 +1,323 @@
+"""Uncertainty in the reports: intervals, rank intervals, tie groups, paired differences.
+
+Every number here comes from a ``tcsexam stats`` document (:func:`stats_result`): the
+one the report runner wrote beside the run set's index, or, when a notebook runs
+standalone, the same computation on the index it shows. The index itself is never
+changed; an interval is shown beside it. A provisional model gets intervals and keeps
+its status; a model without an index gets none.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pandas as pd
+
+from ..errors import InputRefused, Problem
+from ..jsonio import read_json
+from ..number_format import MEAN, TEXT, interval, points
+from ..schemas import validate_with_schema
+from ..stats.wording import name_list, percent
+from ..vocab import TRACK_LETTERS, TRACKS
+from .charts import OKABE_ITO, describe, label_simulated, name_models_without_index, new_axes
+from .notebook import Note
+from .tables import Cell
+
+
+def stats_result(
+    result: dict[str, Any],
+    *,
+    stats_json: str | os.PathLike[str] = "",
+    resamples: int = 10_000,
+    seed: int = 0,
+    level: float = 0.95,
+) -> dict[str, Any]:
+    """The ``tcsexam stats`` document of the index a notebook shows.
+
+    With ``stats_json`` (what the report runner passes) the file is read, checked
+    against its schema and refused unless it was computed from this index (same models,
+    statuses and indexes); otherwise it is computed from ``result`` as ``tcsexam stats``
+    does (``resamples``, ``seed`` and ``level`` as its options).
+
+    Examples
+    --------
+    >>> entry = {"status": "incomplete", "index": None}
+    >>> doc = {"metric_id": "m", "index_sha256": "0" * 64, "level": 0.95, "ranking": [],
+    ...        "pairs": [], "leader_group": [], "tie_groups": [], "models": {"x": {
+    ...        "status": "incomplete", "index": None, "rank": None, "index_se": None,
+    ...        "index_ci": None, "index_ci_half_width": None, "rank_ci": None}}}
+    >>> import json, pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "stats.json"
+    >>> _ = path.write_text(json.dumps(doc))
+    >>> stats_result({"models": {"x": entry}}, stats_json=path)["level"]
+    0.95
+    >>> try:
+    ...     stats_result({"models": {"y": entry}}, stats_json=path)
+    ... except InputRefused as exc:
+    ...     print(exc.problems[0].field, "|", exc.problems[0].allowed)
+    models | the models of the index shown: y
+    """
+    if not stats_json:
+        from ..stats.command import compute_stats
+
+        return compute_stats(
+            result, source="the index shown", resamples=resamples, seed=seed, level=level
+        ).to_dict()
+    source = str(stats_json)
+    stats = read_json(stats_json)
+    validate_with_schema(stats, "stats-output", source)
+    problems = []
+    if list(stats["models"]) != list(result["models"]):
+        problems.append(
+            Problem(
+                source,
+                field="models",
+                value=", ".join(stats["models"]),
+                allowed="the models of the index shown: " + ", ".join(result["models"]),
+            )
+        )
+    else:
+        for model, entry in result["models"].items():
+            for key in ("status", "index"):
+                if stats["models"][model][key] != entry[key]:
+                    problems.append(
+                        Problem(
+                            source,
+                            field=f"models.{model}.{key}",
+                            value=stats["models"][model][key],
+                            allowed=f"{entry[key]!r}, as in the index shown (the stats of "
+                            "another index?)",
+                        )
+                    )
+    if problems:
+        raise InputRefused.from_problems(f"{source} is not the stats of this index", problems)
+    return stats
+
+
+def _rank_text(rank_ci: list[int] | None) -> Cell | None:
+    if rank_ci is None:
+        return None
+    best, worst = rank_ci
+    return Cell(str(best) if best == worst else f"{best}–{worst}", order=best)
+
+
+def interval_columns(stats: dict[str, Any], model: str) -> dict[str, Any]:
+    """What the leaderboard shows of one model's uncertainty (``None`` without an index).
+
+    ``±`` (points): the index interval reaches at most this far from the index;
+    ``could be first``: no model is significantly ahead of it (Holm); ``possible
+    ranks``: the best–worst rank the paired tests allow (1 = best, simultaneous over all
+    models; sorted by the best); ``tie group``: 1, 2, ... down the ranking, a new group
+    starting at the first model a member of the current group is significantly ahead of.
+
+    Examples
+    --------
+    >>> stats = {"tie_groups": [["a", "b"]], "leader_group": ["a", "b"],
+    ...          "models": {"a": {"index_ci_half_width": 6.5, "rank_ci": [1, 2]}}}
+    >>> columns = interval_columns(stats, "a")
+    >>> [str(columns[c]) for c in ("±", "possible ranks", "could be first", "tie group")]
+    ['6.5', '1–2', 'yes', '1']
+    """
+    entry = stats["models"][model]
+    group = next((k for k, g in enumerate(stats["tie_groups"], start=1) if model in g), None)
+    could = None if entry["rank_ci"] is None else "yes" if model in stats["leader_group"] else "no"
+    return {
+        "±": entry["index_ci_half_width"],
+        "could be first": could,
+        "possible ranks": _rank_text(entry["rank_ci"]),
+        "tie group": group,
+    }
+
+
+def ties_note(stats: dict[str, Any]) -> Note:
+    """The tie groups down the ranking, and how many pairs of models differ after Holm.
+
+    Examples
+    --------
+    >>> stats = {"level": 0.95, "tie_groups": [["a", "b"], ["c"]],
+    ...          "pairs": [{"significant": False}, {"significant": True},
+    ...                    {"significant": True}]}
+    >>> print(ties_note(stats).text)
+    Tie groups down the ranking (no pair inside a group differs): a, b | c.
+    2 of the 3 pairs of models differ (paired tests over the common tasks, Holm, 5% level).
+    >>> print(ties_note({"level": 0.95, "tie_groups": [["a", "b"]],
+    ...                  "pairs": [{"significant": False}]}).text.splitlines()[1])
+    The one pair does not differ (paired tests over the common tasks, Holm, 5% level).
+    """
+    groups = stats["tie_groups"]
+    if not groups:
+        return Note("No model has an index, so there is no ranking and no pairwise test.")
+    if len(groups) <= 12:
+        listed = " | ".join(name_list(g, limit=8).replace(" and ", ", ") for g in groups)
+        lines = [f"Tie groups down the ranking (no pair inside a group differs): {listed}."]
+    else:
+        lines = [
+            f"{len(groups)} tie groups down the ranking (no pair inside a group differs); the "
+            "leaderboard's tie group column says which group each model is in."
+        ]
+    n_pairs = len(stats["pairs"])
+    differ = sum(1 for pair in stats["pairs"] if pair["significant"])
+    tests = f"paired tests over the common tasks, Holm, {percent(1 - stats['level'])} level"
+    if n_pairs == 1:
+        verb = "differs" if differ else "does not differ"
+        lines.append(f"The one pair {verb} ({tests}).")
+    elif n_pairs:
+        lines.append(f"{differ:,} of the {n_pairs:,} pairs of models differ ({tests}).")
+    return Note("\n".join(lines))
+
+
+def _ranked_entries(stats: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    return [(model, stats["models"][model]) for model in stats["ranking"]]
+
+
+#: Up to this many ranked models, the forest plot writes each index and interval.
+LABELLED_ROWS = 30
+
+
+def plot_index_intervals(result: dict[str, Any], stats: dict[str, Any], ax: Any = None):
+    """Forest plot: each ranked model's index with its interval, highest first.
+
+    Provisional models are drawn hollow (orange); the models that could be first (no
+    model significantly ahead) are shaded; models without an index are named under it.
+    Up to :data:`LABELLED_ROWS` models each row is labelled with its numbers; beyond,
+    rows are thinner and unlabelled (the leaderboard has the numbers).
+
+    Examples
+    --------
+    >>> stats = {"level": 0.95, "ranking": ["a"], "leader_group": ["a"], "models": {"a": {
+    ...     "status": "complete", "index": 50.0, "index_ci": [40.0, 60.0]}}}
+    >>> plot_index_intervals({"models": {"a": {}}}, stats).axes[0].get_xlabel()
+    'index (points; higher is better)'
+    """
+    shown = _ranked_entries(stats)
+    missing = [m for m, e in stats["models"].items() if e["index"] is None]
+    n = max(len(shown), 1)
+    labelled = n <= LABELLED_ROWS
+    row_height = 0.4 if labelled else 0.15
+    height = 1.5 + row_height * n + 0.2 * bool(missing)
+    margins = None if labelled else (1.1, 0.9, 0.2, 0.6)  # fixed: hundreds of rows
+    fig, ax = new_axes(ax, size=(8.0, height), margins=margins)
+    leaders = set(stats["leader_group"])
+    ys = [len(shown) - 1 - row for row in range(len(shown))]
+    lows = [e["index_ci"][0] for _, e in shown]
+    highs = [e["index_ci"][1] for _, e in shown]
+    index = [e["index"] for _, e in shown]
+    top = max([1.0, *highs, *index])
+    for y, (model, _) in zip(ys, shown, strict=True):  # one band per run of leaders
+        if model in leaders:
+            ax.axhspan(y - 0.5, y + 0.5, color="#E4E4E4", zorder=0, linewidth=0)
+    provisional = [e["status"] == "provisional" for _, e in shown]
+    for hollow in (False, True):
+        rows = [k for k, p in enumerate(provisional) if p == hollow]
+        if not rows:
+            continue
+        colour = OKABE_ITO[1] if hollow else OKABE_ITO[0]
+        ax.hlines([ys[k] for k in rows], [lows[k] for k in rows], [highs[k] for k in rows],
+                  color=colour, linewidth=2 if labelled else 1.2)  # fmt: skip
+        ax.scatter([index[k] for k in rows], [ys[k] for k in rows], s=40 if labelled else 9,
+                   color=colour, facecolors="white" if hollow else colour, zorder=3)  # fmt: skip
+    if labelled:
+        for y, low, high, value in zip(ys, lows, highs, index, strict=True):
+            ax.annotate(f"{points(value)} {interval(low, high)}", (high, y), xytext=(5, 0),
+                        textcoords="offset points", va="center", fontsize=9)  # fmt: skip
+    ax.set_yticks(range(len(shown)), [m for m, _ in shown][::-1], fontsize=9 if labelled else 7)
+    ax.set_ylim(-0.6, n - 0.4)
+    ax.set_xlim(0, top * (1.4 if labelled else 1.05))  # room for the labels
+    ax.set_xlabel("index (points; higher is better)")
+    ax.set_title(
+        f"Index with its {percent(stats['level'])} interval "
+        "(grey band: could be first; hollow: provisional)"
+    )
+    name_models_without_index(fig, missing)
+    listed = "; ".join(
+        f"{m} {points(e['index'])} {interval(*e['index_ci'])}" for m, e in shown[:10]
+    )
+    more = f"; and {len(shown) - 10} more" if len(shown) > 10 else ""
+    describe(
+        fig,
+        f"Forest plot of the index of the {len(shown)} model(s) with one, each with its "
+        f"{percent(stats['level'])} interval, highest first: {listed}{more}. Could be first "
+        f"(shaded): {name_list(stats['leader_group'])}."
+        + (f" No index: {name_list(missing)}." if missing else ""),
+    )
+    return label_simulated(fig, bool(result.get("simulated")))
+
+
+def index_interval_note(stats: dict[str, Any], model: str) -> Note:
+    """One model's index with its interval, standard error and what more data would buy.
+
+    Examples
+    --------
+    >>> entry = {"status": "complete", "index": 50.0, "index_ci": [40.0, 60.0],
+    ...          "index_ci_half_width": 10.0, "index_se": 4.5, "rank": 1, "rank_ci": [1, 2],
+    ...          "index_se_projected": {"twice_tasks": 3.2, "twice_attempts": None}}
+    >>> print(index_interval_note({"level": 0.95, "models": {"m": entry}}, "m").text)
+    Index 50.00 ± 10.00 points: 95% interval [40.00, 60.00], standard error 4.50.
+    Rank 1 (1 = best); the paired tests allow ranks 1–2.
+    Twice the tasks would bring the standard error to about 3.20.
+    """
+    entry = stats["models"][model]
+    if entry["index"] is None:
+        return Note(f"{model} has no index (status {entry['status']}), so no interval.")
+    lines = [
+        f"Index {points(entry['index'])} ± {points(entry['index_ci_half_width'])} points: "
+        f"{percent(stats['level'])} interval {interval(*entry['index_ci'])}, standard error "
+        f"{points(entry['index_se'])}.",
+        f"Rank {entry['rank']} (1 = best); the paired tests allow ranks "
+        f"{_rank_text(entry['rank_ci'])}.",
+    ]
+    projected = entry.get("index_se_projected") or {}
+    more = [
+        f"twice the {what} would bring the standard error to about {points(projected[key])}"
+        for key, what in (("twice_tasks", "tasks"), ("twice_attempts", "attempts"))
+        if projected.get(key) is not None
+    ]
+    if more:
+        lines.append("; ".join(more).capitalize() + ".")
+    if entry["status"] == "provisional":
+        lines.append("The status stays provisional: the interval uses the attempts as they stand.")
+    return Note("\n".join(lines))
+
+
+def track_intervals_table(stats: dict[str, Any], model: str) -> pd.DataFrame:
+    """One model's track means with their standard error and interval (track units).
+
+    Examples
+    --------
+    >>> track = {"mean": 0.5, "n_tasks": 5, "se": 0.1, "ci": [0.2, 0.8],
+    ...          "ci_method": "clopper-pearson"}
+    >>> stats = {"level": 0.95, "models": {"m": {"tracks": {"theorem": track}}}}
+    >>> track_intervals_table(stats, "m").values.tolist()
+    [['P theorem', 0.5, 5, 0.1, 0.2, 0.8, 'clopper-pearson']]
+    """
+    level = percent(stats["level"])
+    tracks = stats["models"][model].get("tracks") or {}
+    rows = [
+        {
+            "track": f"{TRACK_LETTERS[track]} {track}",
+            "mean": info["mean"],
+            "tasks": info["n_tasks"],
+            "standard error": info["se"],
+            f"{level} low": None if info["ci"] is None else info["ci"][0],
+            f"{level} high": None if info["ci"] is None else info["ci"][1],
+            "method": info.get("ci_method"),
+        }
+        for track, info in tracks.items()
+        if track in TRACKS
+    ]
+    columns = ["track", "mean", "tasks", "standard error", f"{level} low", f"{level} high",
+               "method"]  # fmt: skip
+    table = pd.DataFrame(rows, columns=columns, dtype=object)
+    table.attrs["kinds"] = {"mean": MEAN, "tasks": "count", "standard error": MEAN,
+                            f"{level} low": MEAN, f"{level} high": MEAN,
+                            "method": TEXT}  # fmt: skip
+    table.attrs["tooltips"] = {
+        "method": "clopper-pearson where every task mean is 0 or 1; wilson-effective-n for "
+        "other means in [0, 1]; hall-skewness-corrected-t for construction rewards "
+        "(wilson-no-spread where they are all equal); see docs/uncertainty.md",
+        "standard error": "of the track mean, over the tasks of the track",
+    }
+    table.attrs["caption"] = "Track means with their interval (track units, 3 decimals)."
+    table.attrs["empty_text"] = "No interval: the model has no index."
+    return table

@@ -1,0 +1,192 @@
+"""Track and index intervals (`tcsexam_lib.stats.intervals`) against oracles written here.
+
+The oracles solve each defining equation directly (a quadratic for Wilson, bisection on
+Hall's transformation, scipy's t quantiles for MOVER), never with the kit's code.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from scipy import stats as scipy_stats
+
+from tcsexam_lib.stats.intervals import (
+    capped_skewness,
+    hall_interval,
+    index_interval,
+    moment_degrees_of_freedom,
+    stratified_standard_error,
+    track_intervals,
+    track_moments,
+    wilson_interval,
+)
+
+WEIGHTS = (30, 30, 30, 10)  # P, S, C, O
+LEVEL = 0.95
+
+
+def _oracle_wilson(p: float, n: float, z: float) -> tuple[float, float]:
+    """The two roots in pi of (p - pi)^2 = z^2 pi (1 - pi) / n."""
+    a = 1 + z * z / n
+    b = -(2 * p + z * z / n)
+    c = p * p
+    roots = np.roots([a, b, c])
+    return float(min(roots.real)), float(max(roots.real))
+
+
+@pytest.mark.parametrize(
+    "p, n, z", [(0.3, 5, 1.96), (0.5, 8.5, 2.4), (0.9, 20, 1.96), (0.0, 5, 2.0)]
+)
+def test_wilson_solves_the_score_equation(p, n, z):
+    low, high = wilson_interval(np.array(p), n, z)
+    expected = _oracle_wilson(p, n, z)
+    assert (float(low), float(high)) == pytest.approx(expected, abs=1e-12)
+
+
+def _oracle_hall_end(mean, se, skew, v):
+    """The ``T`` with ``g(T) = v`` by bisection on the monotone ``g``, then ``mean - se T``."""
+
+    def g(t):
+        return t + skew / 3 * t * t + skew * skew / 27 * t**3 + skew / 6
+
+    low, high = -1e6, 1e6
+    for _ in range(200):
+        middle = (low + high) / 2
+        low, high = (middle, high) if g(middle) < v else (low, middle)
+    return mean - se * (low + high) / 2
+
+
+@given(st.floats(-0.4, 0.4), st.floats(1.5, 4.0))
+def test_hall_interval_inverts_the_transformation(skew, q):
+    low, high = hall_interval(np.array(1.0), np.array(0.2), np.array(skew), np.array(q))
+    assert float(low) == pytest.approx(_oracle_hall_end(1.0, 0.2, skew, q), abs=1e-9)
+    assert float(high) == pytest.approx(_oracle_hall_end(1.0, 0.2, skew, -q), abs=1e-9)
+
+
+def test_capped_skewness_stops_at_the_stationary_point():
+    q = np.array(2.3)
+    limit = float(capped_skewness(np.array(5.0), q))
+    assert limit * (2.3 + limit / 6) == pytest.approx(1.0)  # the long end meets g' = 0
+    low, high = hall_interval(np.array(1.0), np.array(0.1), np.array(limit), q)
+    # the cube root of a rounding error away from 0 moves the end by about 1e-5 se
+    assert 1.0 - float(low) < float(high) - 1.0 == pytest.approx(0.1 * 3 / limit, rel=1e-4)
+
+
+def test_moment_degrees_of_freedom_formula():
+    x = np.array([0.1, 0.4, 0.2, 2.5, 0.3, 0.1])
+    n = len(x)
+    m2 = float(np.mean((x - x.mean()) ** 2))
+    m4 = float(np.mean((x - x.mean()) ** 4))
+    s2 = statistics.variance(x.tolist())
+    expected = 2 * s2 * s2 / ((m4 - m2 * m2 * (n - 3) / (n - 1)) / n)
+    assert float(moment_degrees_of_freedom(np.array(m2), np.array(m4), n)) == pytest.approx(
+        min(max(expected, 1), n - 1)
+    )
+    normal = np.random.default_rng(0).standard_normal(200_000)
+    m2, m4 = normal.var(), np.mean((normal - normal.mean()) ** 4)
+    assert float(moment_degrees_of_freedom(np.array(m2), np.array(m4), 30)) == 29.0
+
+
+# --- which interval a track gets -----------------------------------------------------------
+
+#: name: (track position, task means of one model, the method, the clipped interval or None)
+TRACK_CASES = {
+    "five theorems, none solved": (0, [0, 0, 0, 0, 0], "clopper-pearson", (0.0, 0.5218)),
+    "five theorems, all solved": (0, [1, 1, 1, 1, 1], "clopper-pearson", (0.4782, 1.0)),
+    "conjecture 2 of 5": (3, [0, 1, 0, 1, 0], "clopper-pearson", (0.0527, 0.8534)),
+    "one theorem task": (0, [1], "clopper-pearson", (0.025, 1.0)),
+    "solver scores all 0": (1, [0, 0, 0, 0, 0], "clopper-pearson", (0.0, 0.5218)),
+    "solver scores all 0.5": (1, [0.5, 0.5, 0.5, 0.5], "wilson-effective-n", None),
+    "solver with spread": (1, [0.2, 0.4, 0.5, 0.3, 0.6], "wilson-effective-n", None),
+    "theorem, fractional means": (0, [1, 2 / 3, 0, 1, 1 / 3], "wilson-effective-n", None),
+    "construction with spread": (2, [1.0, 1.2, 0.8, 1.1, 0.9], "hall-skewness-corrected-t", None),
+    "construction all 0": (2, [0, 0, 0, 0, 0], "wilson-no-spread", None),
+    "construction all 1.5": (2, [1.5, 1.5, 1.5], "wilson-no-spread", None),
+}
+
+
+@pytest.mark.parametrize("case", TRACK_CASES, ids=list(TRACK_CASES))
+def test_track_interval_rule(case):
+    position, means, method, expected = TRACK_CASES[case]
+    values = [np.array([[0.5, 0.7]])] * 4
+    values[position] = np.array([means], dtype=float)
+    moments = track_moments(values)
+    out = track_intervals(values, moments, LEVEL)
+    low, high = out.clipped()
+    assert out.method_names()[0, position] == method
+    interval = float(low[0, position]), float(high[0, position])
+    assert interval[0] < interval[1], "never a zero-width interval"
+    assert interval[0] <= float(np.mean(means)) <= interval[1]
+    if expected is not None:
+        assert interval == pytest.approx(expected, abs=1e-4)
+    if method == "wilson-no-spread":  # rewards at most max(1, c): c / U out of n, Wilson
+        bound = max(1.0, means[0])
+        q = scipy_stats.t.ppf(0.975, len(means) - 1)
+        oracle = _oracle_wilson(means[0] / bound, len(means), q)
+        assert interval == pytest.approx((oracle[0] * bound, oracle[1] * bound), abs=1e-9)
+
+
+def test_wilson_effective_n_uses_the_task_spread():
+    means = [0.2, 0.4, 0.5, 0.3, 0.6]
+    values = [np.array([[0.0, 1.0]]), np.array([means]), np.array([[1.0, 1.0]])] + [
+        np.array([[0.0, 1.0]])
+    ]
+    out = track_intervals(values, track_moments(values), LEVEL)
+    p, se = statistics.fmean(means), statistics.stdev(means) / math.sqrt(5)
+    q = float(out.quantile[0, 1])
+    assert q == pytest.approx(scipy_stats.t.ppf(0.975, float(out.df[0, 1])))
+    expected = _oracle_wilson(p, p * (1 - p) / se**2, q)
+    assert (float(out.low[0, 1]), float(out.high[0, 1])) == pytest.approx(expected, abs=1e-12)
+
+
+def test_construction_of_one_task_has_no_interval():
+    values = [np.array([[1.0, 0.0]]), np.array([[0.3, 0.5]]), np.array([[1.2]]), np.array([[1.0]])]
+    out = track_intervals(values, track_moments(values), LEVEL)
+    assert np.isnan(out.low[0, 2]) and out.method_names()[0, 2] == "none"
+    assert out.method_names()[0, 3] == "clopper-pearson"  # a bounded track needs no spread
+
+
+def test_index_interval_is_mover_welch():
+    """Each side: half-widths / their quantile as standard errors, summed with the weights."""
+    rng = np.random.default_rng(3)
+    values = [
+        (rng.random((3, 8)) < 0.6).astype(float),
+        rng.random((3, 8)),
+        rng.lognormal(0, 0.5, (3, 8)),
+        np.zeros((3, 8)),
+    ]
+    moments = track_moments(values)
+    tracks = track_intervals(values, moments, LEVEL)
+    index = moments.mean @ np.array(WEIGHTS, dtype=float)
+    low, high, _, _ = index_interval(index, tracks, moments, LEVEL)
+    for model in range(3):
+        ends = []
+        for side in (0, 1):
+            terms, denominator = [], 0.0
+            for t, w in enumerate(WEIGHTS):
+                mean = moments.mean[model, t]
+                half = mean - tracks.low[model, t] if side == 0 else tracks.high[model, t] - mean
+                q = scipy_stats.t.ppf(0.975, tracks.df[model, t])
+                terms.append((w * half / q) ** 2)
+                denominator += terms[-1] ** 2 / tracks.df[model, t]
+            df = sum(terms) ** 2 / denominator
+            ends.append(scipy_stats.t.ppf(0.975, df) * math.sqrt(sum(terms)))
+        assert low[model] == pytest.approx(max(0.0, index[model] - ends[0]), rel=1e-11)
+        assert high[model] == pytest.approx(index[model] + ends[1], rel=1e-11)
+
+
+score = st.one_of(st.sampled_from([0.0, 1.0]), st.floats(0.0, 2.0).map(lambda x: round(x, 3)))
+
+
+@given(st.lists(st.lists(score, min_size=2, max_size=6), min_size=4, max_size=4))
+def test_index_se_equals_the_straightforward_formula(tracks):
+    values = [np.array([t]) for t in tracks]
+    moments = track_moments(values)
+    se = stratified_standard_error(moments.sd, moments.n)
+    terms = [w**2 * statistics.variance(t) / len(t) for w, t in zip(WEIGHTS, tracks, strict=True)]
+    assert float(se[0]) == pytest.approx(math.sqrt(sum(terms)), rel=1e-9, abs=1e-12)

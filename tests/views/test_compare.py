@@ -1,0 +1,107 @@
+"""Run sets side by side (``views/compare.py``): deltas paired over the common tasks.
+
+The interval of a difference between two run sets is the kit's paired test, the one that
+compares two models of a run set (``analyse_cohort``), on the common tasks' task means.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tcsexam_lib import run_score
+from tcsexam_lib.formulas import combine_track_means
+from tcsexam_lib.paths import KIT_ROOT
+from tcsexam_lib.stats import analyse_cohort
+from tcsexam_lib.views import Note, compare_run_sets
+from tcsexam_lib.views.compare import paired_delta, task_means
+from tcsexam_lib.vocab import TRACKS
+
+
+def _score(suite: str, protocol: str) -> dict[str, Any]:
+    demo = KIT_ROOT / "demo" / f"{suite}-{protocol}"
+    return run_score(suite=suite, attempts=demo / "attempts.csv", cohort=demo / "cohort.json")
+
+
+def _as_compare(result: dict[str, Any]) -> dict[str, Any]:
+    """What the report runner passes a cohort notebook about another run set."""
+    return {
+        "suite": result["suite"],
+        "solver_protocol": result["solver_protocol"],
+        "models": {
+            m: {k: e[k] for k in ("status", "index", "track_means")}
+            for m, e in result["models"].items()
+        },  # fmt: skip
+        "task_means": {m: task_means(e) for m, e in result["models"].items()},
+    }
+
+
+@pytest.fixture(scope="module")
+def runs() -> dict[str, dict[str, Any]]:
+    return {
+        f"{s}-{p}": _score(s, p) for s in ("demo-lite", "demo-full") for p in ("offline", "online")
+    }
+
+
+def _pair_of(a: dict[str, Any], b: dict[str, Any], index: tuple[float, float]):
+    """The same pair through analyse_cohort (two 'models': this run set's and the other's)."""
+    values = []
+    for track in TRACKS:
+        common = [i for i in a[track] if a[track][i] is not None and b[track].get(i) is not None]
+        values.append(np.array([[a[track][i] for i in common], [b[track][i] for i in common]]))
+    out = analyse_cohort(values, names=["this", "other"], index=list(index))
+    sign = 1.0 if out.pairs.first[0] == 0 else -1.0
+    low, high = out.pairs.ci_low[0], out.pairs.ci_high[0]
+    return sign * out.pairs.delta[0], sorted([sign * low, sign * high])
+
+
+def test_offline_vs_online_is_paired_over_every_task_with_the_kits_test(runs):
+    offline, online = runs["demo-full-offline"], runs["demo-full-online"]
+    (table,) = compare_run_sets(offline, {"demo-full-online": _as_compare(online)}, "protocol")
+    table = table.set_index("model")
+    assert "Δ on common tasks" not in table.columns  # the same tasks: one Δ
+    for model in ("sim-alpha", "sim-beta"):
+        a, b = offline["models"][model], online["models"][model]
+        assert table.loc[model, "Δ index"] == a["index"] - b["index"]
+        delta, ci = _pair_of(task_means(a), task_means(b), (a["index"], b["index"]))
+        assert table.loc[model, "common tasks"] == 32
+        shown = str(table.loc[model, "interval"])
+        assert shown == f"[{ci[0]:.2f}, {ci[1]:.2f}]" and delta == pytest.approx(
+            a["index"] - b["index"]
+        )
+    assert table.loc["sim-gamma", "interval"] is None  # incomplete: no index, no interval
+
+
+def test_lite_vs_full_recomputes_both_indexes_on_the_common_tasks(runs):
+    full, lite = runs["demo-full-offline"], runs["demo-lite-offline"]
+    (table,) = compare_run_sets(full, {"demo-lite-offline": _as_compare(lite)}, "suite")
+    table = table.set_index("model")
+    a, b = task_means(full["models"]["sim-alpha"]), task_means(lite["models"]["sim-alpha"])
+    common = {t: [i for i in b[t] if i in a[t]] for t in TRACKS}
+    recomputed = [
+        combine_track_means({t: np.mean([m[t][i] for i in common[t]]) for t in TRACKS})
+        for m in (a, b)
+    ]
+    assert table.loc["sim-alpha", "Δ on common tasks"] == pytest.approx(
+        recomputed[0] - recomputed[1]
+    )
+    assert table.loc["sim-alpha", "Δ index"] == pytest.approx(
+        full["models"]["sim-alpha"]["index"] - lite["models"]["sim-alpha"]["index"]
+    )
+    assert table.loc["sim-alpha", "common tasks"] == 20  # Lite's 5 tasks a track
+    _, ci = _pair_of(a, b, tuple(recomputed))
+    assert str(table.loc["sim-alpha", "interval"]) == f"[{ci[0]:.2f}, {ci[1]:.2f}]"
+
+
+def test_identical_task_means_give_a_zero_difference_of_width_zero():
+    means = {t: {f"x{k}": 0.25 * (k % 4) for k in range(5)} for t in TRACKS}
+    out = paired_delta(means, means)
+    assert out["delta"] == 0.0 and out["ci"] == [0.0, 0.0] and out["p_value"] == 1.0
+
+
+def test_nothing_to_compare_says_so(runs):
+    note = compare_run_sets(runs["demo-lite-offline"], {}, "suite")
+    assert isinstance(note, Note) and "nothing to compare" in note.text
+    assert "solver protocol offline" in note.text  # plain words, no snake_case
