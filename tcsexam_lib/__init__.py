@@ -13,6 +13,10 @@ Public surface (everything else is internal):
 - :func:`compute_index`; :func:`run_solver_score` and :func:`run_score` do what the
   commands do (load, score, add provenance, write): the weighted TCSExam index in points
   (``30*P + 30*S + 30*C + 10*O``; higher is better; may exceed 100);
+- the outputs as typed documents with tidy tables for notebooks: :func:`load_index`
+  (:class:`IndexDocument`: ``.models``, ``.tracks``, ``.tasks``, ``.attempts``,
+  ``.issues``), :func:`load_solver_output` (:class:`SolverDocument`) and
+  :func:`load_run_set` (:class:`RunSetDocument`);
 - :func:`verify_output`: recompute an output from its recorded inputs;
 - :func:`run_stats` (``tcsexam stats``): intervals, paired comparisons, rank intervals
   and tie groups beside the index of a ``tcsexam score`` output;
@@ -25,13 +29,15 @@ Public surface (everything else is internal):
   exercise checks, tiny ILLUSTRATIVE cohorts and plots.
 
 Names are imported when first used, so that ``import tcsexam_lib`` stays cheap. Each public
-name is written once, in :data:`_PUBLIC` below; ``__all__`` and the lookup come from it.
+name is written once, in :data:`_PUBLIC` below; ``__all__`` and the lookup come from it
+(:func:`~tcsexam_lib.exports.public_surface`).
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
+
+from .exports import public_surface
 
 #: Every public name, under the module (in this package) that defines it: the one list
 #: of the public surface. ``__all__`` and the lookup on first use both come from it.
@@ -51,30 +57,37 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     ),
     "scoring.issues": ("Issue", "ISSUE_CODES"),
     "references.model": ("Reference",),
-    "references.rules": ("reference_from_data",),
-    "references.load": ("load_reference",),
+    "references.load": ("load_reference", "reference_from_data"),
     "references.check": ("check_reference",),
     "references.suites": ("Suite", "load_suite"),
     "scoring.cohort": ("Cohort", "load_cohort", "load_cohort_reference"),
     "scoring.attempts": ("read_attempts", "validate_attempts"),
-    "scoring.solver": ("read_records", "score_solver_task"),
+    "references.records": ("read_records",),
+    "scoring.solver": ("score_solver_task",),
     "scoring.index": ("compute_index",),
+    "scoring.index_document": ("IndexDocument", "load_index"),
+    "scoring.solver_document": ("SolverDocument", "load_solver_output"),
     "scoring.commands": ("run_score", "run_solver_score"),
     "verify": ("verify_output",),
     "jsonio": ("write_json_atomic",),
     "reports.fill": ("fill_solver_rows",),
     "reports.params": ("load_report_params",),
     "reports.runner": ("run_report",),
+    "reports.run_set_document": ("RunSetDocument", "load_run_set"),
     "stats.command": ("run_stats",),
 }
 
 #: Public modules, imported when first used (``from tcsexam_lib import views``).
 _PUBLIC_MODULES = {"views": "views", "teaching": "teaching"}
 
-#: Public name -> the module that defines it.
-_EXPORTS = {name: module for module, names in _PUBLIC.items() for name in names}
+_SURFACE = public_surface(__name__, _PUBLIC, modules=_PUBLIC_MODULES, also=("__version__", "views"))
 
-__all__ = sorted([*_EXPORTS, "__version__", "views"])
+#: Public name -> the module that defines it.
+_EXPORTS = _SURFACE.exports
+
+__all__ = _SURFACE.all
+
+__dir__ = _SURFACE.dir
 
 
 def __getattr__(name: str) -> Any:
@@ -82,15 +95,4 @@ def __getattr__(name: str) -> Any:
         from .version import VERSION
 
         return VERSION
-    if name in _PUBLIC_MODULES:
-        return importlib.import_module(f".{_PUBLIC_MODULES[name]}", __name__)
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'tcsexam_lib' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+    return _SURFACE.getattr(name)

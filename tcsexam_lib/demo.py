@@ -31,8 +31,8 @@ from typing import Any
 
 from .jsonio import write_text_atomic
 from .paths import KIT_ROOT
+from .references.load import reference_from_data
 from .references.model import Reference
-from .references.rules import reference_from_data
 from .scoring.solver import score_solver_task
 from .vocab import ATTEMPT_COLUMNS, SCORE_TYPE_OTHER, SCORE_TYPE_SOLVER, TRACKS
 
@@ -248,7 +248,7 @@ def _model_rows(
                 if track == "solver":
                     data = _records(reference, item, model, protocol, str(attempt))
                     records[f"{model}/{item}/{attempt}.json"] = data
-                    score = score_solver_task(reference, item, data)["relative_score"]
+                    score = score_solver_task(reference, item, data).relative_score
                 elif track == "construction":
                     score = round(max(0.0, rng.gauss(construction_mean, 0.25)), 3)
                 else:

@@ -33,7 +33,7 @@ from typing import Any
 from .demo import DEMO_REFERENCE_ID, build_demo_files, suite_tasks
 from .errors import InputRefused, Problem
 from .jsonio import write_text_atomic
-from .references.rules import reference_from_data
+from .references.load import reference_from_data
 from .vocab import ATTEMPT_COLUMNS, SCORE_TYPE_OTHER, SCORE_TYPE_SOLVER
 
 SEED = 20261203

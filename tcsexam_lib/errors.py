@@ -10,6 +10,7 @@ line maps these to exit codes and prints them; library code never prints.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -51,6 +52,19 @@ def _show_value(value: Any) -> str:
     except (TypeError, ValueError):
         text = repr(value)
     return text if len(text) <= 80 else text[:77] + "..."
+
+
+def quoted_names(names: Sequence[str], limit: int) -> str:
+    """The first ``limit`` names, quoted, and how many more there are (for a message).
+
+    Examples
+    --------
+    >>> quoted_names(["g1", "g2", "g3"], 2), quoted_names(["g1"], 2)
+    ("'g1', 'g2' and 1 more", "'g1'")
+    """
+    shown = ", ".join(f"'{name}'" for name in names[:limit])
+    more = len(names) - limit
+    return shown + (f" and {more} more" if more > 0 else "")
 
 
 class _NotGiven:

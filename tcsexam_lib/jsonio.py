@@ -83,6 +83,19 @@ def _has_lone_surrogate(value: Any) -> bool:
 _LARGEST_FLOAT = int(sys.float_info.max)
 
 
+def is_finite_number(value: int | float) -> bool:
+    """True for a float that is finite and an integer that a float can hold.
+
+    Examples
+    --------
+    >>> is_finite_number(12), is_finite_number(float("inf")), is_finite_number(10**400)
+    (True, False, False)
+    """
+    if isinstance(value, int):
+        return abs(value) <= _LARGEST_FLOAT
+    return math.isfinite(value)
+
+
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     seen: dict[str, Any] = {}
     for key, value in pairs:
@@ -181,7 +194,7 @@ def parse_json_text(
 
     def keep_finite_int(text: str) -> int | NonFiniteLiteral:
         value = int(text)
-        return value if abs(value) <= _LARGEST_FLOAT else keep_literal(text)
+        return value if is_finite_number(value) else keep_literal(text)
 
     too_deep = f"nested more than {MAX_JSON_DEPTH} levels deep (arrays and objects)"
     try:

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from .errors import InputRefused, Problem
-from .jsonio import json_pointer
+from .inputrules import Rule, RuleList
+from .jsonio import Describe, json_pointer
 from .paths import schema_path
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
@@ -43,6 +45,51 @@ def _compiled(schema_name: str) -> Callable[[Any], Any]:
     import fastjsonschema
 
     return fastjsonschema.compile(load_schema(schema_name))
+
+
+@dataclass(frozen=True)
+class Document:
+    """A parsed JSON input as a schema rule sees it: its data, its name in messages and,
+    optionally, how a place in it is said (``describe``: see :func:`schema_problem`)."""
+
+    data: Any
+    source: str
+    describe: Describe | None = None
+
+
+def schema_rule(
+    schema_name: str, holds: Callable[[Document], bool] | None = None
+) -> Rule[Document, Problem]:
+    """The rule "matches the published schema ``schema_name``", with its two halves.
+
+    The fast test is the compiled validator (or ``holds``, a check written for the
+    schema's shape that accepts exactly what it accepts); the explanation is every
+    violation the full validator finds, in document order.
+
+    Examples
+    --------
+    >>> rule = schema_rule("suite")
+    >>> rule.holds(Document({"suite": "lite"}, "s.json"))
+    False
+    >>> [str(p) for _, p in rule.explain(Document({"suite": "lite"}, "s.json"))]
+    ["s.json (top level): field 'tracks' = (absent): required field is missing"]
+    """
+
+    def explain(document: Document):
+        for k, error in enumerate(schema_errors(document.data, schema_name)):
+            yield (k,), schema_problem(error, document.source, document.describe)
+
+    def accepts(document: Document) -> bool:
+        return schema_accepts(document.data, schema_name)
+
+    says = f"matches references/schemas/{schema_name}.schema.json"
+    return Rule(f"schema {schema_name}", says, holds or accepts, explain)
+
+
+@cache
+def schema_rules(schema_name: str) -> RuleList[Document, Problem]:
+    """The rule list of a document whose only rule is its published schema."""
+    return RuleList(f"{schema_name} schema", (schema_rule(schema_name),))
 
 
 def schema_accepts(data: Any, schema_name: str) -> bool:
@@ -100,18 +147,22 @@ def validate_with_schema(
     data: Any,
     schema_name: str,
     source: str,
-    describe: Callable[[list[Any]], str] | None = None,
+    describe: Describe | None = None,
 ) -> None:
     """Validate ``data`` against a published schema; refuse with every violation.
 
     ``describe``: see :func:`schema_problem`.
     """
-    if schema_accepts(data, schema_name):
-        return
-    problems = [
-        schema_problem(error, source, describe) for error in schema_errors(data, schema_name)
-    ]
+    refuse_document(schema_rules(schema_name), Document(data, source, describe), schema_name)
+
+
+def refuse_document(
+    rules: RuleList[Document, Problem], document: Document, schema_name: str
+) -> None:
+    """Raise :class:`InputRefused` with every problem of ``document`` that a schema rule
+    list explains (the fast tests accept: return)."""
+    problems = rules.refusal(document)
     if problems:
         raise InputRefused.from_problems(
-            f"{source} does not match the published schema '{schema_name}'", problems
+            f"{document.source} does not match the published schema '{schema_name}'", problems
         )

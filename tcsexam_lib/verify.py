@@ -27,6 +27,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .documents import Record
 from .errors import InputRefused, Problem, TcsexamError
 from .jsonio import dumps_json, read_json, sha256_file
 from .provenance import RELATIVE_TO_OUTPUT
@@ -290,7 +291,7 @@ def _recompute(
     except TcsexamError as exc:
         result.recompute_error = str(exc)
         return
-    fresh = json.loads(dumps_json(fresh))
+    fresh = json.loads(dumps_json(fresh.data if isinstance(fresh, Record) else fresh))
     fresh_provenance = fresh.pop("provenance")
     recorded = {k: v for k, v in data.items() if k != "provenance"}
     _diff(recorded, fresh, "", result.differences)

@@ -3,7 +3,8 @@
 A parameter file is a YAML mapping read with PyYAML's safe loader; a key repeated in
 one mapping is refused (plain YAML keeps the last one silently), as is an alias
 (``*name``: a parameter file has no use for one, and nested aliases can expand a few
-hundred bytes into gigabytes) and anything that is not a mapping at the top level.
+hundred bytes into gigabytes), nesting deeper than the kit's JSON inputs may (64 levels)
+and anything that is not a mapping at the top level.
 Every refusal names the file, and the line and column where the parser stopped.
 """
 
@@ -17,11 +18,22 @@ import yaml
 
 from .errors import InputRefused, Problem
 from .inputfiles import MAX_BYTES, read_input_text
-from .jsonio import refuse_lone_surrogates
+from .jsonio import MAX_JSON_DEPTH, refuse_lone_surrogates
+
+#: What a refusal says of a parameter file nested deeper than the kit's JSON inputs may.
+TOO_DEEP = f"nested more than {MAX_JSON_DEPTH} levels deep (sequences and mappings)"
+
+
+class _TooDeep(yaml.composer.ComposerError):
+    """Sequences and mappings nested deeper than a parameter file may."""
 
 
 class _StrictLoader(yaml.SafeLoader):
-    """A YAML safe loader that refuses a key repeated in one mapping, and aliases."""
+    """A YAML safe loader that refuses a key repeated in one mapping, aliases, and nesting
+    deeper than :data:`~tcsexam_lib.jsonio.MAX_JSON_DEPTH` (PyYAML composes a document by
+    recursion: a few thousand ``[`` would exhaust the interpreter's stack)."""
+
+    _depth = 0
 
     def compose_node(self, parent, index):  # type: ignore[no-untyped-def]
         if self.check_event(yaml.AliasEvent):
@@ -33,7 +45,14 @@ class _StrictLoader(yaml.SafeLoader):
                 "parameter file)",
                 event.start_mark,
             )
-        return super().compose_node(parent, index)
+        collection = self.check_event(yaml.SequenceStartEvent, yaml.MappingStartEvent)
+        if collection and self._depth >= MAX_JSON_DEPTH:  # as deep as JSON inputs may nest
+            raise _TooDeep(None, None, TOO_DEEP, self.peek_event().start_mark)
+        self._depth += collection
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= collection
 
 
 def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode) -> dict[Any, Any]:
@@ -69,11 +88,15 @@ def read_yaml_mapping(path: str | os.PathLike[str], kind: str = "Parameter file"
     text = read_input_text(path, kind, MAX_BYTES["yaml"])
     try:
         data = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
+    except RecursionError as exc:  # not expected below the limit; refused all the same
+        problem = Problem(str(path), detail=TOO_DEEP)
+        raise InputRefused(f"{kind} nested too deep", [problem]) from exc
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{path} line {mark.line + 1} column {mark.column + 1}" if mark else str(path)
         problem = getattr(exc, "problem", None) or str(exc)
-        raise InputRefused(f"{kind} is not valid YAML", [Problem(where, detail=problem)]) from exc
+        summary = "nested too deep" if isinstance(exc, _TooDeep) else "is not valid YAML"
+        raise InputRefused(f"{kind} {summary}", [Problem(where, detail=problem)]) from exc
     if not isinstance(data, dict):
         raise InputRefused(
             f"{kind} refused",

@@ -458,3 +458,19 @@ def run_cli_subprocess():
 def phi(z: float) -> float:
     """Standard normal CDF written independently of the kit (math.erfc)."""
     return 0.5 * math.erfc(-z / math.sqrt(2.0))
+
+
+def assert_rules_agree(rules: Any, data: Any) -> None:
+    """The two halves of every rule of ``rules`` agree on ``data``.
+
+    Where a rule's fast test holds, its explanation finds nothing; where the list refuses
+    ``data``, the explanations name at least one problem (a rule may leave a row to an
+    earlier rule that explains it, so that half holds for the list).
+    """
+    for rule in rules:
+        if rule.holds(data):
+            assert list(rule.explain(data)) == [], f"rule {rule.name!r} holds but explains"
+    if not rules.hold(data):
+        assert rules.problems(data), f"{rules.kind} refused and nothing explained"
+    else:
+        assert rules.problems(data) == []

@@ -225,7 +225,7 @@ def test_full_size_run_set_has_the_counts_of_tcsexam_full_and_is_labelled_simula
 
     from tcsexam_lib.demo_full_size import build_files, write_files
     from tcsexam_lib.errors import InputRefused
-    from tcsexam_lib.references.rules import reference_from_data
+    from tcsexam_lib.references.load import reference_from_data
 
     files = build_files()
     reference = json.loads(files["references/demo-k3-sim-full-size-v1/demo-full-size.json"])

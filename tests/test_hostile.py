@@ -202,6 +202,16 @@ def lone_surrogate_record(space: Space) -> list[str]:
     return command
 
 
+def deep_yaml(text: str) -> Callable[[Space], list[str]]:
+    """A run-set parameter file whose ``suite`` nests far deeper than any input may."""
+
+    def setup(space: Space) -> list[str]:
+        (space.root / "deep.yaml").write_text(text, encoding="utf-8")
+        return ["report", str(space.root / "deep.yaml"), "--output", str(space.root / "out")]
+
+    return setup
+
+
 def deep_json(relative: str, command: Callable[[Space], list[str]]) -> Callable:
     def setup(space: Space) -> list[str]:
         (space.root / relative).write_text(nested(100_000), encoding="utf-8")
@@ -253,6 +263,21 @@ CASES = [
     # resource exhaustion from tiny inputs
     Case("attempt-count-of-a-billion", cohort_edit(plan(10**9)), 2, r"from 1 to 100"),
     Case("yaml-alias-bomb", alias_bomb, 2, r"bomb\.yaml line 2 .*alias \*a refused", output=None),
+    Case(
+        "yaml-nested-100000-deep",
+        deep_yaml("suite: " + nested(100_000) + "\n"),
+        2,
+        r"Parameter file nested too deep\n  - .*deep\.yaml line 1 column 71: nested more than 64 "
+        r"levels deep",
+        output=None,
+    ),
+    Case(
+        "yaml-block-mappings-nested-deep",
+        deep_yaml("".join(f"{' ' * k}k{k}:\n" for k in range(800)) + " " * 800 + "x: 1\n"),
+        2,
+        r"deep\.yaml line 65 column 65: nested more than 64 levels deep",
+        output=None,
+    ),
     Case(
         "lone-surrogate-in-a-parameter-file",
         lone_surrogate_yaml,

@@ -1,13 +1,15 @@
-"""The public surface, ``tcsexam_lib/__init__.py``: each name written once, each one works.
+"""The public surfaces, ``tcsexam_lib/__init__.py`` and ``tcsexam_lib/teaching/__init__.py``:
+each name written once, each one works.
 
-The package lists its public names once (module -> names); ``__all__`` and the lookup on
-first use come from that list. These tests check that every listed name resolves to the
-object its module defines, that nothing else does, and that ``import tcsexam_lib`` stays
-cheap (no name is imported before it is used).
+Each package lists its public names once (module -> names); ``__all__`` and the lookup on
+first use come from that list (``exports.py``). These tests check that every listed name
+resolves to the object its module defines, that nothing else does, and that importing
+the package stays cheap (no name is imported before it is used).
 """
 
 from __future__ import annotations
 
+import ast
 import importlib
 import subprocess
 import sys
@@ -15,6 +17,7 @@ import sys
 import pytest
 
 import tcsexam_lib
+from tcsexam_lib import teaching
 
 NAMES = [name for name in tcsexam_lib.__all__ if name not in ("__version__", "views")]
 
@@ -45,10 +48,32 @@ def test_an_unknown_name_is_an_attribute_error():
         _ = tcsexam_lib.no_such_name
 
 
-def test_importing_the_package_imports_no_public_name_yet():
+def _imported_by(package: str) -> list[str]:
+    """The modules of ``package`` that a fresh interpreter has after ``import package``."""
     code = (
-        "import sys, tcsexam_lib; "
-        "print(sorted(m for m in sys.modules if m.startswith('tcsexam_lib')))"
+        f"import sys, {package}; print(sorted(m for m in sys.modules if m.startswith({package!r})))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "['tcsexam_lib']"
+    return ast.literal_eval(done.stdout)
+
+
+def test_importing_the_package_imports_no_public_name_yet():
+    assert _imported_by("tcsexam_lib") == ["tcsexam_lib", "tcsexam_lib.exports"]
+
+
+@pytest.mark.parametrize("name", teaching.__all__)
+def test_every_teaching_name_is_the_object_its_module_defines(name):
+    module = importlib.import_module(f"tcsexam_lib.teaching.{teaching._SURFACE.exports[name]}")
+    assert getattr(teaching, name) is getattr(module, name)
+
+
+def test_the_teaching_list_is_the_one_source_of_all():
+    listed = [name for names in teaching._PUBLIC.values() for name in names]
+    assert len(listed) == len(set(listed)), "a public name listed twice"
+    assert teaching.__all__ == sorted(listed)
+    with pytest.raises(AttributeError, match="'tcsexam_lib.teaching' has no attribute 'nope'"):
+        _ = teaching.nope
+
+
+def test_importing_teaching_imports_none_of_its_modules_yet():
+    assert _imported_by("tcsexam_lib.teaching") == ["tcsexam_lib.teaching"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TextIO
+from typing import Any, TextIO
 
 from ..errors import visible
 
@@ -27,3 +27,16 @@ def say(text: str = "", file: TextIO | None = None) -> None:
     """Print a line, every invisible or direction-changing character shown escaped (ids and
     notes come from the user's files)."""
     print(visible(text), file=file or sys.stdout)
+
+
+def say_json(data: Any, file: TextIO | None = None) -> None:
+    """Print ``data`` as indented JSON that parses: within its strings every invisible or
+    direction-changing character is written as a ``\\uXXXX`` escape (the same text for a
+    JSON reader), and the lines between them are left as they are."""
+    import json
+
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    # json.dumps escapes every control character inside a string, so "\n" only ever
+    # separates lines of the layout; split there, never on other line breaks (U+2028...)
+    for line in text.split("\n"):
+        say(line, file)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import add_references_dir, say
+from .common import add_references_dir, say, say_json
 
 #: How many floor-set instances `reference check` prints per task (--json lists them all).
 _SHOWN_FLOOR_INSTANCES = 10
@@ -62,13 +62,11 @@ def _print_reference_check(result) -> None:
 
 
 def _cmd_reference_check(args: argparse.Namespace) -> int:
-    import json
-
     from ..references.check import check_reference
 
     result = check_reference(args.target, references_dir=args.references_dir)
     if args.json:
-        say(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+        say_json(result.to_dict())
     else:
         _print_reference_check(result)
     return 0 if result.ok else 2

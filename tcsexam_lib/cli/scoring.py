@@ -26,11 +26,11 @@ def _cmd_solver_score(args: argparse.Namespace) -> int:
         output=args.output,
     )
     say(
-        f"{args.task}: relative_score {result['relative_score']!r} over "
-        f"{result['n_scored']} scored instance(s), {len(result['unscored_instances'])} unscored "
-        f"(reference {result['reference_id']}) -> {args.output}"
+        f"{args.task}: relative_score {result.relative_score!r} over "
+        f"{result.n_scored} scored instance(s), {len(result.unscored_rows)} unscored "
+        f"(reference {result.reference_id}) -> {args.output}"
     )
-    if result.get("simulated"):
+    if result.simulated:
         say(SIMULATED_NOTE)
     return 0
 
@@ -46,31 +46,31 @@ def _cmd_score(args: argparse.Namespace) -> int:
         output=args.output,
         solver_evidence=args.solver_evidence,
     )
-    models = result["models"]
+    models = result.results
     shown = (
         list(models)
         if len(models) <= _SHOWN_MODELS
-        else [model for model, entry in models.items() if entry["status"] != "complete"][
+        else [model for model, entry in models.items() if entry.status != "complete"][
             :_SHOWN_MODELS
         ]
     )
     for model in shown:
         entry = models[model]
-        index = "no index" if entry["index"] is None else f"index {entry['index']:.2f}"
-        errors = sum(1 for issue in entry["issues"] if issue["severity"] == "error")
+        index = "no index" if entry.index is None else f"index {entry.index:.2f}"
+        errors = len(entry.blocking_issues)
         say(
-            f"{model}: {entry['status']}, {index}"
+            f"{model}: {entry.status}, {index}"
             + (f", {errors} blocking issue(s)" if errors else "")
         )
     if len(shown) < len(models):
-        counts = Counter(entry["status"] for entry in models.values())
+        counts = Counter(entry.status for entry in models.values())
         tally = ", ".join(f"{counts[status]} {status}" for status in sorted(counts))
         say(f"{len(models)} models ({tally}); every model is in {args.output}")
-    if "solver_evidence" in result:
-        state = "consistent" if result["solver_evidence"]["consistent"] else "INCONSISTENT"
+    if result.solver_evidence is not None:
+        state = "consistent" if result.solver_evidence.consistent else "INCONSISTENT"
         say(f"solver evidence: {state} (see the solver_evidence_* issues)")
-    say(f"overall status {result['status']} -> {args.output}")
-    if result.get("simulated"):
+    say(f"overall status {result.status} -> {args.output}")
+    if result.simulated:
         say(SIMULATED_NOTE)
     return 0
 

@@ -27,53 +27,37 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputRefused, OutputRefused, Problem, ReferenceProblem
+from ..errors import InputRefused, OutputRefused, Problem, ReferenceProblem, quoted_names
 from ..formulas import compute_instance_stats
 from ..jsonio import dumps_json, read_json_with_digest
 from ..provenance import created_utc, kit_version
-from ..record_values import candidate_value
 from ..schemas import validate_with_schema
-from ..vocab import (
-    COMPLETED_FAILURE_STATUSES,
-    FIXED_REFERENCE_ID,
-    INFRASTRUCTURE_STATUSES,
-    KNOWN_RECORD_STATUSES,
-    sorted_statuses,
-)
+from ..vocab import COMPLETED_FAILURE_STATUSES, FIXED_REFERENCE_ID, STATUS_OK
 from .check import check_reference_data, compare_suite_files
+from .load import reference_from_data
 from .model import TaskReference
-from .rules import reference_from_data
+from .record_rules import RECORD_RULES
+from .records import TaskRecords, candidate_value
 
 #: Reason written for an instance with fewer than two usable values.
 UNSCORED_REASON = "fewer than two usable reference values"
 
 
-def _run_value(
-    record: dict[str, Any], task: TaskReference, where: str
-) -> tuple[float | None, Problem | None]:
+def run_value(record: dict[str, Any], kind: str) -> float | int | None:
+    """The value a reference run gives an instance (its record passed
+    :data:`~tcsexam_lib.references.record_rules.RECORD_RULES`; see the module's value rule)."""
     status = record["status"]
-    if status not in KNOWN_RECORD_STATUSES:
-        return None, Problem(
-            where, field="status", value=status, allowed=sorted_statuses(KNOWN_RECORD_STATUSES)
-        )
-    if task.kind == "objective" and "solved" in record:
-        return None, Problem(
-            where,
-            field="solved",
-            value=record["solved"],
-            allowed="no 'solved' field on an objective task; give A",
-        )
-    if status in INFRASTRUCTURE_STATUSES:
-        return None, None
+    if status == STATUS_OK:
+        value, problem = candidate_value(record, kind, "")
+        if problem is not None:
+            return None  # told by the rules
+        if kind == "solve":
+            return int(value)
+        a = record["A"]
+        return a if isinstance(a, int) else float(a)
     if status in COMPLETED_FAILURE_STATUSES:
-        return (0 if task.kind == "solve" else None), None
-    value, problem = candidate_value(record, task.kind, where)
-    if problem is not None:
-        return None, problem
-    if task.kind == "solve":
-        return int(value), None
-    a = record["A"]
-    return (a if isinstance(a, int) else float(a)), None
+        return 0 if kind == "solve" else None
+    return None  # an infrastructure status: the run did not observe the instance
 
 
 def _read_run_file(
@@ -96,19 +80,10 @@ def _read_run_file(
     except InputRefused as exc:
         problems.extend(exc.problems or [Problem(str(path), detail=exc.summary)])
         return None
+    problems.extend(RECORD_RULES.refusal(TaskRecords(records, task, str(path), scoring=False)))
     values: dict[str, Any] = {}
-    for position, record in enumerate(records, start=1):
-        name = record["instance"]
-        where = f"{path} record #{position} (instance '{name}')"
-        if name in values:
-            problems.append(
-                Problem(where, field="instance", value=name, detail="duplicate instance name")
-            )
-            continue
-        value, problem = _run_value(record, task, where)
-        if problem is not None:
-            problems.append(problem)
-        values[name] = value
+    for record in records:
+        values.setdefault(record["instance"], run_value(record, task.kind))
     return values, digest
 
 
@@ -237,8 +212,7 @@ def build_reference_from_runs(
                         str(run_paths[k] / f"{task_name}.json"),
                         field="instance",
                         detail=f"no record for {len(absent)} instance(s) that other runs hold: "
-                        + ", ".join(f"'{a}'" for a in absent[:20])
-                        + (f" and {len(absent) - 20} more" if len(absent) > 20 else ""),
+                        + quoted_names(absent, 20),
                         allowed="a record for every instance in every run (status not_run "
                         "for a run that did not observe it)",
                     )

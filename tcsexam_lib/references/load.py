@@ -1,9 +1,9 @@
-"""Loading a reference file by suite name or path.
+"""Loading a reference file by suite name or path, or from its parsed content.
 
 A reference is versioned by id and has one JSON file per suite,
 ``references/<reference_id>/<suite>.json``; :func:`load_reference` finds it, reads it
-strictly and applies the rules of :mod:`.rules` (it raises on the first layer that
-fails). The values of the fixed reference ``paper-k3-fixed-260925`` are not shipped
+strictly and applies the rules of :mod:`.rules` (:func:`reference_from_data` raises on the
+first layer that fails). The values of the fixed reference ``paper-k3-fixed-260925`` are not shipped
 with the kit: when its file is absent, the error says where the release file goes.
 """
 
@@ -11,13 +11,20 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from ..errors import InputRefused, Problem, ReferenceProblem
 from ..jsonio import read_json_with_digest
 from ..paths import resolve_references_dir
 from ..vocab import FIXED_REFERENCE_ID
 from .model import Reference
-from .rules import describe_path, placement_findings, reference_from_data
+from .rules import (
+    REFERENCE_RULES,
+    REFERENCE_SCHEMA_RULES,
+    ReferenceInput,
+    describe_path,
+    placement_findings,
+)
 
 
 def looks_like_path(source: str | os.PathLike[str]) -> bool:
@@ -118,4 +125,49 @@ def list_reference_ids(references_dir: str | os.PathLike[str] | None = None) -> 
         p.name
         for p in refs_dir.iterdir()
         if p.is_dir() and p.name not in {"schemas", "suites"} and any(p.glob("*.json"))
+    )
+
+
+def reference_from_data(
+    data: Any,
+    *,
+    source: str = "reference",
+    path: Path | None = None,
+    sha256: str | None = None,
+) -> Reference:
+    """A :class:`Reference` from parsed file content, after both layers of rules.
+
+    Raises :class:`~tcsexam_lib.errors.ReferenceProblem` with every finding of the first
+    layer that has any (the schema, then the relations).
+
+    Examples
+    --------
+    >>> ref = reference_from_data({"reference_id": "example", "suite": "lite",
+    ...     "scale_floor_relative": 0.02, "scale_floor_absolute": 1e-9,
+    ...     "tasks": {"t": {"kind": "objective", "direction": "maximize",
+    ...                     "instances": {"g1": [10, 12, 14]}}},
+    ...     "unscored_reference_instances": []})
+    >>> ref.tasks["t"].scored["g1"].scale
+    2.0
+    """
+    document = ReferenceInput(data, source)
+    findings = REFERENCE_SCHEMA_RULES.refusal(document)
+    if findings:
+        raise ReferenceProblem(
+            f"Reference file {source} is not valid", [f.problem for f in findings]
+        )
+    findings = REFERENCE_RULES.refusal(document)
+    if findings:
+        raise ReferenceProblem(f"Reference {source} is inconsistent", [f.problem for f in findings])
+    tasks = document.task_references()
+    return Reference(
+        reference_id=data["reference_id"],
+        suite=data["suite"],
+        scale_floor_relative=float(data["scale_floor_relative"]),
+        scale_floor_absolute=float(data["scale_floor_absolute"]),
+        tasks=tasks,
+        path=path,
+        sha256=sha256,
+        simulated=bool(data.get("simulated", False)),
+        raw=data,
     )

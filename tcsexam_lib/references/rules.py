@@ -4,24 +4,28 @@ A reference file is checked in two layers: the published schema
 (``references/schemas/reference.schema.json``: every value against its vocabulary and
 range), then the relations between values (an instance with fewer than two usable values
 must be listed as unscored, a listed instance must not be scorable, a solve task holds
-only 1, 0 or null, the fixed reference's floors are 0.02 and 1e-9, ...). Each rule
-yields a :class:`Finding`: a code from :data:`FINDING_CODES` and a
-:class:`~tcsexam_lib.errors.Problem` in the kit's message template.
+only 1, 0 or null, the fixed reference's floors are 0.02 and 1e-9, ...):
+:data:`REFERENCE_SCHEMA_RULES` and :data:`REFERENCE_RULES`. Each rule is written once,
+with a fast test over the file's columns (every instance's verdict, the set of unscored
+entries) and an explanation that yields a :class:`Finding`: a code from
+:data:`FINDING_CODES` and a :class:`~tcsexam_lib.errors.Problem` in the kit's message
+template.
 
-:func:`~tcsexam_lib.references.load.load_reference` raises on the findings of the first
-layer that has any; ``tcsexam reference check`` reports all of them, with the same codes
-and the same messages.
+:func:`~tcsexam_lib.references.load.reference_from_data` (and so ``load_reference``)
+raises on the findings of the first layer that has any; ``tcsexam reference check``
+reports all of them, with the same codes and the same messages.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from pathlib import Path
+from functools import cached_property
 from typing import Any
 
-from ..errors import Problem, ReferenceProblem
+from ..errors import Problem
 from ..formulas import compute_instance_stats
+from ..inputrules import Rule, RuleList
 from ..schemas import schema_accepts, schema_errors, schema_problem
 from ..vocab import (
     FIXED_FULL_SCORED_INSTANCES,
@@ -31,7 +35,7 @@ from ..vocab import (
     FIXED_SCALE_FLOOR_ABSOLUTE,
     FIXED_SCALE_FLOOR_RELATIVE,
 )
-from .model import Reference, TaskReference
+from .model import TaskReference
 
 #: The suite files the fixed reference's release holds.
 FIXED_SUITES = ("full", "lite")
@@ -104,12 +108,16 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def schema_findings(data: Any, source: str) -> list[Finding]:
-    """Layer 1: every violation of the published reference schema."""
-    if schema_accepts(data, "reference"):
-        return []
-    findings = []
-    for error in schema_errors(data, "reference"):
+#: The fixed reference's floors.
+FIXED_FLOORS = {
+    "scale_floor_relative": FIXED_SCALE_FLOOR_RELATIVE,
+    "scale_floor_absolute": FIXED_SCALE_FLOOR_ABSOLUTE,
+}
+
+
+def _schema_explain(document: ReferenceInput):
+    data, source = document.data, document.source
+    for k, error in enumerate(schema_errors(data, "reference")):
         path = list(error.absolute_path)
         task = instance = None
         if len(path) >= 2 and path[0] == "tasks":
@@ -128,64 +136,271 @@ def schema_findings(data: Any, source: str) -> list[Finding]:
             code = "floor"
         elif len(path) == 3 and path[2] == "direction" and error.validator == "const":
             code = "kind_direction"
-        findings.append(
-            Finding(code, source, schema_problem(error, source, describe_path), task, instance)
-        )
-    return findings
+        problem = schema_problem(error, source, describe_path)
+        yield (k,), Finding(code, source, problem, task, instance)
 
 
-def _fixed_floor_findings(data: dict[str, Any], source: str) -> list[Finding]:
-    if data.get("reference_id") != FIXED_REFERENCE_ID:
-        return []
-    findings = []
-    for name, want in (
-        ("scale_floor_relative", FIXED_SCALE_FLOOR_RELATIVE),
-        ("scale_floor_absolute", FIXED_SCALE_FLOOR_ABSOLUTE),
-    ):
+#: Layer 1: the published schema (the compiled validator accepts, the full one explains;
+#: each violation a finding, with the code of a floor or a solve task's direction).
+REFERENCE_SCHEMA_RULES: RuleList[ReferenceInput, Finding] = RuleList(
+    "reference schema",
+    (
+        Rule(
+            "schema",
+            "matches references/schemas/reference.schema.json",
+            lambda document: schema_accepts(document.data, "reference"),
+            _schema_explain,
+        ),
+    ),
+)
+
+
+def schema_findings(data: Any, source: str) -> list[Finding]:
+    """Layer 1: every violation of the published reference schema."""
+    return REFERENCE_SCHEMA_RULES.refusal(ReferenceInput(data, source))
+
+
+#: What an instance of a task is, by the rules (the first that applies).
+SOLVE_VALUE, UNLISTED_UNSCORABLE, LISTED_SCORABLE, UNSCORED, SCORED = (
+    "solve_value",
+    "unlisted_unscorable",
+    "listed_scorable",
+    "unscored",
+    "scored",
+)
+
+
+@dataclass(frozen=True)
+class _Instance:
+    """One instance of a task as the rules see it: its values and what it is."""
+
+    name: str
+    values: list[Any]
+    usable: list[float | None]
+    reason: str | None
+    verdict: str
+
+
+@dataclass
+class ReferenceInput:
+    """A reference file's content (``data``, robust to data its schema refuses) as its
+    rules read it: its tasks, the unscored entries, and each instance's verdict."""
+
+    data: Any
+    source: str
+
+    @cached_property
+    def tasks(self) -> dict[str, dict[str, Any]]:
+        """The tasks that are objects (others are the schema's to refuse)."""
+        data = self.data if isinstance(self.data, dict) else {}
+        tasks = data.get("tasks") if isinstance(data.get("tasks"), dict) else {}
+        return {name: task for name, task in tasks.items() if isinstance(task, dict)}
+
+    @cached_property
+    def entries(self) -> list[tuple[int, str, str, str | None, str]]:
+        """``(position, task, instance, reason, verdict)`` of each well-formed unscored
+        entry; ``verdict`` is ``listed``, ``listed_unknown_task`` or ``listed_twice``."""
+        data = self.data if isinstance(self.data, dict) else {}
+        tasks = data.get("tasks") if isinstance(data.get("tasks"), dict) else {}
+        entries = data.get("unscored_reference_instances")
+        seen: set[tuple[str, str]] = set()
+        found = []
+        for position, entry in enumerate(entries if isinstance(entries, list) else []):
+            task = entry.get("task") if isinstance(entry, dict) else None
+            instance = entry.get("instance") if isinstance(entry, dict) else None
+            if not isinstance(task, str) or not isinstance(instance, str):
+                continue  # a schema finding
+            reason = entry.get("reason")
+            reason = reason if isinstance(reason, str) else ""
+            if task not in tasks:
+                verdict = "listed_unknown_task"
+            elif (task, instance) in seen:
+                verdict = "listed_twice"
+            else:
+                verdict = "listed"
+                seen.add((task, instance))
+            found.append((position, task, instance, reason, verdict))
+        return found
+
+    @cached_property
+    def listed(self) -> dict[tuple[str, str], str]:
+        """``(task, instance) -> reason`` of the unscored entries."""
+        return {(t, i): reason for _, t, i, reason, verdict in self.entries if verdict == "listed"}
+
+    @cached_property
+    def instances(self) -> dict[str, list[_Instance]]:
+        """Each task's instances with their verdict, in file order."""
+        listed = self.listed
+        found = {}
+        for name, task in self.tasks.items():
+            kind = task.get("kind")
+            instances = task.get("instances") if isinstance(task.get("instances"), dict) else {}
+            found[name] = []
+            for instance, raw in instances.items():
+                values = raw if isinstance(raw, list) else []
+                usable = [v if _is_number(v) and math.isfinite(v) else None for v in values]
+                n_usable = sum(v is not None for v in usable)
+                reason = listed.get((name, instance))
+                if kind == "solve" and any(
+                    v is not None and (not _is_number(v) or v not in (0, 1)) for v in values
+                ):
+                    verdict = SOLVE_VALUE
+                elif n_usable < 2 and reason is None:
+                    verdict = UNLISTED_UNSCORABLE
+                elif n_usable >= 2 and reason is not None:
+                    verdict = LISTED_SCORABLE
+                else:
+                    verdict = UNSCORED if reason is not None else SCORED
+                found[name].append(_Instance(instance, values, usable, reason, verdict))
+        return found
+
+    def verdicts(self) -> set[str]:
+        """Every verdict of every instance."""
+        return {i.verdict for instances in self.instances.values() for i in instances}
+
+    def task_references(self) -> dict[str, TaskReference]:
+        """Each task as far as it can be read: its scored instances (with their statistics,
+        ``None`` when the floors are unusable) and its unscored ones."""
+        floors = _floors(self.data if isinstance(self.data, dict) else {})
+        references = {}
+        for name, task in self.tasks.items():
+            scored: dict[str, Any] = {}
+            unscored: dict[str, str] = {}
+            for instance in self.instances[name]:
+                if instance.verdict == SCORED:
+                    stats = compute_instance_stats(instance.usable, *floors) if floors else None
+                    scored[instance.name] = stats
+                elif instance.verdict == UNSCORED:
+                    unscored[instance.name] = instance.reason or ""
+            held = {i.name for i in self.instances[name]}
+            for (listed_task, instance_name), reason in self.listed.items():
+                if listed_task == name and instance_name not in held:
+                    unscored[instance_name] = reason
+            kind = task.get("kind") if isinstance(task.get("kind"), str) else ""
+            direction = task.get("direction") if isinstance(task.get("direction"), str) else ""
+            references[name] = TaskReference(name, kind, direction, scored, unscored, raw=task)
+        return references
+
+
+def _fixed_floor_explain(document: ReferenceInput):
+    data, source = document.data, document.source
+    if not isinstance(data, dict) or data.get("reference_id") != FIXED_REFERENCE_ID:
+        return
+    for k, (name, want) in enumerate(FIXED_FLOORS.items()):
         got = data.get(name)
         if _is_number(got) and got != want:
             problem = Problem(
                 source, field=name, value=got, allowed=f"{want} (the fixed reference's floor)"
             )
-            findings.append(Finding("fixed_floor", source, problem))
-    return findings
+            yield (0, k), Finding("fixed_floor", source, problem)
 
 
-def _listed_entries(
-    data: dict[str, Any], tasks: dict[str, Any], source: str
-) -> tuple[dict[tuple[str, str], str], list[Finding]]:
-    """``(task, instance) -> reason`` of the unscored entries, and their findings."""
-    listed: dict[tuple[str, str], str] = {}
-    findings = []
-    entries = data.get("unscored_reference_instances")
-    for position, entry in enumerate(entries if isinstance(entries, list) else []):
-        task = entry.get("task") if isinstance(entry, dict) else None
-        instance = entry.get("instance") if isinstance(entry, dict) else None
-        if not isinstance(task, str) or not isinstance(instance, str):
-            continue  # a schema finding
+def _fixed_floor_holds(document: ReferenceInput) -> bool:
+    data = document.data
+    if not isinstance(data, dict) or data.get("reference_id") != FIXED_REFERENCE_ID:
+        return True
+    return all(not _is_number(data.get(n)) or data.get(n) == w for n, w in FIXED_FLOORS.items())
+
+
+def _entry_explain(document: ReferenceInput):
+    source = document.source
+    for position, task, instance, _, verdict in document.entries:
         where = f"{source} unscored_reference_instances[{position}]"
-        if task not in tasks:
+        if verdict == "listed_unknown_task":
             problem = Problem(
                 where,
                 field="task",
                 value=task,
                 detail=f"names instance '{instance}' of task '{task}', which this file does "
                 "not have",
-                allowed="a task of this file: " + ", ".join(tasks),
+                allowed="a task of this file: " + ", ".join(document.tasks),
             )
-            findings.append(Finding("listed_unknown_task", source, problem, task, instance))
-        elif (task, instance) in listed:
-            problem = Problem(
-                where,
-                field="instance",
-                value=instance,
-                detail=f"instance '{instance}' of task '{task}' is listed twice",
-            )
-            findings.append(Finding("listed_twice", source, problem, task, instance))
+        elif verdict == "listed_twice":
+            detail = f"instance '{instance}' of task '{task}' is listed twice"
+            problem = Problem(where, field="instance", value=instance, detail=detail)
         else:
-            reason = entry.get("reason")
-            listed[(task, instance)] = reason if isinstance(reason, str) else ""
-    return listed, findings
+            continue
+        yield (1, position), Finding(verdict, source, problem, task, instance)
+
+
+def _instance_problem(instance: _Instance, where: str) -> Problem:
+    values = instance.values
+    if instance.verdict == SOLVE_VALUE:
+        return Problem(where, field="values", value=values,
+                       allowed="1 (solved), 0 (not solved) or null")  # fmt: skip
+    if instance.verdict == UNLISTED_UNSCORABLE:
+        detail = (
+            "fewer than two usable values but not listed in unscored_reference_instances "
+            "(an instance needs two usable values to be scored)"
+        )
+    else:
+        n_usable = sum(v is not None for v in instance.usable)
+        detail = f"listed as unscored ({instance.reason!r}) but has {n_usable} usable values"
+    return Problem(where, field="values", value=values, detail=detail)
+
+
+def _verdict_rule(verdict: str, says: str) -> Rule[ReferenceInput, Finding]:
+    """The rule that no instance has ``verdict`` (its finding code)."""
+
+    def explain(document: ReferenceInput):
+        source = document.source
+        for t, (name, instances) in enumerate(document.instances.items()):
+            for k, instance in enumerate(instances):
+                if instance.verdict == verdict:
+                    where = f"{source} task '{name}' instance '{instance.name}'"
+                    problem = _instance_problem(instance, where)
+                    yield (2, t, k), Finding(verdict, source, problem, name, instance.name)
+
+    return Rule(verdict, says, lambda document: verdict not in document.verdicts(), explain)
+
+
+def _without_scored_explain(document: ReferenceInput):
+    for t, (name, instances) in enumerate(document.instances.items()):
+        if all(instance.verdict != SCORED for instance in instances):
+            problem = Problem(
+                f"{document.source} task '{name}'",
+                detail="has no scored instance (a task needs at least one instance with two "
+                "usable values)",
+            )
+            yield (2, t, len(instances)), Finding("task_without_scored", document.source,
+                                                  problem, name)  # fmt: skip
+
+
+def _entries_rule(verdict: str, says: str) -> Rule[ReferenceInput, Finding]:
+    def explain(document: ReferenceInput):
+        return (found for found in _entry_explain(document) if found[1].code == verdict)
+
+    return Rule(
+        verdict,
+        says,
+        lambda document: all(entry[4] != verdict for entry in document.entries),
+        explain,
+    )
+
+
+#: Layer 2: the relations between a reference file's values, each rule a finding code.
+REFERENCE_RULES: RuleList[ReferenceInput, Finding] = RuleList(
+    "reference relations",
+    (
+        Rule(
+            "fixed_floor", FINDING_CODES["fixed_floor"], _fixed_floor_holds, _fixed_floor_explain
+        ),  # fmt: skip
+        _entries_rule("listed_unknown_task", FINDING_CODES["listed_unknown_task"]),
+        _entries_rule("listed_twice", FINDING_CODES["listed_twice"]),
+        _verdict_rule(SOLVE_VALUE, FINDING_CODES["solve_value"]),
+        _verdict_rule(UNLISTED_UNSCORABLE, FINDING_CODES["unlisted_unscorable"]),
+        _verdict_rule(LISTED_SCORABLE, FINDING_CODES["listed_scorable"]),
+        Rule(
+            "task_without_scored",
+            FINDING_CODES["task_without_scored"],
+            lambda document: all(
+                any(i.verdict == SCORED for i in instances)
+                for instances in document.instances.values()
+            ),
+            _without_scored_explain,
+        ),
+    ),
+)
 
 
 def _floors(data: dict[str, Any]) -> tuple[float, float] | None:
@@ -195,99 +410,13 @@ def _floors(data: dict[str, Any]) -> tuple[float, float] | None:
     return None  # a floor finding
 
 
-@dataclass(frozen=True)
-class _ValuesProblem:
-    """The problem of one instance's value list, ``where`` and ``values`` fixed."""
-
-    where: str
-    values: list[Any]
-
-    def __call__(self, **text: str) -> Problem:
-        return Problem(self.where, field="values", value=self.values, **text)
-
-
-def _task_reference(
-    name: str,
-    task: dict[str, Any],
-    listed: dict[tuple[str, str], str],
-    floors: tuple[float, float] | None,
-    source: str,
-) -> tuple[TaskReference, list[Finding]]:
-    """One task's scored instances (with their statistics) and unscored ones."""
-    kind = task.get("kind") if isinstance(task.get("kind"), str) else None
-    direction = task.get("direction") if isinstance(task.get("direction"), str) else None
-    instances = task.get("instances") if isinstance(task.get("instances"), dict) else {}
-    findings: list[Finding] = []
-    scored: dict[str, Any] = {}
-    unscored: dict[str, str] = {}
-    for instance, raw in instances.items():
-        values = raw if isinstance(raw, list) else []
-        problem = _ValuesProblem(f"{source} task '{name}' instance '{instance}'", values)
-        if kind == "solve" and any(
-            v is not None and (not _is_number(v) or v not in (0, 1)) for v in values
-        ):
-            findings.append(
-                Finding(
-                    "solve_value",
-                    source,
-                    problem(allowed="1 (solved), 0 (not solved) or null"),
-                    name,
-                    instance,
-                )
-            )
-            continue
-        usable = [v if _is_number(v) and math.isfinite(v) else None for v in values]
-        n_usable = sum(v is not None for v in usable)
-        reason = listed.get((name, instance))
-        if n_usable < 2 and reason is None:
-            detail = (
-                "fewer than two usable values but not listed in unscored_reference_instances "
-                "(an instance needs two usable values to be scored)"
-            )
-            findings.append(
-                Finding("unlisted_unscorable", source, problem(detail=detail), name, instance)
-            )
-        elif n_usable >= 2 and reason is not None:
-            detail = f"listed as unscored ({reason!r}) but has {n_usable} usable values"
-            findings.append(
-                Finding("listed_scorable", source, problem(detail=detail), name, instance)
-            )
-        elif reason is not None:
-            unscored[instance] = reason
-        else:
-            scored[instance] = compute_instance_stats(usable, *floors) if floors else None
-    for (listed_task, instance), reason in listed.items():
-        if listed_task == name and instance not in instances:
-            unscored[instance] = reason
-    if not scored:
-        problem = Problem(
-            f"{source} task '{name}'",
-            detail="has no scored instance (a task needs at least one instance with two "
-            "usable values)",
-        )
-        findings.append(Finding("task_without_scored", source, problem, name))
-    reference = TaskReference(name, kind or "", direction or "", scored, unscored, raw=task)
-    return reference, findings
-
-
 def relation_findings(data: Any, source: str) -> tuple[list[Finding], dict[str, TaskReference]]:
     """Layer 2: the relations between the values, and each task as far as it can be read.
 
     Robust to data that failed layer 1: what the schema already refused is skipped.
     """
-    if not isinstance(data, dict):
-        return [], {}
-    findings = _fixed_floor_findings(data, source)
-    tasks = data.get("tasks") if isinstance(data.get("tasks"), dict) else {}
-    listed, listed_findings = _listed_entries(data, tasks, source)
-    findings.extend(listed_findings)
-    floors = _floors(data)
-    references = {}
-    for name, task in tasks.items():
-        if isinstance(task, dict):
-            references[name], task_findings = _task_reference(name, task, listed, floors, source)
-            findings.extend(task_findings)
-    return findings, references
+    document = ReferenceInput(data, source)
+    return REFERENCE_RULES.problems(document), document.task_references()
 
 
 def placement_findings(
@@ -350,46 +479,3 @@ def fixed_release_findings(
         )
         return [Finding("fixed_lite_tasks", source, problem)]
     return []
-
-
-def reference_from_data(
-    data: Any,
-    *,
-    source: str = "reference",
-    path: Path | None = None,
-    sha256: str | None = None,
-) -> Reference:
-    """A :class:`Reference` from parsed file content, after both layers of rules.
-
-    Raises :class:`~tcsexam_lib.errors.ReferenceProblem` with every finding of the first
-    layer that has any (the schema, then the relations).
-
-    Examples
-    --------
-    >>> ref = reference_from_data({"reference_id": "example", "suite": "lite",
-    ...     "scale_floor_relative": 0.02, "scale_floor_absolute": 1e-9,
-    ...     "tasks": {"t": {"kind": "objective", "direction": "maximize",
-    ...                     "instances": {"g1": [10, 12, 14]}}},
-    ...     "unscored_reference_instances": []})
-    >>> ref.tasks["t"].scored["g1"].scale
-    2.0
-    """
-    findings = schema_findings(data, source)
-    if findings:
-        raise ReferenceProblem(
-            f"Reference file {source} is not valid", [f.problem for f in findings]
-        )
-    findings, tasks = relation_findings(data, source)
-    if findings:
-        raise ReferenceProblem(f"Reference {source} is inconsistent", [f.problem for f in findings])
-    return Reference(
-        reference_id=data["reference_id"],
-        suite=data["suite"],
-        scale_floor_relative=float(data["scale_floor_relative"]),
-        scale_floor_absolute=float(data["scale_floor_absolute"]),
-        tasks=tasks,
-        path=path,
-        sha256=sha256,
-        simulated=bool(data.get("simulated", False)),
-        raw=data,
-    )

@@ -60,6 +60,8 @@ class NotebookJob:
     footer: str = ""
     log: Path | None = None
     source_name: str = ""
+    #: the model whose page this is (``None``: the run set's cohort report)
+    model: str | None = None
     runtime: Path | None = None
     transport: str = ""
     stderr_file: Path | None = None
@@ -81,6 +83,8 @@ class NotebookOutcome:
     error: str | None = None
     cell: int | None = None
     kernel_retries: tuple[str, ...] = ()
+    #: the model whose page this is (``None``: the run set's cohort report)
+    model: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -129,6 +133,7 @@ def execute_notebooks(
                     html=None,
                     seconds=0.0,
                     error=f"worker failed: {value}",
+                    model=job.model,
                 )
                 _log_stderr(job, f"{outcome.error}\n")  # what it wrote before, kept
             outcomes[position] = outcome
@@ -298,4 +303,5 @@ def _execute(job: NotebookJob, on_retry: Callable[[str], None]) -> NotebookOutco
         time.monotonic() - started,
         error,
         cell,
+        model=job.model,
     )

@@ -3,19 +3,22 @@
 A report run set may leave the ``score`` of a ``valid`` solver row blank: the runner
 takes it from the solver-score output of the same model, task and attempt. The
 researcher's table is never changed; the filled copy is what the index is computed on.
+A score written by hand is kept as written: whether it agrees with its output is checked
+in one place, when the index is cross-checked against the solver evidence
+(:func:`~tcsexam_lib.scoring.evidence.score_mismatch`).
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..csvio import CsvTable, parse_decimal, read_csv_table
+from ..csvio import CsvTable, read_csv_table
 from ..jsonio import refuse_output_over_inputs, write_text_atomic
-from ..scoring.evidence import SCORE_TOLERANCE
-from ..scoring.issues import Issue
+from ..scoring.solver_document import SolverDocument, as_solver_document
 
 #: The columns a table needs to be filled (the attempts reader says what else is wrong).
 _NEEDED = ("model", "track", "item", "attempt", "score", "score_status")
@@ -26,8 +29,6 @@ class FillResult:
     """What :func:`fill_table` did.
 
     ``filled``: rows whose blank score was set (model, item, attempt, line, score);
-    ``mismatches``: issues (code ``solver_score_mismatch``) for hand-written scores that
-    differ from their solver-score output by more than 1e-9 (kept as written);
     ``unfilled``: blank valid solver rows without an output (left blank: scoring will
     refuse them); ``orphans``: outputs (model, task, attempt) that no solver row of the
     table names. ``output`` is the file written, if any.
@@ -35,18 +36,20 @@ class FillResult:
 
     output: Path | None = None
     filled: list[dict[str, Any]] = field(default_factory=list)
-    mismatches: list[dict[str, Any]] = field(default_factory=list)
     unfilled: list[dict[str, Any]] = field(default_factory=list)
     orphans: list[dict[str, str]] = field(default_factory=list)
 
 
-def fill_table(table: CsvTable, outputs: list[dict[str, Any]]) -> tuple[CsvTable, FillResult]:
+def fill_table(
+    table: CsvTable, outputs: Sequence[SolverDocument | dict[str, Any]]
+) -> tuple[CsvTable, FillResult]:
     """A copy of ``table`` with blank valid solver scores set from ``outputs``.
 
     A ``valid`` solver row whose ``score`` is blank gets the ``relative_score`` of the
     output with the same model, task and attempt (written as the shortest text that reads
-    back to the same float). A score already written that differs from its output by more
-    than 1e-9 is kept and reported. Everything else is copied unchanged, but for a
+    back to the same float). A score already written is kept as written (the index's
+    solver evidence check compares it with its output). Everything else is copied
+    unchanged, but for a
     formula-like note, made text (:func:`~tcsexam_lib.csvio.neutral_cell`: the copy is a
     file the kit writes). The copy's ``source`` says that its blank solver scores were
     filled.
@@ -66,7 +69,8 @@ def fill_table(table: CsvTable, outputs: list[dict[str, Any]]) -> tuple[CsvTable
     if any(column not in header for column in _NEEDED):
         return filled, result  # not a table that can be filled: the attempts reader says why
     col = {name: header.index(name) for name in _NEEDED}
-    by_key = {(str(o["model"]), str(o["task"]), str(o["attempt"])): o for o in outputs}
+    documents = map(as_solver_document, outputs)
+    by_key = {(str(o.model), str(o.task), str(o.attempt)): o for o in documents}
     named = set()
     for line, row in filled.rows:
         if len(row) <= max(col.values()) or row[col["track"]].strip() != "solver":
@@ -82,27 +86,10 @@ def fill_table(table: CsvTable, outputs: list[dict[str, Any]]) -> tuple[CsvTable
             if not written:
                 result.unfilled.append(where)
             continue
-        score = float(found["relative_score"])
         if not written:
+            score = float(found.relative_score)
             row[col["score"]] = repr(score)
             result.filled.append({**where, "score": score})
-            continue
-        value = parse_decimal(written)
-        if value is None or abs(value - score) > SCORE_TOLERANCE:
-            text = (
-                f"table score {written} differs from the solver-score value {score!r} by more "
-                f"than {SCORE_TOLERANCE:g}; kept as written"
-            )
-            issue = Issue.about(
-                "solver_score_mismatch",
-                (key[0], "solver", key[1]),
-                text,
-                attempt=key[2],
-                line=line,
-                table_score=written,
-                solver_score=score,
-            )
-            result.mismatches.append(issue.to_dict())
     result.orphans = [
         {"model": key[0], "task": key[1], "attempt": key[2]} for key in by_key if key not in named
     ]
@@ -111,7 +98,7 @@ def fill_table(table: CsvTable, outputs: list[dict[str, Any]]) -> tuple[CsvTable
 
 def fill_solver_rows(
     attempts: str | os.PathLike[str],
-    outputs: list[dict[str, Any]],
+    outputs: Sequence[SolverDocument | dict[str, Any]],
     output: str | os.PathLike[str],
 ) -> FillResult:
     """Write a copy of an attempts table with blank solver scores filled in (:func:`fill_table`).

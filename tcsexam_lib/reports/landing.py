@@ -132,7 +132,7 @@ def _model_row(folder: str, model: str, entry: dict[str, Any], rank: int | None,
 
 
 def _run_set_section(manifest: dict[str, Any]) -> str:
-    folder = manifest["folder"]
+    folder = manifest.folder
     name = html.escape(manifest["name"])
     summary = manifest["summary"]
     ranked = _ranked(summary)
@@ -247,7 +247,7 @@ def build_landing_page(manifests: list[dict[str, Any]]) -> str:
         parts.append(f"<h2 class='failed'>{len(failures)} notebook(s) failed</h2><ul>")
         for manifest, where, nb in failures:
             label = html.escape(f"{manifest['name']}/{where}/{nb['name']}")
-            link = _href(manifest["folder"], nb.get("html"))
+            link = _href(manifest.folder, nb.get("html"))
             text = f"<a href='{link}'>{label}</a>" if link else label
             parts.append(f"<li>{text}: {html.escape(nb.get('error') or '')}</li>")
         parts.append("</ul>")

@@ -23,10 +23,10 @@ import os
 import re
 import shutil
 from pathlib import Path
-from typing import Any
 
 from ..errors import InputRefused, Problem
 from ..jsonio import read_json
+from .run_set_document import RunSetDocument
 
 #: What the landing page shows of a run set, written last into its folder.
 MANIFEST = "run-set.json"
@@ -184,17 +184,15 @@ def switch_into_place(staging: Path, final: Path) -> None:
     remove_tree(old)
 
 
-def read_manifests(output: Path) -> list[dict[str, Any]]:
-    """The manifests of every run set published in ``output``, by folder name."""
+def read_manifests(output: Path) -> list[RunSetDocument]:
+    """The ``run-set.json`` of every run set published in ``output``, by folder name."""
     if not output.is_dir():
         return []
     manifests = []
     for entry in sorted(output.iterdir()):
         if entry.name.startswith((".", "_")) or not is_run_set_folder(entry):
             continue
-        data = read_json(entry / MANIFEST)
-        data["folder"] = entry.name
-        manifests.append(data)
+        manifests.append(RunSetDocument(read_json(entry / MANIFEST), folder=entry.name))
     return manifests
 
 

@@ -8,7 +8,8 @@ attempts table read once):
    ``tcsexam solver-score --model M --attempt A``);
 2. fills the blank solver scores of a copy of the attempts table from those outputs
    (:func:`~tcsexam_lib.reports.fill.fill_table`), validates the copy and computes the
-   index once, cross-checked against the solver outputs (``solver_evidence``);
+   index once, cross-checked against the solver outputs (``solver_evidence``: a score
+   written by hand that differs from its output is an issue of the index, and a warning);
 3. only when every run set got that far, writes the outputs into the run set's staging
    folder (see :mod:`.publish`): ``<suite>-<protocol>.index.json``,
    ``<suite>-<protocol>.attempts.csv`` and ``evidence/<model>/<task>-<attempt>.json``,
@@ -34,7 +35,6 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from ..csvio import CsvTable, read_csv_table
 from ..errors import InputRefused, Problem
@@ -44,7 +44,8 @@ from ..provenance import relative_provenance
 from ..scoring.attempts import AttemptRows, validate_attempts
 from ..scoring.cohort import load_cohort_reference
 from ..scoring.commands import ScoringInputs, index_document
-from ..scoring.evidence import SolverOutput
+from ..scoring.evidence import SCORE_MISMATCH, SolverOutput
+from ..scoring.solver_document import SolverDocument
 from ..stats.command import compute_stats, stats_provenance
 from ..stats.document import write_stats_json
 from .execute import NotebookOutcome, Progress, execute_notebooks
@@ -254,7 +255,7 @@ class PreparedRunSet:
     params: ReportParams
     inputs: ScoringInputs
     records: list[RecordsFile]
-    outputs: list[dict[str, Any]]
+    outputs: list[SolverDocument]
     filled: CsvTable
     fill: FillResult
     table: AttemptRows
@@ -346,17 +347,15 @@ def _write_staged(prepared: PreparedRunSet, staging: Path, say: Progress) -> Run
     final = params.output / params.name
     texts: dict[Path, str] = {}
     evidence: dict[tuple[str, str, str], SolverOutput] = {}
-    solver_outputs: dict[str, list[dict[str, Any]]] = {model: [] for model in params.models}
-    for item, output in zip(prepared.records, prepared.outputs, strict=True):
+    solver_outputs: dict[str, list[SolverDocument]] = {model: [] for model in params.models}
+    for item, found in zip(prepared.records, prepared.outputs, strict=True):
         relative = solver_output_path(Path(EVIDENCE) / item.model, item.task, item.attempt)
-        output = dict(output)
-        output["provenance"] = relative_provenance(
-            output["provenance"], (staging / relative).parent
-        )
-        text = dumps_json(output)
+        output = SolverDocument(found)  # a copy: the relative provenance is its own
+        output.set_provenance(relative_provenance(found.provenance, (staging / relative).parent))
+        text = dumps_json(output.data)
         texts[staging / relative] = text
         evidence[(item.model, item.task, item.attempt)] = SolverOutput(
-            relative, _sha256(text), output
+            relative, _sha256(text), output.data
         )
         solver_outputs[item.model].append(output)
     filled_name = f"{params.name}.attempts.csv"
@@ -370,7 +369,7 @@ def _write_staged(prepared: PreparedRunSet, staging: Path, say: Progress) -> Run
         producer=PRODUCER,
         base_dir=staging,
     )
-    score["provenance"] = relative_provenance(score["provenance"], staging)
+    score.set_provenance(relative_provenance(score.provenance, staging))
     for path, text in texts.items():
         write_text_atomic(path, text)
     for model, outputs in solver_outputs.items():
@@ -378,21 +377,27 @@ def _write_staged(prepared: PreparedRunSet, staging: Path, say: Progress) -> Run
     write_text_atomic(staging / filled_name, filled_text)
     fill = prepared.fill
     fill.output = final / filled_name
+    disagreeing = [  # hand-written scores the solver evidence check found other than computed
+        issue
+        for entry in score.results.values()
+        for issue in entry.issues
+        if issue.code == SCORE_MISMATCH
+    ]
     say(
         f"[{params.name}] attempts: {len(fill.filled)} blank solver score(s) filled, "
-        f"{len(fill.mismatches)} disagreeing -> {params.name}/{filled_name}"
+        f"{len(disagreeing)} disagreeing -> {params.name}/{filled_name}"
     )
-    for issue in fill.mismatches:
-        say(f"[{params.name}] warning: {issue['message']}")
-    index_text = dumps_json(score)
+    for issue in disagreeing:
+        say(f"[{params.name}] warning: {issue.message}")
+    index_text = dumps_json(score.data)
     write_text_atomic(index_path, index_text)
     stats_path = staging / f"{params.name}.stats.json"
     index_sha256 = _sha256(index_text)
-    stats = compute_stats(score, source=f"{final / index_path.name}", sha256=index_sha256)
+    stats = compute_stats(score.data, source=f"{final / index_path.name}", sha256=index_sha256)
     provenance = stats_provenance(  # verify recomputes it from the index beside it
         staging.resolve() / index_path.name,
         index_sha256,
-        score["reference_id"],
+        score.reference_id,
         resamples=stats["resamples"],
         seed=stats["seed"],
         level=stats["level"],
@@ -400,9 +405,9 @@ def _write_staged(prepared: PreparedRunSet, staging: Path, say: Progress) -> Run
     )
     stats.head["provenance"] = relative_provenance(provenance, staging)
     write_stats_json(stats_path, stats)
-    for model, entry in score["models"].items():
-        index = "no index" if entry["index"] is None else f"index {entry['index']:.2f}"
-        say(f"[{params.name}] {model}: {entry['status']}, {index}")
+    for model, entry in score.results.items():
+        index = "no index" if entry.index is None else f"index {entry.index:.2f}"
+        say(f"[{params.name}] {model}: {entry.status}, {index}")
     simulated = params.simulated or prepared.inputs.reference.simulated
     return RunSetResult(
         params,

@@ -128,7 +128,7 @@ def comparisons(run_sets: list[RunSetResult]) -> dict[str, dict[str, Any]]:
             if manifest["name"] in found or not manifest.get("summary"):
                 continue
             entry = dict(manifest["summary"])
-            index = Path(folder) / manifest["folder"] / manifest["index_json"]
+            index = Path(folder) / manifest.folder / manifest["index_json"]
             if index.is_file():
                 entry["task_means"] = _task_means(read_json(index))
             found[manifest["name"]] = entry

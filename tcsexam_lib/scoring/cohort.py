@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputRefused, Problem
+from ..errors import InputRefused, Problem, quoted_names
+from ..inputrules import Rule, RuleList
 from ..jsonio import read_json_with_digest
 from ..references.load import list_reference_ids, load_reference
 from ..references.model import Reference
@@ -51,60 +52,157 @@ class Cohort:
     raw: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
 
+@dataclass(frozen=True)
+class CohortInput:
+    """A cohort declaration (it matches its schema) and the suite it is checked against."""
+
+    data: dict[str, Any]
+    source: str
+    suite: Suite
+
+    @property
+    def plans(self) -> list[tuple[int, str, int | dict[str, int]]]:
+        """``(position, model, attempts_per_task)`` of every model, in file order."""
+        models = self.data["models"].items()
+        return [(k, model, entry["attempts_per_task"]) for k, (model, entry) in enumerate(models)]
+
+    @property
+    def tasks(self) -> set[str]:
+        """Every task id of the suite."""
+        return {item for _, item in self.suite.tasks}
+
+    def where(self, model: str) -> str:
+        return f"{self.source} model '{model}'"
+
+
+def _counts(plan: int | dict[str, int]) -> list[tuple[str | None, Any]]:
+    return list(plan.items()) if isinstance(plan, dict) else [(None, plan)]
+
+
+def _suite_explain(cohort: CohortInput):
+    if cohort.data["suite"] != cohort.suite.name:
+        allowed = f"'{cohort.suite.name}' (the suite given with --suite)"
+        yield (0,), Problem(cohort.source, field="suite", value=cohort.data["suite"],
+                            allowed=allowed)  # fmt: skip
+
+
+def _whole_explain(cohort: CohortInput):
+    """Counts written as whole numbers: ``1.0`` is a number, not a count of attempts.
+
+    (JSON Schema's ``integer`` accepts ``1.0``; a count with a decimal point is refused.)
+    """
+    for position, model, plan in cohort.plans:
+        for task, count in _counts(plan):
+            if not isinstance(count, int):
+                yield (
+                    (1, position, 0),
+                    Problem(
+                        cohort.where(model),
+                        field="attempts_per_task" if task is None else f"attempts_per_task.{task}",
+                        value=count,
+                        allowed="a whole number written without a decimal point (1, not 1.0)",
+                    ),
+                )
+
+
+def _named_tasks_holds(cohort: CohortInput) -> bool:
+    named = {task for _, _, plan in cohort.plans if isinstance(plan, dict) for task in plan}
+    return named <= cohort.tasks | {"default"}
+
+
+def _named_tasks_explain(cohort: CohortInput):
+    tasks = cohort.tasks
+    for position, model, plan in cohort.plans:
+        for task in plan if isinstance(plan, dict) else ():
+            if task != "default" and task not in tasks:
+                yield (
+                    (1, position, 1),
+                    Problem(
+                        cohort.where(model),
+                        field="attempts_per_task",
+                        value=task,
+                        allowed=f"a task of suite '{cohort.suite.name}' or 'default'",
+                    ),
+                )
+
+
+def _planned_holds(cohort: CohortInput) -> bool:
+    tasks = cohort.tasks
+    plans = [plan for _, _, plan in cohort.plans if isinstance(plan, dict)]
+    return all("default" in plan or tasks <= plan.keys() for plan in plans)
+
+
+def _planned_explain(cohort: CohortInput):
+    tasks = cohort.tasks
+    for position, model, plan in cohort.plans:
+        if not isinstance(plan, dict) or "default" in plan:
+            continue
+        unplanned = sorted(tasks - set(plan))
+        if unplanned:
+            yield (
+                (1, position, 2),
+                Problem(
+                    cohort.where(model),
+                    field="attempts_per_task",
+                    value=plan,
+                    detail="no planned count for " + quoted_names(unplanned, 10),
+                    allowed="a count for every task of the suite, or a 'default'",
+                ),
+            )
+
+
+#: The rules of a cohort declaration beyond its schema, checked against the suite.
+COHORT_RULES: RuleList[CohortInput, Problem] = RuleList(
+    "cohort",
+    (
+        Rule(
+            "suite",
+            "the declared suite is the suite being scored",
+            lambda cohort: cohort.data["suite"] == cohort.suite.name,
+            _suite_explain,
+        ),
+        Rule(
+            "whole counts",
+            "every planned count is written as a whole number (1, not 1.0)",
+            lambda cohort: all(
+                isinstance(count, int) for _, _, plan in cohort.plans for _, count in _counts(plan)
+            ),
+            _whole_explain,
+        ),
+        Rule(
+            "named tasks",
+            "every task an attempts_per_task object names is a task of the suite",
+            _named_tasks_holds,
+            _named_tasks_explain,
+        ),
+        Rule(
+            "every task planned",
+            "every task of the suite gets a planned count (directly or through 'default')",
+            _planned_holds,
+            _planned_explain,
+        ),
+    ),
+)
+
+
 def load_cohort(path: str | os.PathLike[str], *, suite: Suite) -> Cohort:
     """Load ``cohort.json`` and check it against the suite being scored.
 
-    The declared suite must be ``suite``; every task named in an
-    ``attempts_per_task`` object must be a task of the suite, and every task of the
-    suite must get a planned count (directly or through ``"default"``).
+    After its schema, the rules of :data:`COHORT_RULES`: the declared suite must be
+    ``suite``; every task named in an ``attempts_per_task`` object must be a task of the
+    suite, and every task of the suite must get a planned count (directly or through
+    ``"default"``).
     """
     path = Path(path)
     data, digest = read_json_with_digest(path)
     validate_with_schema(data, "cohort", str(path))
-    problems = []
-    if data["suite"] != suite.name:
-        problems.append(
-            Problem(
-                str(path),
-                field="suite",
-                value=data["suite"],
-                allowed=f"'{suite.name}' (the suite given with --suite)",
-            )
-        )
-    all_tasks = {item for _, item in suite.tasks}
-    models = {}
-    for model, entry in data["models"].items():
-        plan = entry["attempts_per_task"]
-        where = f"{path} model '{model}'"
-        problems.extend(_whole_counts(plan, where))
-        if isinstance(plan, dict):
-            for task in plan:
-                if task != "default" and task not in all_tasks:
-                    problems.append(
-                        Problem(
-                            where,
-                            field="attempts_per_task",
-                            value=task,
-                            allowed=f"a task of suite '{suite.name}' or 'default'",
-                        )
-                    )
-            if "default" not in plan:
-                unplanned = sorted(all_tasks - set(plan))
-                if unplanned:
-                    problems.append(
-                        Problem(
-                            where,
-                            field="attempts_per_task",
-                            value=plan,
-                            detail="no planned count for "
-                            + ", ".join(f"'{t}'" for t in unplanned[:10])
-                            + (f" and {len(unplanned) - 10} more" if len(unplanned) > 10 else ""),
-                            allowed="a count for every task of the suite, or a 'default'",
-                        )
-                    )
-        models[model] = ModelPlan(plan, entry.get("adoption_rule"))
+    problems = COHORT_RULES.refusal(CohortInput(data, str(path), suite))
     if problems:
         raise InputRefused(f"Cohort {path} is inconsistent", problems)
+    models = {
+        model: ModelPlan(entry["attempts_per_task"], entry.get("adoption_rule"))
+        for model, entry in data["models"].items()
+    }
     return Cohort(
         data["suite"],
         data["solver_protocol"],
@@ -115,24 +213,6 @@ def load_cohort(path: str | os.PathLike[str], *, suite: Suite) -> Cohort:
         digest,
         data,
     )
-
-
-def _whole_counts(plan: int | dict[str, int], where: str) -> list[Problem]:
-    """Counts written as whole numbers: ``1.0`` is a number, not a count of attempts.
-
-    (JSON Schema's ``integer`` accepts ``1.0``; a count with a decimal point is refused.)
-    """
-    counts = plan.items() if isinstance(plan, dict) else [(None, plan)]
-    return [
-        Problem(
-            where,
-            field="attempts_per_task" if task is None else f"attempts_per_task.{task}",
-            value=count,
-            allowed="a whole number written without a decimal point (1, not 1.0)",
-        )
-        for task, count in counts
-        if not isinstance(count, int)
-    ]
 
 
 def load_cohort_reference(

@@ -1,8 +1,9 @@
 """What the commands (and the notebooks) run: load, score, attach provenance, write.
 
-:func:`run_solver_score` and :func:`run_score` return the exact JSON document that
-``tcsexam solver-score`` and ``tcsexam score`` write, so a notebook that calls them
-writes the same file as the command line. The report runner loads each input of a run
+:func:`run_solver_score` and :func:`run_score` return the exact document that
+``tcsexam solver-score`` and ``tcsexam score`` write (typed: :mod:`.solver_document` and
+:mod:`.index_document`; its JSON as ``.data``), so a notebook that calls them writes the
+same file as the command line. The report runner loads each input of a run
 set once: it passes the loaded reference to :func:`run_solver_score` and builds the
 index with :func:`index_document` from :class:`ScoringInputs` it loaded itself.
 """
@@ -23,6 +24,8 @@ from .attempts import AttemptRows, validate_attempts
 from .cohort import Cohort, load_cohort, load_cohort_reference
 from .evidence import SolverOutput, check_solver_evidence, read_solver_outputs
 from .index import compute_index
+from .index_document import IndexDocument
+from .solver_document import SolverDocument
 
 PathLike = str | os.PathLike[str]
 
@@ -39,7 +42,7 @@ def run_solver_score(
     output: PathLike | None = None,
     producer: str = "tcsexam solver-score",
     loaded_reference: Reference | None = None,
-) -> dict[str, Any]:
+) -> SolverDocument:
     """Score one task's records file and (optionally) write the result atomically.
 
     Nothing is written when the input is refused. ``model`` and ``attempt``, when
@@ -48,7 +51,8 @@ def run_solver_score(
     the reference that ``reference``, ``reference_id`` and ``references_dir`` name,
     already loaded (the report runner loads it once for every records file).
     """
-    from .solver import read_records_with_digest, score_solver_task  # numpy: not for score
+    from ..references.records import read_records_with_digest  # numpy: not for score
+    from .solver import score_solver_task
 
     parameters = {
         "task": task,
@@ -63,17 +67,12 @@ def run_solver_score(
         reference, reference_id=reference_id, references_dir=references_dir
     )
     data, digest = read_records_with_digest(records)
-    result: dict[str, Any] = {}
-    if model is not None:
-        result["model"] = model
-    if attempt is not None:
-        result["attempt"] = str(attempt)
-    result.update(score_solver_task(ref, task, data, source=str(records)))
+    result = score_solver_task(ref, task, data, source=str(records), model=model, attempt=attempt)
     if ref.simulated:
-        result["simulated"] = True  # scored against a simulated (demo) reference
+        result.mark_simulated()  # scored against a simulated (demo) reference
     inputs: dict[str, InputFile] = {"records": (records, digest)}
-    result["provenance"] = build_provenance(producer, "run_solver_score", parameters, inputs, ref)
-    _write_output(output, result, [records, ref.path])
+    result.set_provenance(build_provenance(producer, "run_solver_score", parameters, inputs, ref))
+    _write_output(output, result.data, [records, ref.path])
     return result
 
 
@@ -115,7 +114,7 @@ def index_document(
     evidence: tuple[PathLike, dict[tuple[str, str, str], SolverOutput]] | None = None,
     producer: str = "tcsexam score",
     base_dir: PathLike | None = None,
-) -> dict[str, Any]:
+) -> IndexDocument:
     """The ``tcsexam score`` output of a validated attempts table against loaded inputs.
 
     ``attempts`` is the table's path and the sha256 of its bytes; ``evidence`` the
@@ -127,7 +126,7 @@ def index_document(
         table, inputs.suite, inputs.cohort, reference_id=inputs.reference.reference_id
     )
     if inputs.simulated:
-        result["simulated"] = True  # simulated (demo) inputs: not TCSExam results
+        result.mark_simulated()  # simulated (demo) inputs: not TCSExam results
     files: dict[str, InputFile] = {
         "attempts": attempts,
         "cohort": (inputs.cohort.path, inputs.cohort.sha256),
@@ -136,7 +135,14 @@ def index_document(
     evidence_dir = None
     if evidence is not None:
         evidence_dir, outputs = evidence
-        _attach_evidence(result, table, outputs, evidence_dir, inputs.reference)
+        checked = check_solver_evidence(
+            table,
+            outputs,
+            evidence_dir=evidence_dir,
+            reference_id=inputs.reference.reference_id,
+            reference_sha256=inputs.reference.sha256,
+        )
+        result.attach_evidence(str(evidence_dir), checked)
         for found in sorted(outputs.values(), key=lambda o: o.path):
             role = f"solver_evidence/{found.path.relative_to(evidence_dir).as_posix()}"
             files[role] = (found.path, found.sha256)
@@ -147,8 +153,10 @@ def index_document(
         "references_dir": inputs.references_dir,
         "solver_evidence": evidence_dir,
     }
-    result["provenance"] = build_provenance(
-        producer, "run_score", parameters, files, inputs.reference, base_dir=base_dir
+    result.set_provenance(
+        build_provenance(
+            producer, "run_score", parameters, files, inputs.reference, base_dir=base_dir
+        )
     )
     return result
 
@@ -162,7 +170,7 @@ def run_score(
     output: PathLike | None = None,
     solver_evidence: PathLike | None = None,
     producer: str = "tcsexam score",
-) -> dict[str, Any]:
+) -> IndexDocument:
     """Compute the index of a cohort and (optionally) write the result atomically.
 
     ``"simulated": true`` is added when the suite, the cohort or the reference is marked
@@ -185,7 +193,7 @@ def run_score(
     )
     read = [attempts, cohort, inputs.suite.path, inputs.reference.path]
     read += [found.path for found in (evidence[1] if evidence else {}).values()]
-    _write_output(output, result, read, folders=[solver_evidence])
+    _write_output(output, result.data, read, folders=[solver_evidence])
     return result
 
 
@@ -203,29 +211,3 @@ def _write_output(
         folders=list(folders),
     )
     write_json_atomic(output, result)
-
-
-def _attach_evidence(
-    result: dict[str, Any],
-    table: AttemptRows,
-    outputs: dict[tuple[str, str, str], SolverOutput],
-    evidence_dir: PathLike,
-    reference: Reference,
-) -> None:
-    checked = check_solver_evidence(
-        table,
-        outputs,
-        evidence_dir=evidence_dir,
-        reference_id=reference.reference_id,
-        reference_sha256=reference.sha256,
-    )
-    consistent = True
-    for model, entry in result["models"].items():
-        found = checked.get(model) or {
-            "summary": {"evidence_dir": str(evidence_dir), "rows_checked": 0},
-            "issues": [],
-        }
-        entry["solver_evidence"] = found["summary"]
-        entry["issues"].extend(found["issues"])
-        consistent = consistent and not found["issues"]
-    result["solver_evidence"] = {"evidence_dir": str(evidence_dir), "consistent": consistent}

@@ -22,12 +22,16 @@ from ..schemas import schema_accepts, schema_errors, schema_problem
 from ..vocab import ADOPTED_STATUSES
 from .attempts import AttemptRows
 from .issues import Issue
+from .solver_document import SolverDocument
 
 #: The schema every solver-score output of an evidence folder is checked against.
 SOLVER_OUTPUT_SCHEMA = "solver-output"
 
 #: Largest absolute difference accepted between a table score and its evidence.
 SCORE_TOLERANCE = 1e-9
+
+#: The issue code of a table score that is not its solver-score output's (the one check).
+SCORE_MISMATCH = "solver_evidence_score_mismatch"
 
 
 @dataclass(frozen=True)
@@ -37,6 +41,11 @@ class SolverOutput:
     path: Path
     sha256: str
     data: dict[str, Any]
+
+    @property
+    def document(self) -> SolverDocument:
+        """The output, read by attribute."""
+        return SolverDocument(self.data)
 
 
 def read_solver_outputs(
@@ -71,7 +80,8 @@ def read_solver_outputs(
                 for error in schema_errors(data, SOLVER_OUTPUT_SCHEMA)
             )
             continue
-        key = (data["model"], data["task"], data["attempt"])
+        document = SolverDocument(data)
+        key = (document.model, document.task, document.attempt)
         if key in found:
             problems.append(
                 Problem(
@@ -139,7 +149,7 @@ def check_solver_evidence(
 _COUNTED_AS = {
     "solver_evidence_missing": "missing",
     "solver_evidence_reference_mismatch": "reference_mismatch",
-    "solver_evidence_score_mismatch": "score_mismatch",
+    SCORE_MISMATCH: "score_mismatch",
 }
 
 
@@ -156,12 +166,12 @@ def _row_issues(
     if found is None:
         text = f"no solver-score output in {evidence_dir}"
         return [Issue.about("solver_evidence_missing", key, text, **where)]
-    output, path = found.data, found.path
+    output, path = found.document, found.path
     issues = []
-    recorded_sha = ((output.get("provenance") or {}).get("reference") or {}).get("sha256")
-    if output["reference_id"] != reference_id:
+    recorded_sha = output.reference_sha256
+    if output.reference_id != reference_id:
         text = (
-            f"{path} was scored against reference '{output['reference_id']}', the cohort "
+            f"{path} was scored against reference '{output.reference_id}', the cohort "
             f"declares '{reference_id}'"
         )
     elif reference_sha256 is not None and recorded_sha != reference_sha256:
@@ -177,28 +187,54 @@ def _row_issues(
                 "solver_evidence_reference_mismatch", key, text, **where, evidence=str(path)
             )
         )
-    table_score = row["score"]
-    if not (
+    mismatch = score_mismatch(key, row["score"], output.relative_score, evidence=str(path), **where)
+    if mismatch is not None:
+        issues.append(mismatch)
+    return issues
+
+
+def score_mismatch(
+    key: tuple[str, str, str],
+    table_score: Any,
+    evidence_score: float,
+    *,
+    evidence: str,
+    attempt: str,
+    line: int,
+) -> Issue | None:
+    """The one check of a solver row's score against its solver-score output.
+
+    A table score matches when it is a finite number within :data:`SCORE_TOLERANCE` of
+    the output's ``relative_score``; otherwise the issue ``solver_evidence_score_mismatch``
+    names the row, both scores and the output (``evidence``).
+
+    Examples
+    --------
+    >>> key = ("m", "solver", "t")
+    >>> score_mismatch(key, 0.25, 0.25, evidence="e.json", attempt="1", line=2) is None
+    True
+    >>> print(score_mismatch(key, 0.3, 0.25, evidence="e.json", attempt="1", line=2).message)
+    m/solver/t attempt '1' (line 2): table score 0.3 differs from relative_score 0.25 in e.json
+    """
+    if (
         isinstance(table_score, float)
         and math.isfinite(table_score)
-        and abs(table_score - float(output["relative_score"])) <= SCORE_TOLERANCE
+        and abs(table_score - float(evidence_score)) <= SCORE_TOLERANCE
     ):
-        text = (
-            f"table score {table_score!r} differs from relative_score "
-            f"{output['relative_score']!r} in {path}"
-        )
-        issues.append(
-            Issue.about(
-                "solver_evidence_score_mismatch",
-                key,
-                text,
-                **where,
-                evidence=str(path),
-                table_score=table_score,
-                evidence_score=output["relative_score"],
-            )
-        )
-    return issues
+        return None
+    text = (
+        f"table score {table_score!r} differs from relative_score {evidence_score!r} in {evidence}"
+    )
+    return Issue.about(
+        SCORE_MISMATCH,
+        key,
+        text,
+        attempt=attempt,
+        line=line,
+        evidence=evidence,
+        table_score=table_score,
+        evidence_score=evidence_score,
+    )
 
 
 def empty_evidence_entry(evidence_dir: str | os.PathLike[str]) -> dict[str, Any]:

@@ -12,46 +12,22 @@ equal-weight mean over the tasks of each track, (3) the fixed weights. A model i
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
-from ..errors import InputRefused, Problem
-from ..formulas import combine_track_means, mean_score, track_contribution
 from ..references.suites import Suite
-from ..vocab import (
-    ADOPTED_STATUSES,
-    METRIC_ID,
-    TRACK_LETTERS,
-    TRACK_WEIGHTS,
-    TRACKS,
-)
+from ..vocab import ADOPTED_STATUSES
 from .attempts import AttemptRows
 from .cohort import Cohort
+from .index_document import (
+    STATUS_COMPLETE,
+    STATUS_INCOMPLETE,
+    STATUS_PROVISIONAL,
+    IndexDocument,
+    assemble_index,
+    model_result,
+    task_result,
+)
 from .issues import Issue
-
-STATUS_COMPLETE = "complete"
-STATUS_PROVISIONAL = "provisional"
-STATUS_INCOMPLETE = "incomplete"
-_STATUS_ORDER = (STATUS_COMPLETE, STATUS_PROVISIONAL, STATUS_INCOMPLETE)
-
-
-def _refuse_overflow(model: str, tracks: dict[str, dict[str, Any]]) -> None:
-    """Raw rewards so large that the weighted sum of the means is not a float."""
-    means = {track: entry["mean"] for track, entry in tracks.items()}
-    problem = Problem(
-        f"model '{model}'",
-        field="track means",
-        value=means,
-        detail="a mean or the index (30*P + 30*S + 30*C + 10*O) overflows a float",
-        allowed="scores whose weighted means sum to a float (construction rewards below "
-        "about 1e306)",
-    )
-    raise InputRefused("Cannot compute the index", [problem])
-
-
-def _worst(statuses: set[str]) -> str:
-    """The status of a whole made of parts with these statuses (incomplete beats provisional)."""
-    return max(statuses, key=_STATUS_ORDER.index)
 
 
 def _row_issue(code: str, key: tuple[str, str, str], row: dict[str, Any], text: str) -> Issue:
@@ -101,7 +77,7 @@ def _score_task(
     ):  # the usual case: every planned attempt adopted and valid, nothing to report
         attempts = [r["attempt"] for r in rows]
         scores = [r["score"] for r in rows]
-        return _task(key, STATUS_COMPLETE, planned, attempts, attempts, scores, rows), []
+        return task_result(key, STATUS_COMPLETE, planned, attempts, attempts, scores, rows), []
     adopted = [r for r in rows if r["adoption_status"] in ADOPTED_STATUSES]
     valid = [r for r in adopted if r["score_status"] == "valid"]
     provisional = [r for r in adopted if r["adoption_status"] == "selected_provisional"]
@@ -138,35 +114,12 @@ def _score_task(
     adopted_ids = [r["attempt"] for r in adopted]
     valid_ids = [r["attempt"] for r in valid]
     scores = [r["score"] for r in valid]
-    return _task(key, status, planned, adopted_ids, valid_ids, scores, rows), issues
-
-
-def _task(
-    key: tuple[str, str, str],
-    status: str,
-    planned: int,
-    adopted: list[str],
-    valid: list[str],
-    scores: list[float],
-    rows: list[dict[str, Any]],
-) -> dict[str, Any]:
-    """One task of the index output: its mean when every planned attempt is there."""
-    return {
-        "track": key[1],
-        "item": key[2],
-        "status": status,
-        "planned_attempts": planned,
-        "adopted_attempts": adopted,
-        "adopted_valid_attempts": valid,
-        "scores": scores,
-        "mean": None if status == STATUS_INCOMPLETE else mean_score(scores),
-        "rows": rows,
-    }
+    return task_result(key, status, planned, adopted_ids, valid_ids, scores, rows), issues
 
 
 def compute_index(
     attempts: AttemptRows, suite: Suite, cohort: Cohort, *, reference_id: str | None = None
-) -> dict[str, Any]:
+) -> IndexDocument:
     """Aggregate a validated attempts table into the index of every model.
 
     Parameters
@@ -178,12 +131,13 @@ def compute_index(
 
     Returns
     -------
-    dict
+    IndexDocument
         Top level: ``metric_id``, ``suite``, ``solver_protocol``, ``reference_id``,
         ``weights``, ``letters``, overall ``status`` and ``models``. Per model:
         ``status``, ``index`` (points, ``None`` when incomplete), ``tracks`` (mean,
         letter, weight and contribution of each track), ``tasks`` (per-task mean,
-        adopted attempt ids and every input row), ``coverage`` and ``issues``.
+        adopted attempt ids and every input row), ``coverage`` and ``issues`` (see
+        :mod:`.index_document`).
     """
     groups = attempts.groups
     models: dict[str, Any] = {}
@@ -194,59 +148,11 @@ def compute_index(
             task, task_issues = _score_task(key, plan.planned(item), groups.get(key, []))
             tasks.append(task)
             issues.extend(task_issues)
-        models[model] = _summarise_model(model, tasks, [issue.to_dict() for issue in issues])
-    overall = _worst({m["status"] for m in models.values()})
-    return {
-        "metric_id": METRIC_ID,
-        "suite": suite.name,
-        "solver_protocol": cohort.solver_protocol,
-        "reference_id": reference_id or cohort.solver_reference_id,
-        "weights": dict(TRACK_WEIGHTS),
-        "letters": dict(TRACK_LETTERS),
-        "adoption_rule": cohort.adoption_rule,
-        "status": overall,
-        "models": models,
-    }
-
-
-def _summarise_model(
-    model: str, tasks: list[dict[str, Any]], issues: list[dict[str, Any]]
-) -> dict[str, Any]:
-    by_track: dict[str, list[dict[str, Any]]] = {track: [] for track in TRACKS}
-    for task in tasks:
-        by_track[task["track"]].append(task)
-    tracks = {}
-    for track, in_track in by_track.items():
-        means = [t["mean"] for t in in_track if t["mean"] is not None]
-        mean = mean_score(means) if len(means) == len(in_track) else None
-        tracks[track] = {
-            "letter": TRACK_LETTERS[track],
-            "weight": TRACK_WEIGHTS[track],
-            "mean": mean,
-            "contribution": None if mean is None else track_contribution(track, mean),
-            "tasks_planned": len(in_track),
-            "tasks_complete": len(means),
-        }
-    status = _worst({t["status"] for t in tasks})
-    index = None
-    if status != STATUS_INCOMPLETE:
-        index = combine_track_means({t: tracks[t]["mean"] for t in TRACKS})
-    sums = [index, *(t["mean"] for t in tasks), *(t["contribution"] for t in tracks.values())]
-    if not all(math.isfinite(value) for value in sums if value is not None):
-        _refuse_overflow(model, tracks)
-    coverage = {
-        "tasks_planned": len(tasks),
-        "tasks_complete": sum(t["mean"] is not None for t in tasks),
-        "attempts_planned": sum(t["planned_attempts"] for t in tasks),
-        "attempts_adopted_valid": sum(len(t["adopted_valid_attempts"]) for t in tasks),
-        "rows": sum(len(t["rows"]) for t in tasks),
-    }
-    return {
-        "status": status,
-        "index": index,
-        "tracks": tracks,
-        "track_means": {TRACK_LETTERS[t]: tracks[t]["mean"] for t in TRACKS},
-        "tasks": tasks,
-        "coverage": coverage,
-        "issues": issues,
-    }
+        models[model] = model_result(model, tasks, [issue.to_dict() for issue in issues])
+    return assemble_index(
+        models,
+        suite=suite.name,
+        solver_protocol=cohort.solver_protocol,
+        reference_id=reference_id or cohort.solver_reference_id,
+        adoption_rule=cohort.adoption_rule,
+    )

@@ -2,10 +2,9 @@
 
 An :class:`Issue` says what stands between a model and a complete, confirmed index: it
 names the model, track and task (and the attempt row, when one is concerned), carries a
-code from :data:`ISSUE_CODES` and a message. The index (:mod:`.index`), the solver
-evidence check (:mod:`.evidence`) and the filling of blank solver scores
-(:mod:`tcsexam_lib.reports.fill`) all report with it; the report pages explain each
-code with its ``meaning`` and ``action``.
+code from :data:`ISSUE_CODES` and a message. The index (:mod:`.index`) and the solver
+evidence check (:mod:`.evidence`) report with it; the report pages explain each code
+with its ``meaning`` and ``action``.
 """
 
 from __future__ import annotations
@@ -71,11 +70,6 @@ ISSUE_CODES = {
         "error",
         "the solver-score output was computed against another reference",
         "score the records again against the cohort's reference",
-    ),
-    "solver_score_mismatch": IssueCode(
-        "error",
-        "a hand-written solver score differs from its solver-score output",
-        "leave the score blank (the runner fills it) or correct it",
     ),
 }
 

@@ -23,86 +23,66 @@ Apart from the seed's worked examples (relative score 0.25, index 55.5), every v
 here is ILLUSTRATIVE: not a TCSExam reference value or result.
 """
 
-from .examples import (
-    SUITE_TRACKS,
-    TEACHING_REFERENCE_ID,
-    Attempt,
-    TinyCohort,
-    one_instance_reference,
-    score_tiny_cohort,
-    seed_attempts,
-    status_walkthrough,
-    teaching_reference,
-    teaching_reference_data,
-    worked_example_records,
-    worked_example_relative_score,
-)
-from .exercises import (
-    EXERCISE_1_A,
-    EXERCISE_2_REFERENCES,
-    EXERCISES,
-    Check,
-    check_answer,
-    check_solution,
-    exercise_3_cohort,
-    exercise_4_cohort,
-)
-from .plots import (
-    plot_averaging_order,
-    plot_floor_effect,
-    plot_phi_curve,
-    plot_solver_instance,
-    plot_track_contributions,
-)
-from .reports import (
-    SEED_MEANS,
-    SEED_VALUES,
-    ddof_contrast_report,
-    solver_score_report,
-    track_means_report,
-)
-from .uncertainty import close_indexes_report
-from .widgets import (
-    TeachingWidget,
-    solver_score_widget,
-    strip_widget_views,
-    track_means_widget,
-)
+from typing import Any
 
-__all__ = [
-    "close_indexes_report",
-    "EXERCISES",
-    "EXERCISE_1_A",
-    "EXERCISE_2_REFERENCES",
-    "SEED_MEANS",
-    "SEED_VALUES",
-    "SUITE_TRACKS",
-    "TEACHING_REFERENCE_ID",
-    "Attempt",
-    "Check",
-    "TeachingWidget",
-    "TinyCohort",
-    "check_answer",
-    "check_solution",
-    "ddof_contrast_report",
-    "exercise_3_cohort",
-    "exercise_4_cohort",
-    "one_instance_reference",
-    "plot_averaging_order",
-    "plot_floor_effect",
-    "plot_phi_curve",
-    "plot_solver_instance",
-    "plot_track_contributions",
-    "score_tiny_cohort",
-    "seed_attempts",
-    "solver_score_report",
-    "solver_score_widget",
-    "status_walkthrough",
-    "strip_widget_views",
-    "teaching_reference",
-    "teaching_reference_data",
-    "track_means_report",
-    "track_means_widget",
-    "worked_example_records",
-    "worked_example_relative_score",
-]
+from ..exports import public_surface
+
+#: Every public name of the teaching helpers, under the module that defines it: written
+#: once; ``__all__`` and the lookup on first use come from it.
+_PUBLIC: dict[str, tuple[str, ...]] = {
+    "examples": (
+        "SUITE_TRACKS",
+        "TEACHING_REFERENCE_ID",
+        "Attempt",
+        "TinyCohort",
+        "one_instance_reference",
+        "score_tiny_cohort",
+        "seed_attempts",
+        "status_walkthrough",
+        "teaching_reference",
+        "teaching_reference_data",
+        "worked_example_records",
+        "worked_example_relative_score",
+    ),
+    "exercises": (
+        "EXERCISE_1_A",
+        "EXERCISE_2_REFERENCES",
+        "EXERCISES",
+        "Check",
+        "check_answer",
+        "check_solution",
+        "exercise_3_cohort",
+        "exercise_4_cohort",
+    ),
+    "plots": (
+        "plot_averaging_order",
+        "plot_floor_effect",
+        "plot_phi_curve",
+        "plot_solver_instance",
+        "plot_track_contributions",
+    ),
+    "reports": (
+        "SEED_MEANS",
+        "SEED_VALUES",
+        "ddof_contrast_report",
+        "solver_score_report",
+        "track_means_report",
+    ),
+    "uncertainty": ("close_indexes_report",),
+    "widgets": (
+        "TeachingWidget",
+        "solver_score_widget",
+        "strip_widget_views",
+        "track_means_widget",
+    ),
+}
+
+_SURFACE = public_surface(__name__, _PUBLIC)
+
+__all__ = _SURFACE.all
+
+__dir__ = _SURFACE.dir
+
+
+def __getattr__(name: str) -> Any:
+    return _SURFACE.getattr(name)

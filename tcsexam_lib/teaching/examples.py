@@ -22,9 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..references.load import reference_from_data
 from ..references.model import Reference
-from ..references.rules import reference_from_data
 from ..scoring.commands import run_score
+from ..scoring.index_document import IndexDocument, ModelResult
 from ..scoring.solver import score_solver_task
 from ..vocab import (
     ADOPTION_STATUSES,
@@ -120,7 +121,7 @@ def worked_example_relative_score(a: float = 12) -> float:
     0.25
     """
     result = score_solver_task(teaching_reference(), "maxcut-mqlib", worked_example_records(a))
-    return result["relative_score"]
+    return result.relative_score
 
 
 def one_instance_reference(
@@ -210,13 +211,13 @@ class TinyCohort:
 
     rows: tuple[dict[str, Any], ...]
     attempts_per_task: dict[str, Any]
-    result: dict[str, Any]
+    result: IndexDocument
     #: The items listed for each model (those that differ from the seed's attempts).
     listed: dict[str, tuple[str, ...]]
 
-    def model(self, name: str) -> dict[str, Any]:
+    def model(self, name: str) -> ModelResult:
         """The scored entry of one model (``status``, ``index``, ``tracks``, ``issues``...)."""
-        return self.result["models"][name]
+        return self.result.result(name)
 
     def attempts_table(self, *, listed_only: bool = False, models: Sequence[str] = ()):
         """The attempts table as a pandas DataFrame, in file order, for reading.
@@ -241,23 +242,23 @@ class TinyCohort:
     def status_report(self, models: Sequence[str] = ()) -> str:
         """Each model's status, index, coverage and issues, as the notebook prints them."""
         lines = []
-        for name, entry in self.result["models"].items():
+        for name, entry in self.result.results.items():
             if models and name not in models:
                 continue
-            coverage = entry["coverage"]
-            index = entry["index"]
+            coverage = entry.coverage
+            index = entry.index
             shown = "None (no index: a result is missing)" if index is None else f"{index:.6g}"
             excluded = sum(
                 row["adoption_status"] == "excluded" for row in self.rows if row["model"] == name
             )
-            lines.append(f"{name}: status {entry['status']}, index {shown}")
+            lines.append(f"{name}: status {entry.status}, index {shown}")
             lines.append(
-                f"  {coverage['attempts_adopted_valid']} of {coverage['attempts_planned']} "
-                f"planned attempts adopted and valid; {coverage['rows']} rows, "
+                f"  {coverage.attempts_adopted_valid} of {coverage.attempts_planned} "
+                f"planned attempts adopted and valid; {coverage.rows} rows, "
                 f"{excluded} excluded"
             )
-            for issue in entry["issues"]:
-                lines.append(f"  {issue['severity']}: {issue['message']}")
+            for issue in entry.issues:
+                lines.append(f"  {issue.severity}: {issue.message}")
         return "\n".join(lines)
 
 
@@ -308,7 +309,7 @@ def score_tiny_cohort(
     --------
     >>> cohort = score_tiny_cohort({"illustrative-model": {}})
     >>> entry = cohort.model("illustrative-model")
-    >>> entry["status"], entry["index"]
+    >>> entry.status, entry.index
     ('complete', 55.5)
     """
     given = dict(attempts_per_task or {})
@@ -353,7 +354,7 @@ def score_tiny_cohort(
             references_dir=references,
             producer="tcsexam_lib.teaching",
         )
-    result.pop("provenance", None)  # it names the temporary folder, now removed
+    result.drop_provenance()  # it names the temporary folder, now removed
     listed = {name: tuple(attempts) for name, attempts in models.items()}
     return TinyCohort(tuple(rows), plans, result, listed)
 
@@ -384,9 +385,9 @@ def status_walkthrough(*, confirmed: bool = False) -> TinyCohort:
     Examples
     --------
     >>> walk = status_walkthrough()
-    >>> [walk.model(m)["status"] for m in walk.result["models"]]
+    >>> [entry.status for entry in walk.result.results.values()]
     ['complete', 'provisional', 'incomplete']
-    >>> status_walkthrough(confirmed=True).model("walk-provisional")["status"]
+    >>> status_walkthrough(confirmed=True).model("walk-provisional").status
     'complete'
     """
     adoption = "selected" if confirmed else "selected_provisional"

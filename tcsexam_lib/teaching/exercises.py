@@ -171,8 +171,8 @@ def _check_relative_score(answer: Any) -> Check:
     exercise = EXERCISES["relative-score"]
     reference = teaching_reference()
     result = score_solver_task(reference, "maxcut-mqlib", worked_example_records(EXERCISE_1_A))
-    truth = result["relative_score"]
-    row = result["instances"][0]
+    truth = result.relative_score
+    row = result.rows[0]
     stats = reference.tasks["maxcut-mqlib"].scored["example-1"]
     # Contrasts (common mistakes), not the rule:
     population_s = statistics.pstdev([float(v) for v in stats.values])  # ddof 0
@@ -182,8 +182,8 @@ def _check_relative_score(answer: Any) -> Check:
     z_min = z_score(EXERCISE_1_A, stats.mu, stats.scale, "minimize")
     mistakes = [
         (
-            row["score"],
-            f"that is example-1's instance score Phi({row['z']:g}) alone. The relative score "
+            row.score,
+            f"that is example-1's instance score Phi({row.z:g}) alone. The relative score "
             "is the mean over both scored instances, and the timed-out example-2 scores 0.",
         ),
         (
@@ -197,7 +197,7 @@ def _check_relative_score(answer: Any) -> Check:
             "z = (A - mu)/scale.",
         ),
         (
-            row["z"],
+            row.z,
             "that is z of example-1; the instance score is Phi(z), and the relative score "
             "averages the instance scores.",
         ),
@@ -209,9 +209,9 @@ def _check_relative_score(answer: Any) -> Check:
     right = (
         f"example-1: mu = {stats.mu:g}, s = {stats.s:g} (ddof 1), scale = {stats.scale:g} "
         f"(set by {stats.scale_term}), "
-        f"z = ({EXERCISE_1_A} - {stats.mu:g})/{stats.scale:g} = {row['z']:g}, "
-        f"instance score Phi({row['z']:g}) = {row['score']:.4f}; the timed-out example-2 "
-        f"scores 0; relative_score = ({row['score']:.4f} + 0)/2 = {truth:.4f}."
+        f"z = ({EXERCISE_1_A} - {stats.mu:g})/{stats.scale:g} = {row.z:g}, "
+        f"instance score Phi({row.z:g}) = {row.score:.4f}; the timed-out example-2 "
+        f"scores 0; relative_score = ({row.score:.4f} + 0)/2 = {truth:.4f}."
     )
     hint = (
         "For example-1 compute mu, s (ddof 1), scale = max(s, 0.02|mu|, 1e-9), "
@@ -294,9 +294,9 @@ def exercise_3_cohort() -> TinyCohort:
 def _check_averaging_order(answer: Any) -> Check:
     exercise = EXERCISES["averaging-order"]
     entry = exercise_3_cohort().model("illustrative-repeats")
-    theorem = [task for task in entry["tasks"] if task["track"] == "theorem"]
-    truth = entry["tracks"]["theorem"]["mean"]
-    attempts = [score for task in theorem for score in task["scores"]]
+    theorem = [task for task in entry.tasks if task.track == "theorem"]
+    truth = entry.tracks["theorem"].mean
+    attempts = [score for task in theorem for score in task.scores]
     # Contrasts (common mistakes), not the rule:
     pooled = mean_score(attempts)
     summed = math.fsum(attempts) / len(theorem)
@@ -312,7 +312,7 @@ def _check_averaging_order(answer: Any) -> Check:
         ),
         (1.0, "that is thm-1's task mean; P averages the 5 theorem tasks."),
     ]
-    means = ", ".join(f"{task['item']} {task['mean']:g}" for task in theorem)
+    means = ", ".join(f"{task.item} {task.mean:g}" for task in theorem)
     right = (
         f"step 1, task means: {means}; step 2, P = mean over the {len(theorem)} tasks = "
         f"{truth:g}. Three repeats weigh the same as one: pooling the attempts would give "
@@ -352,7 +352,7 @@ def exercise_4_cohort() -> TinyCohort:
 def _check_cohort_status(answer: Any) -> Check:
     exercise = EXERCISES["cohort-status"]
     cohort = exercise_4_cohort()
-    models = list(cohort.result["models"])
+    models = list(cohort.result.results)
     hint = (
         "excluded rows are kept but never count; a warning does not change a status; "
         "provisional = complete but some adopted row is selected_provisional; incomplete = "
@@ -371,7 +371,7 @@ def _check_cohort_status(answer: Any) -> Check:
             f"expected {exercise.expects}, with the keys {', '.join(models)}; got {answer!r}"
         )
     _refuse_outside(answer, STATUSES, "status")
-    wrong = [m for m in models if answer[m] != cohort.model(m)["status"]]
+    wrong = [m for m in models if answer[m] != cohort.model(m).status]
     if wrong:
         return _partly_right(exercise, models, wrong, f"Hint: {hint}")
     return Check(exercise.id, exercise.number, True, cohort.status_report())

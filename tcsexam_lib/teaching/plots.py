@@ -22,6 +22,7 @@ from ..formulas import (
     track_contribution,
     z_score,
 )
+from ..scoring.index_document import ModelResult, as_model_result
 from ..vocab import FIXED_SCALE_FLOOR_ABSOLUTE, FIXED_SCALE_FLOOR_RELATIVE, TRACK_LETTERS, TRACKS
 from .reports import SEED_VALUES, check_solver_inputs, check_track_means
 
@@ -188,7 +189,7 @@ def plot_floor_effect(
     return fig
 
 
-def plot_averaging_order(entry: Mapping[str, Any], track: str = "theorem"):
+def plot_averaging_order(entry: ModelResult | Mapping[str, Any], track: str = "theorem"):
     """Why three repeats weigh the same as one, for one scored model of a tiny cohort.
 
     Left: each attempt's score (dots), each task's mean (bars) and the track mean (the
@@ -197,18 +198,19 @@ def plot_averaging_order(entry: Mapping[str, Any], track: str = "theorem"):
     """
     import numpy as np
 
-    tasks = [t for t in entry["tasks"] if t["track"] == track]
-    items = [t["item"] for t in tasks]
+    entry = as_model_result(entry)
+    tasks = [t for t in entry.tasks if t.track == track]
+    items = [t.item for t in tasks]
     positions = np.arange(len(tasks))
-    attempts = [score for t in tasks for score in t["scores"]]
-    rule_mean = entry["tracks"][track]["mean"]
+    attempts = [score for t in tasks for score in t.scores]
+    rule_mean = entry.tracks[track].mean
     pooled_mean = mean_score(attempts)  # contrast, not the rule
     fig, (left, right) = _figure(ncols=2, size=(9.5, 3.4))
-    left.bar(positions, [t["mean"] for t in tasks], color=SKY, label="task mean (step 1)")
+    left.bar(positions, [t.mean for t in tasks], color=SKY, label="task mean (step 1)")
     for position, task in zip(positions, tasks, strict=True):
-        n = len(task["scores"])
+        n = len(task.scores)
         offsets = np.linspace(-0.2, 0.2, n) if n > 1 else [0.0]
-        left.plot(position + np.asarray(offsets), task["scores"], "o", color="black",
+        left.plot(position + np.asarray(offsets), task.scores, "o", color="black",
                   label="an attempt" if position == 0 else None)  # fmt: skip
     letter = TRACK_LETTERS[track]
     left.axhline(rule_mean, color=BLUE, linewidth=2,
@@ -223,7 +225,7 @@ def plot_averaging_order(entry: Mapping[str, Any], track: str = "theorem"):
     left.legend(fontsize=8, loc="upper right")
     width = 0.38
     rule_weights = [1 / len(tasks)] * len(tasks)
-    pooled_weights = [len(t["scores"]) / len(attempts) for t in tasks]
+    pooled_weights = [len(t.scores) / len(attempts) for t in tasks]
     right.bar(positions - width / 2, rule_weights, width, color=BLUE, label="the rule")
     right.bar(positions + width / 2, pooled_weights, width, color=VERMILLION, hatch="//",
               label="pooled attempts (not the rule)")  # fmt: skip

@@ -14,7 +14,7 @@ chart is drawn, the scoring modules when something is computed.
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputRefused
 from ..number_format import MISSING_TEXT
@@ -148,6 +148,10 @@ __all__ = [
 
 PathLike = str | os.PathLike[str]
 
+if TYPE_CHECKING:  # pragma: no cover - annotations only
+    from ..scoring.index_document import IndexDocument
+    from ..scoring.solver_document import SolverDocument
+
 
 def setup(notebook: str, namespace: dict[str, Any]) -> None:
     """What the first cell of a report notebook does before anything is computed.
@@ -185,7 +189,7 @@ def index_result(
     solver_evidence: PathLike = "",
     output: PathLike = "",
     producer: str = "notebook",
-) -> dict[str, Any]:
+) -> IndexDocument:
     """The index output a notebook shows: the written ``index_json``, else computed.
 
     With ``index_json`` (what the report runner passes) the file is read; otherwise the
@@ -219,7 +223,7 @@ def solver_outputs(
     tasks: list[str] | str | None = None,
     output_dir: PathLike = "",
     producer: str = "notebook",
-) -> list[dict[str, Any]]:
+) -> list[SolverDocument]:
     """The solver-score outputs of one model: the written ones, else scored from records.
 
     With ``solver_outputs_dir`` (what the report runner passes) the outputs are read;
@@ -243,5 +247,5 @@ def solver_outputs(
     )
     if output_dir:
         for item, out in zip(records, outputs, strict=True):
-            write_json_atomic(solver_output_path(output_dir, item.task, item.attempt), out)
+            write_json_atomic(solver_output_path(output_dir, item.task, item.attempt), out.data)
     return outputs

@@ -9,11 +9,15 @@ each one under its own name (an option the call forgot, or a renamed parameter, 
 from __future__ import annotations
 
 import argparse
+import subprocess
+import sys
 
 import pytest
 
 from tcsexam_lib.cli import build_parser, main
 from tcsexam_lib.scoring import commands
+from tcsexam_lib.scoring.index_document import IndexDocument
+from tcsexam_lib.scoring.solver_document import SolverDocument
 
 
 def _options(command: str) -> dict[str, str]:
@@ -27,13 +31,10 @@ def _options(command: str) -> dict[str, str]:
     }
 
 
-SOLVER_RESULT = {
-    "relative_score": 0.25,
-    "n_scored": 1,
-    "unscored_instances": [],
-    "reference_id": "r",
-}
-SCORE_RESULT = {"models": {}, "status": "complete"}
+SOLVER_RESULT = SolverDocument(
+    {"relative_score": 0.25, "n_scored": 1, "unscored_instances": [], "reference_id": "r"}
+)
+SCORE_RESULT = IndexDocument({"models": {}, "status": "complete"})
 
 
 @pytest.mark.parametrize(
@@ -58,3 +59,22 @@ def test_every_option_reaches_the_library_under_its_own_name(
     assert received == {dest: f"value-of-{dest}" for dest in options}
     assert set(options) >= {"output", "references_dir"}
     capsys.readouterr()
+
+
+def test_score_imports_neither_pandas_nor_numpy_and_solver_score_not_pandas(ws, tmp_path):
+    """The typed documents keep their tables lazy: ``-X importtime`` lists what ran."""
+    ws.write()
+    commands = {
+        "score": (ws.score_args(tmp_path / "index.json"), {"pandas", "numpy"}),
+        "solver-score": (ws.solver_args(tmp_path / "solver.json"), {"pandas"}),
+    }
+    for command, (args, absent) in commands.items():
+        done = subprocess.run(
+            [sys.executable, "-X", "importtime", "-m", "tcsexam_lib.cli", *map(str, args)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        imported = {line.split("|")[-1].strip().split(".")[0] for line in done.stderr.splitlines()}
+        assert "tcsexam_lib" in imported, command
+        assert not imported & absent, f"{command} imported {sorted(imported & absent)}"

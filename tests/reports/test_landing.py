@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from tcsexam_lib.reports.landing import build_landing_page
+from tcsexam_lib.reports.run_set_document import RunSetDocument
 
 MEANS = {"P": 0.4, "S": 0.25, "C": 1.2, "O": 0.0}
 
@@ -23,15 +24,17 @@ def _manifest(models: dict, *, simulated: bool = False, name: str = "lite-offlin
         ]
         for model in models
     }
-    return {
-        "folder": name, "name": name, "suite": "lite", "protocol": "offline",
+    return RunSetDocument({
+        "kind": "tcsexam report run set", "kit_version": "0", "name": name, "suite": "lite",
+        "protocol": "offline",
         "simulated": simulated, "reference_id": "r", "metric_id": "m-v1", "status": "complete",
         "cohort": {"name": "cohort", "ok": True, "error": None, "executed": "cohort.ipynb",
                    "html": "cohort.html"},
         "index_json": "i.json", "stats_json": "s.json", "attempts": "a.csv",
         "kernel_log": "k.log", "created_utc": "2026-12-02T00:00:00Z",
-        "summary": {"models": models, **summary}, "notebooks": notebooks,
-    }  # fmt: skip
+        "summary": {"suite": "lite", "solver_protocol": "offline", "models": models, **summary},
+        "notebooks": notebooks,
+    }, folder=name)  # fmt: skip
 
 
 def _entry(status, index, rank=None, half=None, could=False):

@@ -69,6 +69,29 @@ def test_runner_refuses_a_jobs_count_below_one_before_writing_anything(
     assert not (tmp_path / "out").exists()
 
 
+def test_a_disagreeing_hand_written_solver_score_is_one_issue_of_the_index_and_a_warning(
+    ws, tmp_path, tiny_notebooks
+):
+    """The score-versus-evidence check is made once (the index's solver evidence check):
+    the runner's warning is that issue, with its code, line and the evidence file."""
+    path = write_run_set(ws, notebooks=["index"])
+    for row in ws.rows:
+        if row["item"] == SOLVER_TASK:
+            row["score"] = "0.2500001"
+    ws.write()
+    said: list[str] = []
+    result = run_report([path], output=tmp_path / "out", progress=said.append)
+    (run_set,) = result.run_sets
+    issues = [i for i in run_set.score["models"][MODEL]["issues"] if "evidence" in i["code"]]
+    assert [(i["code"], i["item"], i["line"]) for i in issues] == [
+        ("solver_evidence_score_mismatch", SOLVER_TASK, 7)
+    ]
+    warnings = [line for line in said if "warning" in line]
+    assert warnings == [f"[lite-offline] warning: {issues[0]['message']}"]
+    assert "table score 0.2500001 differs from relative_score 0.25 in evidence/" in warnings[0]
+    assert any("1 blank solver score(s) filled, 1 disagreeing" in line for line in said)
+
+
 def test_runner_refuses_a_bad_attempts_table_before_writing_anything(ws, tmp_path):
     path = write_run_set(ws)
     for row in ws.rows:
@@ -153,7 +176,8 @@ def test_runner_reports_a_failing_notebook_with_its_cell_while_the_others_finish
     assert "href='lite-offline/models/test-model-a/index.html'" in landing
 
 
-def test_runner_index_equals_run_score_and_real_data_get_no_banner(ws, tiny_notebooks):
+def test_runner_index_equals_run_score_and_real_data_get_no_banner(ws, tiny_notebooks, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1790000000")  # the footer's build date, fixed
     ws.suite.pop("simulated")
     ws.reference.pop("simulated")
     path = write_run_set(ws, notebooks=["index"])

@@ -1,15 +1,15 @@
-"""The attempts table's checks (``scoring/attempts.py``) against the published row schema.
+"""The rules of the attempts table (``scoring/attempt_rules.py``).
 
 - The schema's vocabulary is the kit's, and the column checks refuse exactly what a JSON
   Schema validator refuses under the published row schema.
-- The fast column-wise path accepts only what the row-by-row path accepts, with the same
-  rows.
+- Each rule's two halves agree (hypothesis): where its fast column-wise test holds, its
+  row-by-row explanation finds nothing; a table the rules refuse is explained.
 """
 
 from __future__ import annotations
 
 import jsonschema
-from conftest import base_rows, base_suite
+from conftest import assert_rules_agree, base_rows, base_suite
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -17,13 +17,13 @@ from tcsexam_lib import vocab
 from tcsexam_lib.csvio import CsvTable
 from tcsexam_lib.references.suites import Suite
 from tcsexam_lib.schemas import load_schema
-from tcsexam_lib.scoring.attempts import (
+from tcsexam_lib.scoring.attempt_rules import (
+    ATTEMPT_RULES,
     ROW_SCHEMA,
-    _accepted,
-    _refuse_rows,
+    AttemptsInput,
     row_schema_problems,
-    validate_attempts,
 )
+from tcsexam_lib.scoring.attempts import validate_attempts
 from tcsexam_lib.scoring.cohort import Cohort, ModelPlan
 
 
@@ -66,39 +66,47 @@ def test_column_checks_refuse_exactly_what_the_schema_refuses(row):
 SUITE = Suite("lite", {track: tuple(items) for track, items in base_suite()["tracks"].items()})
 
 
-COHORT = Cohort("lite", "offline", "r", {"test-model-a": ModelPlan(1)})
+COHORT = Cohort(
+    "lite",
+    "offline",
+    "r",
+    {"test-model-a": ModelPlan(1), "test-model-b": ModelPlan({"default": 2, "test-thm-1": 1})},
+)
 
 
 CELLS = {
-    "model": ["test-model-a", "other", ""],
+    "model": ["test-model-a", "test-model-b", "other", "", " ", "=cmd"],
     "track": ["theorem", "solver", "construction", "conjecture", "proof"],
-    "score": ["0", "1", "0.25", "", "1.2", "-1", "nan", "1e999"],
-    "adoption_status": ["selected", "selected_provisional", "excluded"],
-    "score_status": ["valid", "judge_failed", "missing"],
-    "score_type": ["original_task_score", "fixed_reference_relative"],
-    "solver_protocol": ["", "offline", "online"],
+    "item": ["test-thm-1", "test-con-1", "maxcut-mqlib", "no-such-task", ""],
+    "attempt": ["1", "2", "", "-1"],
+    "score": ["0", "1", "0.25", "", " 0.5 ", "1.2", "-1", "-0", "nan", "1e999", "1_000", "x"],
+    "adoption_status": ["selected", "selected_provisional", "excluded", "chosen"],
+    "score_status": ["valid", "judge_failed", "missing", "ok"],
+    "score_type": ["original_task_score", "fixed_reference_relative", "raw"],
+    "solver_protocol": ["", "offline", "online", "hybrid"],
 }
 
 
 @given(
     changes=st.lists(
-        st.tuples(st.integers(0, 9), st.sampled_from(sorted(CELLS)), st.integers(0, 7)),
-        max_size=3,
+        st.tuples(st.integers(0, 11), st.sampled_from(sorted(CELLS)), st.integers(0, 11)),
+        max_size=4,
     ),
-    extra_attempt=st.booleans(),
+    repeats=st.lists(st.integers(0, 9), max_size=3),
 )
-def test_the_column_checks_accept_only_what_the_row_checks_accept(changes, extra_attempt):
+def test_each_rule_explains_exactly_what_its_fast_test_refuses(changes, repeats):
     header = list(base_rows()[0])
     rows = [[row[column] for column in header] for row in base_rows()]
-    if extra_attempt:
-        rows.append([*rows[0][:3], "2", *rows[0][4:]])
+    for k, position in enumerate(repeats):  # a second attempt (or the same id again)
+        rows.append([*rows[position][:3], str(2 + k % 2), *rows[position][4:]])
     for position, column, choice in changes:
         options = CELLS[column]
-        rows[position][header.index(column)] = options[choice % len(options)]
-    numbered = [(k + 2, row) for k, row in enumerate(rows)]
-    accepted = _accepted(CsvTable("t.csv", header, numbered), numbered, SUITE, COHORT)
-    if accepted is None:
-        return  # the row-by-row check then names the problems (or finds none)
-    _refuse_rows("t.csv", header, numbered, SUITE, COHORT)  # raises if it finds a problem
-    table = validate_attempts(CsvTable("t.csv", header, numbered), suite=SUITE, cohort=COHORT)
-    assert table.rows == accepted.rows
+        rows[position % len(rows)][header.index(column)] = options[choice % len(options)]
+    lines = list(range(2, len(rows) + 2))
+    data = AttemptsInput("t.csv", header, list(zip(lines, rows, strict=True)), SUITE, COHORT)
+    assert_rules_agree(ATTEMPT_RULES, data)
+    table = CsvTable("t.csv", header, list(zip(lines, rows, strict=True)))
+    if ATTEMPT_RULES.hold(data):  # accepted: every row kept, in file order
+        assert [
+            r["line"] for r in validate_attempts(table, suite=SUITE, cohort=COHORT).rows
+        ] == lines

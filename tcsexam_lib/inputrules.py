@@ -1,0 +1,87 @@
+"""The rules of an input, each written once: a fast test that accepts, and an explanation.
+
+Every input kind (the attempts table, a task's instance records, a cohort, a reference
+file, a run-set parameter file) has one list of rules, a :class:`RuleList`. A rule is one
+object with two halves over the same input:
+
+- ``holds(data)``, the fast test: the input as columns (sets, arrays, one pass over a
+  column), true when the rule holds everywhere. A valid input is accepted on these tests
+  alone;
+- ``explain(data)``, the explanation: the input row by row (record, line, task...), every
+  place the rule does not hold, each as a :class:`~tcsexam_lib.errors.Problem` that names
+  the place, the field, the value and what is allowed (or a finding that carries one),
+  with the key it is listed by.
+
+The halves agree: where ``holds`` is true ``explain`` finds nothing, and where a rule
+list refuses an input its explanations name at least one problem (a hypothesis test per
+input kind holds them together). A rule may leave to an earlier rule a row that the
+earlier rule explains (a record whose status is unknown is not also checked for a
+value), so the second half of the agreement is a property of the list, not of each rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+Data = TypeVar("Data")
+Found = TypeVar("Found")
+
+#: The key an explained problem is listed by (problems with equal keys keep rule order).
+Key = tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Rule(Generic[Data, Found]):
+    """One rule of an input kind: its name, what it says, and its two halves."""
+
+    name: str
+    says: str
+    holds: Callable[[Data], bool]
+    explain: Callable[[Data], Iterable[tuple[Key, Found]]]
+
+
+@dataclass(frozen=True)
+class RuleList(Generic[Data, Found]):
+    """Every rule of one input kind, in the order their problems are told.
+
+    Examples
+    --------
+    >>> from tcsexam_lib.errors import Problem
+    >>> positive = Rule(
+    ...     "positive", "every value is > 0",
+    ...     holds=lambda values: min(values, default=1) > 0,
+    ...     explain=lambda values: [((k,), Problem(f"value #{k + 1}", field="value", value=v,
+    ...                                            allowed="a number > 0"))
+    ...                             for k, v in enumerate(values) if not v > 0])
+    >>> rules = RuleList("numbers", (positive,))
+    >>> rules.hold([1, 2]), rules.problems([1, 2])
+    (True, [])
+    >>> rules.hold([1, -2]), [str(p) for p in rules.problems([1, -2])]
+    (False, ["value #2: field 'value' = -2 (allowed: a number > 0)"])
+    """
+
+    kind: str
+    rules: tuple[Rule[Data, Found], ...]
+
+    def hold(self, data: Data) -> bool:
+        """True when every rule's fast test accepts ``data``."""
+        return all(rule.holds(data) for rule in self.rules)
+
+    def problems(self, data: Data) -> list[Found]:
+        """Every problem the rules explain in ``data``, by key (then in rule order)."""
+        explained = [found for rule in self.rules for found in rule.explain(data)]
+        explained.sort(key=_key)
+        return [found for _, found in explained]
+
+    def refusal(self, data: Data) -> list[Found]:
+        """Nothing when every fast test accepts ``data``; else every explained problem."""
+        return [] if self.hold(data) else self.problems(data)
+
+    def __iter__(self):
+        return iter(self.rules)
+
+
+def _key(explained: tuple[Key, Any]) -> Key:
+    return explained[0]
