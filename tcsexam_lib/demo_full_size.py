@@ -25,8 +25,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from .errors import InputRefused, Problem
-from .jsonio import write_text_atomic
+from .jsonio import write_generated_files
 from .vocab import ATTEMPT_COLUMNS, SCORE_TYPE_OTHER, SCORE_TYPE_SOLVER
 
 SEED = 20261202
@@ -168,11 +167,4 @@ def build_files() -> dict[str, str]:
 
 def write_files(root: str | os.PathLike[str]) -> list[Path]:
     """Write the run set under ``root``; a non-empty folder it did not write is refused."""
-    root = Path(root)
-    if root.is_dir() and any(root.iterdir()) and not (root / MARKER).is_file():
-        raise InputRefused(
-            "Folder refused",
-            [Problem(str(root), field="--root", detail="a non-empty folder this generator "
-                     f"did not write (no {MARKER})", allowed="an empty or new folder")],
-        )  # fmt: skip
-    return [write_text_atomic(root / name, text) for name, text in build_files().items()]
+    return write_generated_files(root, build_files(), MARKER)

@@ -32,7 +32,7 @@ from typing import Any
 
 from .demo import DEMO_REFERENCE_ID, build_demo_files, suite_tasks
 from .errors import InputRefused, Problem
-from .jsonio import write_text_atomic
+from .jsonio import write_generated_files
 from .references.load import reference_from_data
 from .vocab import ATTEMPT_COLUMNS, SCORE_TYPE_OTHER, SCORE_TYPE_SOLVER
 
@@ -186,11 +186,4 @@ def build_files(n: int) -> dict[str, str]:
 
 def write_files(n: int, root: str | os.PathLike[str]) -> list[Path]:
     """Write the run set under ``root``; a non-empty folder it did not write is refused."""
-    root = Path(root)
-    if root.is_dir() and any(root.iterdir()) and not (root / MARKER).is_file():
-        raise InputRefused(
-            "Folder refused",
-            [Problem(str(root), field="--root", detail="a non-empty folder this generator "
-                     f"did not write (no {MARKER})", allowed="an empty or new folder")],
-        )  # fmt: skip
-    return [write_text_atomic(root / name, text) for name, text in build_files(n).items()]
+    return write_generated_files(root, build_files(n), MARKER)

@@ -391,6 +391,25 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
     return _write_atomic(path, lambda handle: handle.write(text.encode("utf-8")))
 
 
+def write_generated_files(
+    root: str | os.PathLike[str], files: dict[str, str], marker: str
+) -> list[Path]:
+    """Write a generator's ``files`` (name -> text) under ``root``, each atomically.
+
+    ``marker`` is the file by which the generator knows its own folder: a non-empty
+    ``root`` without it is refused (exit 2 from the CLI), so no file of anyone else's is
+    ever overwritten.
+    """
+    root = Path(root)
+    if root.is_dir() and any(root.iterdir()) and not (root / marker).is_file():
+        raise InputRefused(
+            "Folder refused",
+            [Problem(str(root), field="--root", detail="a non-empty folder this generator "
+                     f"did not write (no {marker})", allowed="an empty or new folder")],
+        )  # fmt: skip
+    return [write_text_atomic(root / name, text) for name, text in files.items()]
+
+
 def write_stream_atomic(path: str | os.PathLike[str], chunks: Iterable[bytes]) -> Path:
     """Write byte chunks to ``path`` atomically, as they come (never all held at once).
 
