@@ -156,6 +156,16 @@ def _column(page: Any, table: Any, header: str) -> list[str]:
     )
 
 
+def _sort_by(page: Any, th: Any, order: str) -> None:
+    """Click a column's header and wait until the table says it is sorted in ``order``."""
+    th.click()
+    page.wait_for_function(  # set when DataTables has ordered and redrawn the rows
+        "([node, order]) => node.getAttribute('aria-sort') === order",
+        arg=[th.element_handle(), order],
+        timeout=10_000,
+    )
+
+
 def _sorted_with_missing_last(values: list[str], descending: bool) -> bool:
     present = [float(v) for v in values if v != ""]
     missing_at = [k for k, v in enumerate(values) if v == ""]
@@ -175,7 +185,7 @@ def test_sorting_is_numeric_with_incomplete_models_last(published, open_page, wh
     assert _column(page, table, header)[-1] == ""  # as published: ranked, incomplete last
     th = table.locator("thead th").filter(has_text=re.compile(f"^{re.escape(header)}$")).first
     for descending in (False, True):  # DataTables: first click ascending, then descending
-        th.click()
+        _sort_by(page, th, "descending" if descending else "ascending")
         values = _column(page, table, header)
         assert _sorted_with_missing_last(values, descending), (header, descending, values)
     assert page.problems == []
@@ -187,7 +197,7 @@ def test_the_200_model_leaderboard_sorts_and_pages(published, open_page):
     index = _column(page, table, "index")
     assert len(index) == 25 and all(v != "" for v in index)  # paged: the best 25 first
     th = table.locator("thead th").filter(has_text=re.compile("^index$")).first
-    th.click()  # ascending: the lowest indexes first, models without one still last
+    _sort_by(page, th, "ascending")  # the lowest indexes first, models without one still last
     assert _sorted_with_missing_last(_column(page, table, "index"), False)
     page.locator("button.dt-paging-button.last").first.click()
     last = _column(page, table, "index")
