@@ -43,6 +43,23 @@ settings.register_profile("thorough", max_examples=2000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "kit"))
 
 #: Id of the test-only reference (values below are invented for the tests).
+#: Where Jupyter and IPython keep their state: a test that starts them points each here.
+JUPYTER_STATE_VARIABLES = (
+    "JUPYTER_CONFIG_DIR",
+    "JUPYTER_DATA_DIR",
+    "JUPYTER_RUNTIME_DIR",
+    "JUPYTERLAB_SETTINGS_DIR",
+    "JUPYTERLAB_WORKSPACES_DIR",
+    "IPYTHONDIR",
+)
+
+
+def isolate_jupyter_state(env: dict[str, str], folder: Path) -> None:
+    """Point ``env``'s Jupyter and IPython state into ``folder`` (never the user's own)."""
+    for variable in JUPYTER_STATE_VARIABLES:
+        env[variable] = str(folder / variable.lower())
+
+
 TEST_REF_ID = "test-only-ref-v0"
 assert TEST_REF_ID != FIXED_REFERENCE_ID
 SUITE = "lite"

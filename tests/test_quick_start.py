@@ -30,6 +30,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from conftest import isolate_jupyter_state
 
 from tcsexam_lib.paths import KIT_ROOT
 
@@ -121,15 +122,7 @@ def _environment(home: Path) -> dict[str, str]:
                         "JPY_SESSION_NAME", "PYTHONPATH")}  # fmt: skip
     kit_bin = str(Path(sys.prefix) / "bin")
     env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep) if p != kit_bin)
-    for variable in (
-        "JUPYTER_CONFIG_DIR",
-        "JUPYTER_DATA_DIR",
-        "JUPYTER_RUNTIME_DIR",
-        "JUPYTERLAB_SETTINGS_DIR",
-        "JUPYTERLAB_WORKSPACES_DIR",
-        "IPYTHONDIR",
-    ):
-        env[variable] = str(home / variable.lower())  # fmt: skip
+    isolate_jupyter_state(env, home)
     env["BROWSER"] = "true"  # make lab would open a browser: here, none
     return env
 

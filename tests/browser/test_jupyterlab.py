@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import isolate_jupyter_state
 
 from tcsexam_lib.paths import KIT_ROOT
 
@@ -131,15 +132,7 @@ def lab(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]
     """``make lab`` on the kit's folder, stopped (with every process it started) after."""
     state = tmp_path_factory.mktemp("jupyterlab")
     env = dict(os.environ)
-    for variable in (
-        "JUPYTER_CONFIG_DIR",
-        "JUPYTER_DATA_DIR",
-        "JUPYTER_RUNTIME_DIR",
-        "JUPYTERLAB_SETTINGS_DIR",
-        "JUPYTERLAB_WORKSPACES_DIR",
-        "IPYTHONDIR",
-    ):
-        env[variable] = str(state / variable.lower())  # fmt: skip
+    isolate_jupyter_state(env, state)
     env.pop("JPY_SESSION_NAME", None)
     port, token = _free_port(), secrets.token_hex(16)
     options = (
