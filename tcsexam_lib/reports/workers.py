@@ -25,6 +25,9 @@ from typing import Any
 #: How often (seconds) a worker checks that the runner is still there.
 PARENT_POLL_SECONDS = 0.2
 
+#: How long (seconds) the runner waits for the exit code of a worker whose pipe has closed.
+WORKER_EXIT_SECONDS = 5
+
 
 def _watch_parent(parent_pid: int, private_folder: Path | None) -> None:
     while True:
@@ -132,6 +135,8 @@ def run_jobs(
                 except (EOFError, OSError):
                     state, value = "died", None
                 if state == "died":
+                    # its pipe can close before the process is reaped: wait for its exit code
+                    worker.process.join(timeout=WORKER_EXIT_SECONDS)
                     code = worker.process.exitcode
                     worker.kill()
                     pool.remove(worker)
