@@ -215,7 +215,10 @@ def execute_notebook(job: NotebookJob) -> NotebookOutcome:
             retries.append(cause)
             capture.write(f"{cause}; starting a new kernel on new ports\n".encode())
 
-        outcome = _execute(job, on_retry)
+        def on_stop(problem: str) -> None:
+            capture.write(f"{problem}\n".encode())
+
+        outcome = _execute(job, on_retry, on_stop)
     _log_stderr(job)
     outcome.kernel_retries = tuple(retries)
     return outcome
@@ -246,7 +249,9 @@ def stable_cell_ids(notebook: Any) -> Any:
     return notebook
 
 
-def _execute(job: NotebookJob, on_retry: Callable[[str], None]) -> NotebookOutcome:
+def _execute(
+    job: NotebookJob, on_retry: Callable[[str], None], on_stop: Callable[[str], None]
+) -> NotebookOutcome:
     import nbformat
     import papermill
 
@@ -265,7 +270,7 @@ def _execute(job: NotebookJob, on_retry: Callable[[str], None]) -> NotebookOutco
             cwd=str(job.folder),
             progress_bar=False,
             log_output=False,
-            **engine_options(job.transport, str(job.runtime), on_retry),
+            **engine_options(job.transport, str(job.runtime), on_retry, on_stop),
         )
     except papermill.PapermillExecutionError as exc:
         cell = exc.cell_index

@@ -14,13 +14,20 @@ papermill's own engine (nbclient) with three changes, each for a reason given in
   SIGINT before every shutdown (to stop a busy kernel), and a kernel still finishing its
   last reply logs it as ``ERROR | KeyboardInterrupt caught in kernel``. The kernel of a
   finished notebook is idle; one that does not stop within jupyter_client's wait is killed
-  as before.
+  as before;
+- the kit's kernel is started through :mod:`.kernel_launch` (ipykernel, its channel
+  threads stopped before it exits, so that a shutdown cannot hang or abort), and a kernel
+  that does not end cleanly on its shutdown request (it had to be terminated, or it
+  exited with an error code or a signal) is reported through ``on_stop``, never passed
+  over in silence.
 """
 
 from __future__ import annotations
 
 import itertools
 import os
+import signal
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -40,13 +47,93 @@ ENGINE = "tcsexam-report"
 _KERNEL_NUMBERS = itertools.count(1)
 
 
+#: ipykernel's entry point, and the kit's in its place (see :mod:`.kernel_launch`).
+IPYKERNEL_LAUNCHER = "ipykernel_launcher"
+REPORT_LAUNCHER = "tcsexam_lib.reports.kernel_launch"
+
+
+def report_kernel_cmd(cmd: list[str], python: str = sys.executable) -> list[str]:
+    """A kernel command with the kit's launcher in place of ipykernel's.
+
+    Only a kernel of this Python (``python``, the kit's environment, where the kit can
+    be imported) started as ``-m ipykernel_launcher`` is changed; any other kernel
+    command (another environment, another launcher) is returned as it is.
+
+    Examples
+    --------
+    >>> report_kernel_cmd(["/env/python", "-m", "ipykernel_launcher", "-f", "k"], "/env/python")
+    ['/env/python', '-m', 'tcsexam_lib.reports.kernel_launch', '-f', 'k']
+    >>> report_kernel_cmd(["/other/python", "-m", "ipykernel_launcher"], "/env/python")
+    ['/other/python', '-m', 'ipykernel_launcher']
+    """
+    if not cmd or os.path.abspath(cmd[0]) != os.path.abspath(python):
+        return cmd
+    for at in range(1, len(cmd) - 1):
+        if cmd[at] == "-m" and cmd[at + 1] == IPYKERNEL_LAUNCHER:
+            return [*cmd[: at + 1], REPORT_LAUNCHER, *cmd[at + 2 :]]
+    return cmd
+
+
+def describe_stop(code: int | None, forced: str) -> str:
+    """What went wrong when a kernel stopped on its shutdown request ("" when nothing did).
+
+    ``code`` is the kernel process's exit code (``None``: not known), ``forced`` the
+    signal the manager had to send because it had not exited in time ("" if none).
+
+    Examples
+    --------
+    >>> describe_stop(0, "")
+    ''
+    >>> describe_stop(-15, "SIGTERM")
+    'the kernel had not exited after its shutdown request and was stopped with SIGTERM'
+    >>> describe_stop(-6, "")
+    'the kernel ended by signal SIGABRT after its shutdown request'
+    """
+    if forced:
+        return f"the kernel had not exited after its shutdown request and was stopped with {forced}"
+    if code is None or code == 0:
+        return ""
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = str(-code)
+        return f"the kernel ended by signal {name} after its shutdown request"
+    return f"the kernel exited with code {code} after its shutdown request"
+
+
 class ReportKernelManager(AsyncKernelManager):
-    """jupyter_client's kernel manager, without the interrupt it sends before a shutdown."""
+    """jupyter_client's kernel manager: the kit's launcher, no interrupt before a shutdown,
+    and a kernel that does not stop cleanly reported to ``on_stop``."""
+
+    #: called with what went wrong when the kernel did not stop cleanly on its shutdown request
+    on_stop: Callable[[str], None] | None = None
+
+    def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
+        return report_kernel_cmd(super().format_kernel_cmd(extra_arguments))
 
     async def _async_interrupt_kernel(self) -> None:
         if self.shutting_down:
             return  # a shutdown request follows; a kernel that ignores it is killed
         await super()._async_interrupt_kernel()
+
+    async def _async_send_kernel_sigterm(self, restart: bool = False) -> None:
+        self._forced = "SIGTERM"
+        await super()._async_send_kernel_sigterm(restart=restart)
+
+    async def _async_kill_kernel(self, restart: bool = False) -> None:
+        self._forced = "SIGKILL"
+        await super()._async_kill_kernel(restart=restart)
+
+    async def shutdown_kernel(self, now: bool = False, restart: bool = False) -> None:  # type: ignore[override]
+        process = _kernel_process(self)
+        self._forced = ""
+        await self._async_shutdown_kernel(now=now, restart=restart)
+        if now or process is None:
+            return  # killed on purpose, or not a process of ours to judge
+        problem = describe_stop(process.poll(), self._forced)
+        if problem and callable(self.on_stop):
+            self.on_stop(problem)
 
 
 def _kernel_process(km: Any) -> Any:
@@ -61,6 +148,7 @@ class ReportNotebookClient(PapermillNotebookClient):
     runtime_folder = Unicode("", help="the run's private folder (connection files, sockets)")
     kernel_starts = Integer(KERNEL_STARTS, help="starts allowed over TCP")
     on_retry = AnyTrait(None, allow_none=True, help="called with the cause of each retry")
+    on_stop = AnyTrait(None, allow_none=True, help="called when a kernel does not stop cleanly")
 
     @default("kernel_manager_class")
     def _default_kernel_manager_class(self) -> type:
@@ -69,6 +157,7 @@ class ReportNotebookClient(PapermillNotebookClient):
     def create_kernel_manager(self) -> Any:
         km = super().create_kernel_manager()
         km.transport = self.transport
+        km.on_stop = self.on_stop
         if self.runtime_folder:
             name = os.path.join(self.runtime_folder, f"k{os.getpid()}-{next(_KERNEL_NUMBERS)}")
             km.connection_file = name + ".json"
@@ -147,7 +236,10 @@ papermill_engines.register(ENGINE, ReportEngine)
 
 
 def engine_options(
-    transport: str, runtime_folder: str, on_retry: Callable[[str], None] | None
+    transport: str,
+    runtime_folder: str,
+    on_retry: Callable[[str], None] | None,
+    on_stop: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """The keyword arguments of ``papermill.execute_notebook`` that select this engine."""
     return {
@@ -155,4 +247,5 @@ def engine_options(
         "transport": transport,
         "runtime_folder": runtime_folder,
         "on_retry": on_retry,
+        "on_stop": on_stop,
     }

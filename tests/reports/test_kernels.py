@@ -6,6 +6,10 @@ runs them. Kernel-start failures are provoked for real: a test kernelspec
 first N starts, taking the kernel's control port itself (TCP: ipykernel then dies with
 ``ZMQError: Address already in use``, the race of issue 20) or exiting with a message
 (IPC, where no port is chosen). TCP is forced by replacing the runner's transport choice.
+The shutdown race of ipykernel (a kernel hanging, or failing, on its way out) is provoked
+for real too: a test kernelspec (``tcsexam-test-slow-flush``) holds the control thread's
+last flush in the window where the race happens, and runs either ipykernel's application
+or the kit's launcher.
 """
 
 from __future__ import annotations
@@ -55,16 +59,64 @@ print(json.dumps({"transport": info["transport"], "ip": info["ip"], "folder": fo
 """
 
 
+SLOW_FLUSH = "tcsexam-test-slow-flush"
+
+SLOW_FLUSH_LAUNCHER = """\
+import os, sys, threading, time
+from ipykernel import iostream
+from ipykernel.ipkernel import IPythonKernel
+
+shutting_down = threading.Event()
+shutdown_request = IPythonKernel.shutdown_request
+
+
+async def record_shutdown(self, *args):
+    await shutdown_request(self, *args)
+    shutting_down.set()
+
+
+event_pipe = iostream.IOPubThread._event_pipe
+
+
+def slow_event_pipe(self):
+    # the control thread's last flush, held after its check that the IOPub thread still
+    # runs and before its write: the window in which the main thread reaches the exit
+    # handlers (which stop the IOPub thread)
+    if shutting_down.is_set() and threading.current_thread().name == "Control":
+        shutting_down.clear()  # the first write after the shutdown reply only
+        time.sleep(0.5)
+    return event_pipe.fget(self)
+
+
+IPythonKernel.shutdown_request = record_shutdown
+iostream.IOPubThread._event_pipe = property(slow_event_pipe)
+sys.argv = [sys.argv[0], "-f", sys.argv[sys.argv.index("-f") + 1]]
+if os.environ["TCS_TEST_KERNEL_APP"] == "ipykernel":
+    from ipykernel.kernelapp import launch_new_instance
+
+    launch_new_instance()
+else:
+    from tcsexam_lib.reports.kernel_launch import main
+
+    main()
+"""
+
+
+def _kernelspec(tmp_path: Path, name: str, launcher: str) -> None:
+    """A kernelspec ``name`` (found through ``JUPYTER_PATH``) that runs ``launcher``."""
+    spec = tmp_path / "jupyter" / "kernels" / name
+    spec.mkdir(parents=True)
+    script = tmp_path / f"{name}.py"
+    script.write_text(launcher)
+    argv = [sys.executable, str(script), "-f", "{connection_file}"]
+    kernel = {"argv": argv, "display_name": f"{name} (test)", "language": "python"}
+    (spec / "kernel.json").write_text(json.dumps(kernel))
+
+
 @pytest.fixture
 def flaky_kernel(tmp_path, monkeypatch):
     """The flaky kernelspec; returns a function that sets how many starts fail."""
-    spec = tmp_path / "jupyter" / "kernels" / FLAKY
-    spec.mkdir(parents=True)
-    launcher = tmp_path / "flaky_kernel.py"
-    launcher.write_text(LAUNCHER)
-    argv = [sys.executable, str(launcher), "-f", "{connection_file}"]
-    kernel = {"argv": argv, "display_name": "flaky (test)", "language": "python"}
-    (spec / "kernel.json").write_text(json.dumps(kernel))
+    _kernelspec(tmp_path, FLAKY, LAUNCHER)
     starts = tmp_path / "starts"
     starts.mkdir()
     monkeypatch.setenv("JUPYTER_PATH", str(tmp_path / "jupyter"))
@@ -205,3 +257,37 @@ def test_a_worker_that_dies_reports_its_notebook_failed_and_the_others_finish(tm
     assert killer.error == "worker failed: worker process ended (exit code -9)"
     assert "[run/m/killer] worker failed: worker process ended (exit code -9)" in log.splitlines()
     assert "FAILED run/m/killer: worker failed: worker process ended (exit code -9)" in said[0]
+
+
+REPORT_KERNEL_APP = """\
+from ipykernel.kernelapp import IPKernelApp
+print(type(IPKernelApp.instance()).__name__)
+"""
+
+
+def test_the_kits_kernel_runs_with_the_kits_launcher_and_stops_cleanly(tmp_path):
+    jobs = [_job(tmp_path, name, REPORT_KERNEL_APP) for name in ("a", "b")]
+    outcomes, _, log = _run(jobs)
+    for outcome in outcomes:
+        notebook = nbformat.read(outcome.executed, as_version=4)
+        assert notebook.cells[-1].outputs[0]["text"] == "ReportKernelApp\n"
+    assert log.splitlines()[1:] == []  # nothing but the header: every kernel stopped cleanly
+
+
+@pytest.mark.parametrize("app", ["ipykernel", "kit"])
+def test_a_kernel_stops_cleanly_when_its_last_flush_races_the_exit(tmp_path, monkeypatch, app):
+    """ipykernel's own application, its control thread held in the race window, fails on
+    its way out (the kit's runner reports it); the kit's launcher stops cleanly."""
+    _kernelspec(tmp_path, SLOW_FLUSH, SLOW_FLUSH_LAUNCHER)
+    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path / "jupyter"))
+    monkeypatch.setenv("TCS_TEST_KERNEL_APP", app)
+    jobs = [_job(tmp_path, "race", 'print("ran")', kernel=SLOW_FLUSH)]
+    (outcome,), _, log = _run(jobs, workers=1)
+    assert outcome.ok, outcome.error  # the notebook itself ran either way
+    lines = log.splitlines()[1:]
+    assert all(line.startswith("[run/m/race] ") for line in lines), lines
+    if app == "kit":
+        assert lines == []
+    else:  # the control thread writes into the closed IOPub pipe: an error, or a hang
+        text = "\n".join(lines)
+        assert "ZMQError" in text or "stopped with SIGTERM" in text, text

@@ -1,0 +1,113 @@
+"""How often a kernel fails to stop cleanly: ipykernel's launcher against the kit's, side by side.
+
+Run with ``make bench-soak`` (before the soak rounds) or ``python
+benchmarks/bench_kernel_stops.py --kernels N``. Two processes (as ``tcsexam report -j 2``
+runs two notebooks at once) each run N one-cell notebooks through the report runner's
+papermill engine over IPC, alternating the kernel's launcher: ipykernel's own
+(``-m ipykernel_launcher``) and the kit's (``-m tcsexam_lib.reports.kernel_launch``, see
+that module for the shutdown race it closes). For each launcher it prints the kernels
+run and those that did not stop cleanly on their shutdown request, by what went wrong
+(the manager had to stop it with SIGTERM after 2.5 s, it ended by a signal such as
+SIGABRT, or it exited with an error code), and the seconds from the shutdown request to
+the kernel's exit (median and slowest). Goal: 0 unclean stops with the kit's launcher.
+Nothing is asserted; the exit status is 0 whatever the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import multiprocessing
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+LAUNCHERS = ("ipykernel", "kit")
+
+
+def _run_kernels(kernels: int, offset: int) -> dict[str, dict]:
+    """Run ``kernels`` one-cell notebooks, the launcher alternating; what each stop was like."""
+    import nbformat
+    import papermill
+
+    from tcsexam_lib.reports import kernel_client
+    from tcsexam_lib.reports.kernels import kernel_transport, private_runtime_folder
+
+    kit_launcher = kernel_client.REPORT_LAUNCHER
+    manager = kernel_client.ReportKernelManager
+    shutdown = manager._async_shutdown_kernel
+    seconds: list[float] = []
+
+    async def timed_shutdown(self, *args, **kwargs):
+        started = time.monotonic()
+        await shutdown(self, *args, **kwargs)
+        seconds.append(time.monotonic() - started)
+
+    manager._async_shutdown_kernel = timed_shutdown
+    found = {name: {"run": 0, "stops": collections.Counter(), "seconds": []} for name in LAUNCHERS}
+    with private_runtime_folder() as folder, tempfile.TemporaryDirectory() as scratch:
+        transport, _ = kernel_transport(folder)
+        source = Path(scratch) / "one-cell.ipynb"
+        notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x = 1")])
+        notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+        nbformat.write(notebook, source)
+        for number in range(kernels):
+            name = LAUNCHERS[(number + offset) % 2]
+            kernel_client.REPORT_LAUNCHER = (
+                kernel_client.IPYKERNEL_LAUNCHER if name == "ipykernel" else kit_launcher
+            )
+            problems: list[str] = []
+            papermill.execute_notebook(
+                str(source),
+                str(Path(scratch) / "out.ipynb"),
+                progress_bar=False,
+                **kernel_client.engine_options(transport, str(folder), None, problems.append),
+            )
+            found[name]["run"] += 1
+            found[name]["seconds"].append(seconds[-1])
+            for problem in problems:
+                found[name]["stops"][_kind(problem)] += 1
+    return found
+
+
+def _kind(problem: str) -> str:
+    for kind in ("SIGTERM", "SIGKILL", "SIGABRT", "signal", "code"):
+        if kind in problem:
+            return kind
+    return problem
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--kernels", type=int, default=200, help="kernels per process (2 processes; default 200)"
+    )
+    args = parser.parse_args()
+    started = time.monotonic()
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        parts = pool.starmap(_run_kernels, [(args.kernels, 0), (args.kernels, 1)])
+    print(
+        f"kernel stops: {2 * args.kernels} one-cell notebooks, two at a time, launchers "
+        f"alternating ({time.monotonic() - started:.0f} s)"
+    )
+    for name in LAUNCHERS:
+        run = sum(part[name]["run"] for part in parts)
+        stops = sum((part[name]["stops"] for part in parts), collections.Counter())
+        seconds = sorted(s for part in parts for s in part[name]["seconds"])
+        unclean = sum(stops.values())
+        how = ", ".join(f"{count} {kind}" for kind, count in sorted(stops.items())) or "none"
+        goal = ""
+        if name == "kit":
+            goal = f" (goal: 0) {'PASS' if unclean == 0 else 'MISS'}"
+        print(
+            f"  {name:9} launcher: {run} kernels, {unclean} did not stop cleanly ({how}){goal}; "
+            f"shutdown request to exit: median {statistics.median(seconds):.2f} s, "
+            f"slowest {seconds[-1]:.2f} s"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
