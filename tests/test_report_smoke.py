@@ -120,13 +120,11 @@ def test_runner_on_a_demo_run_set_lists_every_model_as_run_score_does(published)
                 assert not re.search(r"""(src|href)=["']?(https?:)?//""", text), path
     statuses = sorted(entry["status"] for entry in expected["models"].values())
     assert statuses == ["complete", "incomplete", "provisional"]  # the demo's three stories
-    # the kernel log: how kernels were reached, then only lines naming their notebook;
-    # no transport warning, no error for a normal shutdown
+    # the kernel log: how kernels were reached, and nothing else for a normal run (no
+    # transport warning, no error of a kernel on its way out, no kernel stopped by force)
     log = (tmp_path / params.name / "report-kernels.log").read_text(encoding="utf-8")
     assert log.startswith("[report runner] kernels started over IPC")
-    for line in log.splitlines():
-        assert line.startswith(("[report runner] ", f"[{params.name}/")), line
-    assert "over TCP without encryption" not in log and "KeyboardInterrupt" not in log
+    assert [line for line in log.splitlines() if not line.startswith("[report runner] ")] == []
 
 
 class _Tables(html.parser.HTMLParser):
