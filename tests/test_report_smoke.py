@@ -118,6 +118,7 @@ def test_runner_on_a_demo_run_set_lists_every_model_as_run_score_does(published)
             assert str(tmp_path) not in text, path
             if path.suffix == ".html":
                 assert not re.search(r"""(src|href)=["']?(https?:)?//""", text), path
+                assert not re.search(r"\d %", text), path  # one spelling of a level: 95%
     statuses = sorted(entry["status"] for entry in expected["models"].values())
     assert statuses == ["complete", "incomplete", "provisional"]  # the demo's three stories
     # the kernel log: how kernels were reached, and nothing else for a normal run (no
