@@ -42,7 +42,7 @@ METHOD = {
     "P(|T_df| >= |delta| / se_adjusted), from the t distribution (no resampling floor); "
     "se = 0 gives p = 1 when delta = 0, else p = 0",
     "p_holm": "Holm step-down adjustment over all pairs; significant: p_holm <= 1 - level",
-    "mdd": "minimum detectable difference at 80 % power after Holm: (t(1 - (1 - level)/(2m), "
+    "mdd": "minimum detectable difference at 80% power after Holm: (t(1 - (1 - level)/(2m), "
     "df) + t(0.8, df)) * se_adjusted, m the number of pairs (Holm's strictest step)",
     "rank_ci": "simultaneous: [1 + the number of models significantly ahead (Holm over all "
     "pairs), number of ranked models - the number significantly behind]; all hold together "
