@@ -19,7 +19,7 @@ from typing import Any
 from ..jsonio import dumps_json, read_json, write_text_atomic
 from ..paths import KIT_ROOT
 from ..provenance import created_utc, kit_version
-from ..stats.document import StatsDocument
+from ..stats.document import ComputedStats
 from .execute import NotebookJob, NotebookOutcome, Progress
 from .fill import FillResult
 from .landing import write_landing_page
@@ -51,7 +51,7 @@ class RunSetResult:
     notebooks: list[NotebookOutcome] = field(default_factory=list)
     staging: Path | None = None
     stats_output: Path | None = None
-    stats: StatsDocument | None = None
+    stats: ComputedStats | None = None
     published: bool = False
 
 
@@ -64,7 +64,7 @@ COHORT_NOTEBOOK = "cohort"
 
 
 def summary(
-    score: dict[str, Any], stats: StatsDocument | dict[str, Any] | None = None
+    score: dict[str, Any], stats: ComputedStats | dict[str, Any] | None = None
 ) -> dict[str, Any]:
     """What the landing page and other cohort reports show: status, index, P/S/C/O.
 
