@@ -507,18 +507,6 @@ NOT_YET_READ_BY_ATTRIBUTE = {
         "unscored_instances",
         "z",
     },
-    "views/stats.py": {
-        "index",
-        "index_ci_half_width",
-        "leader_group",
-        "level",
-        "mean",
-        "models",
-        "rank",
-        "simulated",
-        "status",
-        "tracks",
-    },
 }
 
 #: Modules that read output documents.
