@@ -481,7 +481,6 @@ NOT_YET_READ_BY_ATTRIBUTE = {
         "track",
         "track_means",
     },
-    "views/pairs.py": {"level", "simulated"},
     "views/solver.py": {
         "adopted_attempts",
         "adoption_status",
