@@ -21,6 +21,8 @@ from ..number_format import points
 from ..stats.wording import percent
 
 SIMULATED_TEXT = "SIMULATED DEMO DATA — not TCSExam results"
+#: The notebook of a model's index report (what the leaderboard links each model to).
+INDEX_REPORT = "index"
 
 
 class Note:
