@@ -452,16 +452,6 @@ NOT_YET_READ_BY_ATTRIBUTE = {
         "tracks",
         "weight",
     },
-    "views/compare.py": {
-        "index",
-        "item",
-        "mean",
-        "models",
-        "status",
-        "tasks",
-        "track",
-        "track_means",
-    },
     "views/solver.py": {
         "adopted_attempts",
         "adoption_status",
