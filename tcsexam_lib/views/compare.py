@@ -31,25 +31,11 @@ import pandas as pd
 from ..formulas import combine_track_means
 from ..number_format import MEAN, POINTS, TEXT, interval
 from ..reports.run_set_document import RunSetSummary
-from ..scoring.index_document import IndexDocument, ModelResult, as_index_document, as_model_result
+from ..scoring.index_document import IndexDocument, as_index_document
 from ..stats.wording import percent
 from ..vocab import TRACK_LETTERS, TRACKS
 from .notebook import Note
 from .tables import Cell
-
-
-def task_means(entry: ModelResult | dict[str, Any]) -> dict[str, dict[str, float | None]]:
-    """One model's task means by track (``{track: {item: mean}}``) from an index output.
-
-    Examples
-    --------
-    >>> task_means({"tasks": [{"track": "solver", "item": "x", "mean": 0.5}]})
-    {'solver': {'x': 0.5}}
-    """
-    out: dict[str, dict[str, float | None]] = {}
-    for task in as_model_result(entry).tasks:
-        out.setdefault(task.track, {})[task.item] = task.mean
-    return out
 
 
 @dataclass(frozen=True)
@@ -70,7 +56,7 @@ def paired_delta(
 ) -> dict[str, Any] | None:
     """Δ (mine − theirs, points) over the common tasks, with its paired interval.
 
-    ``mine`` and ``theirs`` are task means by track (:func:`task_means`). ``index``
+    ``mine`` and ``theirs`` are task means by track (``ModelResult.task_means``). ``index``
     gives the two indexes whose difference is Δ (the published ones, when both run sets
     hold the same tasks); without it, each index is recomputed on the common tasks.
     ``None`` when a track has no common task with a mean in both.
@@ -144,7 +130,7 @@ def _side_by_side(result: IndexDocument, other: RunSetSummary, by: str, level: f
     mine_all, others = result.results, other.results
     for model in (m for m in mine_all if m in others):
         a, b = mine_all[model], others[model]
-        mine, theirs = task_means(a), theirs_all.get(model, {})
+        mine, theirs = a.task_means(), theirs_all.get(model, {})
         same_tasks = {(t, i) for t, items in mine.items() for i in items} == {
             (t, i) for t, items in theirs.items() for i in items
         }
