@@ -350,28 +350,6 @@ READERS_MAY_SUBSCRIPT = {
 #: shrink: a module here may not start reading a key it does not read today, and a key
 #: it stops reading must be taken off (so that the list says where the work is left).
 NOT_YET_READ_BY_ATTRIBUTE = {
-    "reports/runsets.py": {
-        "could_be_first",
-        "index",
-        "index_ci_half_width",
-        "index_json",
-        "item",
-        "leader_group",
-        "level",
-        "mean",
-        "metric_id",
-        "models",
-        "name",
-        "rank",
-        "reference_id",
-        "solver_protocol",
-        "status",
-        "suite",
-        "summary",
-        "tasks",
-        "track",
-        "track_means",
-    },
     "reports/landing.py": {
         "attempts",
         "cohort",
