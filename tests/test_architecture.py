@@ -350,35 +350,6 @@ READERS_MAY_SUBSCRIPT = {
 #: shrink: a module here may not start reading a key it does not read today, and a key
 #: it stops reading must be taken off (so that the list says where the work is left).
 NOT_YET_READ_BY_ATTRIBUTE = {
-    "reports/landing.py": {
-        "attempts",
-        "cohort",
-        "could_be_first",
-        "created_utc",
-        "description",
-        "error",
-        "html",
-        "index",
-        "index_ci_half_width",
-        "index_json",
-        "kernel_log",
-        "leader_group",
-        "level",
-        "metric_id",
-        "models",
-        "name",
-        "notebooks",
-        "ok",
-        "protocol",
-        "rank",
-        "reference_id",
-        "simulated",
-        "stats_json",
-        "status",
-        "suite",
-        "summary",
-        "track_means",
-    },
 }
 
 #: Modules that read output documents.
