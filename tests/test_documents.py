@@ -3,10 +3,11 @@ published JSON Schemas.
 
 Each record class of an output (``scoring/index_document.py``,
 ``scoring/solver_document.py``, ``stats/document.py``, ``reports/run_set_document.py``)
-names the place of its object in a published schema. These tests hold the two together: the same fields, the
-schema's required fields required by the record, each field's type one the schema
-allows, and nested records where the schema refers to them. The kit's own outputs (the
-index, a solver-score output, a run set's ``run-set.json``) validate against the schemas.
+names the place of its object in a published schema. These tests hold the two together:
+the same fields, the schema's required fields required by the record, each field's type
+one the schema allows, and nested records where the schema refers to them. The kit's own
+outputs (the index, a solver-score output, a run set's ``run-set.json`` and its stats)
+validate against the schemas.
 """
 
 from __future__ import annotations
