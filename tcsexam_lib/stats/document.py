@@ -32,13 +32,16 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..documents import Record, field
+from ..documents import Record, field, frame
 from ..jsonio import read_json, write_stream_atomic
 from .pairs import PairTests
+
+if TYPE_CHECKING:  # pragma: no cover - annotations only
+    import pandas as pd
 
 SCHEMA = "stats-output"
 
@@ -221,7 +224,8 @@ class StatsDocument(Record):
     """A ``tcsexam stats`` output: intervals, paired tests and rank claims beside an index.
 
     Read by attribute: ``document.level``, ``document.results["m"].index_ci``,
-    ``document.pair_rows[0].p_holm``.
+    ``document.pair_rows[0].p_holm``; tables for notebooks as :attr:`models` and
+    :attr:`pairs`.
 
     Examples
     --------
@@ -252,6 +256,78 @@ class StatsDocument(Record):
     def set_provenance(self, provenance: dict[str, Any]) -> None:
         """The provenance block (written last: it closes the document)."""
         self.data["provenance"] = provenance
+
+    @property
+    def models(self) -> pd.DataFrame:
+        """One row per model: status, index (points), its interval and standard error, rank
+        and rank interval (empty without an index), and whether it could be first.
+
+        Examples
+        --------
+        >>> entry = {"status": "complete", "index": 50.0, "rank": 1, "index_se": 4.5,
+        ...     "index_ci": [40.0, 60.0], "index_ci_half_width": 10.0, "rank_ci": [1, 2]}
+        >>> document = StatsDocument({"models": {"a": entry}, "leader_group": ["a"]})
+        >>> document.models[["model", "index", "ci_low", "rank_worst", "could_be_first"]
+        ...     ].values.tolist()
+        [['a', 50.0, 40.0, 2, True]]
+        """
+        leaders = set(self.leader_group)
+        rows = [
+            {
+                "model": model,
+                "status": entry.status,
+                "index": entry.index,
+                "index_se": entry.index_se,
+                **_ends(entry.index_ci, "ci_low", "ci_high"),
+                "index_ci_half_width": entry.index_ci_half_width,
+                "rank": entry.rank,
+                **_ends(entry.rank_ci, "rank_best", "rank_worst"),
+                "could_be_first": model in leaders,
+            }
+            for model, entry in self.results.items()
+        ]
+        columns = ["model", "status", "index", "index_se", "ci_low", "ci_high",
+                   "index_ci_half_width", "rank", "rank_best", "rank_worst",
+                   "could_be_first"]  # fmt: skip
+        return frame(rows, columns, index=["model"])
+
+    @property
+    def pairs(self) -> pd.DataFrame:
+        """One row per pair of ranked models: Δ index (a − b, points), its interval, the
+        p-value and Holm's, whether the pair differs, the detectable Δ.
+
+        Examples
+        --------
+        >>> pair = {"model_a": "a", "model_b": "b", "delta": 2.0, "se": 1.0, "ci": [0.1, 3.9],
+        ...     "p_value": 0.04, "p_holm": 0.04, "significant": True, "mdd": 4.5,
+        ...     "n_common_tasks": 20}
+        >>> StatsDocument({"pairs": [pair]}).pairs[["model_a", "delta", "ci_low", "significant"]
+        ...     ].values.tolist()
+        [['a', 2.0, 0.1, True]]
+        """
+        rows = [
+            {
+                "model_a": pair.model_a,
+                "model_b": pair.model_b,
+                "delta": pair.delta,
+                "se": pair.se,
+                **_ends(pair.ci, "ci_low", "ci_high"),
+                "p_value": pair.p_value,
+                "p_holm": pair.p_holm,
+                "significant": pair.significant,
+                "mdd": pair.mdd,
+                "n_common_tasks": pair.n_common_tasks,
+            }
+            for pair in self.pair_rows
+        ]
+        columns = ["model_a", "model_b", "delta", "se", "ci_low", "ci_high", "p_value",
+                   "p_holm", "significant", "mdd", "n_common_tasks"]  # fmt: skip
+        return frame(rows, columns, index=["model_a", "model_b"])
+
+
+def _ends(interval: list[Any] | None, low: str, high: str) -> dict[str, Any]:
+    """An interval as two columns (both empty without one)."""
+    return {low: None, high: None} if interval is None else {low: interval[0], high: interval[1]}
 
 
 def as_stats_document(stats: StatsDocument | ComputedStats | dict[str, Any]) -> StatsDocument:
