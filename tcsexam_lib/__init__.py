@@ -15,7 +15,8 @@ Public surface (everything else is internal):
   (``30*P + 30*S + 30*C + 10*O``; higher is better; may exceed 100);
 - the outputs as typed documents with tidy tables for notebooks: :func:`load_index`
   (:class:`IndexDocument`: ``.models``, ``.tracks``, ``.tasks``, ``.attempts``,
-  ``.issues``), :func:`load_solver_output` (:class:`SolverDocument`) and
+  ``.issues``), :func:`load_solver_output` (:class:`SolverDocument`),
+  :func:`load_stats` (:class:`StatsDocument`: ``.models``, ``.pairs``) and
   :func:`load_run_set` (:class:`RunSetDocument`);
 - :func:`verify_output`: recompute an output from its recorded inputs;
 - :func:`run_stats` (``tcsexam stats``): intervals, paired comparisons, rank intervals
@@ -75,6 +76,7 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     "reports.runner": ("run_report",),
     "reports.run_set_document": ("RunSetDocument", "load_run_set"),
     "stats.command": ("run_stats",),
+    "stats.document": ("StatsDocument", "load_stats"),
 }
 
 #: Public modules, imported when first used (``from tcsexam_lib import views``).

@@ -2,11 +2,12 @@
 published JSON Schemas.
 
 Each record class of an output (``scoring/index_document.py``,
-``scoring/solver_document.py``, ``reports/run_set_document.py``) names the place of its
-object in a published schema. These tests hold the two together: the same fields, the
-schema's required fields required by the record, each field's type one the schema
-allows, and nested records where the schema refers to them. The kit's own outputs (the
-index, a solver-score output, a run set's ``run-set.json``) validate against the schemas.
+``scoring/solver_document.py``, ``stats/document.py``, ``reports/run_set_document.py``)
+names the place of its object in a published schema. These tests hold the two together:
+the same fields, the schema's required fields required by the record, each field's type
+one the schema allows, and nested records where the schema refers to them. The kit's own
+outputs (the index, a solver-score output, a run set's ``run-set.json`` and its stats)
+validate against the schemas.
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ from tcsexam_lib.documents import Field, Record
 from tcsexam_lib.reports import run_set_document
 from tcsexam_lib.schemas import load_schema, schema_errors
 from tcsexam_lib.scoring import index_document, solver_document
+from tcsexam_lib.stats import document as stats_document
 
-MODULES = (index_document, solver_document, run_set_document)
+MODULES = (index_document, solver_document, stats_document, run_set_document)
 RECORDS = [
     value
     for module in MODULES
@@ -71,18 +73,21 @@ def _accepted(annotation: Any) -> set[str] | None:
     return _JSON_TYPES[target]
 
 
-def _allowed(prop: dict[str, Any]) -> set[str] | None:
-    """JSON types a schema property allows (``None``: any)."""
+def _allowed(prop: dict[str, Any], schema: dict[str, Any]) -> set[str] | None:
+    """JSON types a schema property allows (``None``: any); a reference to a definition
+    that is not an object (``number_or_null``, an interval) allows what it allows."""
     if "$ref" in prop:
-        return {"object"}
-    if "anyOf" in prop:
-        found: set[str] = set()
-        for option in prop["anyOf"]:
-            allowed = _allowed(option)
-            if allowed is None:
-                return None
-            found |= allowed
-        return found
+        target = _resolve(schema, prop["$ref"])
+        return {"object"} if target.get("type") == "object" else _allowed(target, schema)
+    for combined in ("anyOf", "oneOf"):
+        if combined in prop:
+            found: set[str] = set()
+            for option in prop[combined]:
+                allowed = _allowed(option, schema)
+                if allowed is None:
+                    return None
+                found |= allowed
+            return found
     values = prop.get("enum", [prop["const"]] if "const" in prop else None)
     if values is not None:
         names = {str: "string", bool: "boolean", int: "integer", float: "number"}
@@ -93,13 +98,18 @@ def _allowed(prop: dict[str, Any]) -> set[str] | None:
     return set(declared) if isinstance(declared, list) else {declared}
 
 
+def _resolve(schema: dict[str, Any], pointer: str) -> dict[str, Any]:
+    """The node a local ``$ref`` (``#/$defs/...``) points to."""
+    node = schema
+    for step in [s for s in pointer.removeprefix("#").split("/") if s]:
+        node = node[step]
+    return node
+
+
 def _subschema(record: type[Record]) -> tuple[dict[str, Any], dict[str, Any]]:
     name, pointer = record.SCHEMA
     schema = load_schema(name)
-    node = schema
-    for step in [s for s in pointer.split("/") if s]:
-        node = node[step]
-    return schema, node
+    return schema, _resolve(schema, pointer)
 
 
 def _attributes(record: type[Record]) -> dict[str, str]:
@@ -127,13 +137,14 @@ def _refers_to(prop: dict[str, Any], field: Field) -> bool:
 
 
 def test_every_output_module_has_record_classes():
-    assert {r.__name__ for r in RECORDS} >= {"IndexDocument", "SolverDocument", "RunSetDocument"}
+    names = {r.__name__ for r in RECORDS}
+    assert names >= {"IndexDocument", "SolverDocument", "StatsDocument", "RunSetDocument"}
 
 
 @pytest.mark.parametrize("record", RECORDS, ids=lambda r: r.__name__)
 def test_each_record_declares_what_its_published_schema_describes(record):
     assert record.SCHEMA is not None, f"{record.__name__} names no schema"
-    _, node = _subschema(record)
+    schema, node = _subschema(record)
     fields = record.fields()
     properties = node["properties"]
     assert sorted(fields) == sorted(properties), "fields and schema properties differ"
@@ -142,7 +153,7 @@ def test_each_record_declares_what_its_published_schema_describes(record):
             assert not fields[key].optional, f"{key}: required by the schema, optional here"
     hints = typing.get_type_hints(record)
     for key, attribute in _attributes(record).items():
-        accepted, allowed = _accepted(hints[attribute]), _allowed(properties[key])
+        accepted, allowed = _accepted(hints[attribute]), _allowed(properties[key], schema)
         if accepted is not None and allowed is not None:
             assert allowed <= accepted, f"{key}: schema allows {allowed}, annotated {accepted}"
         if fields[key].of is not None:
@@ -166,6 +177,12 @@ def test_the_kits_outputs_match_their_published_schemas(ws, tmp_path, tiny_noteb
     manifest = json.loads((run_set.folder / "run-set.json").read_text(encoding="utf-8"))
     assert schema_errors(manifest, "run-set") == []
     assert run_set_document.load_run_set(run_set.folder).summary.results.keys() == {"test-model-a"}
+    stats = json.loads(run_set.stats_output.read_text(encoding="utf-8"))
+    assert schema_errors(stats, "stats-output") == []
+    loaded = stats_document.load_stats(run_set.stats_output)
+    entry = loaded.result("test-model-a")
+    assert entry.index == run_set.score.results["test-model-a"].index
+    assert isinstance(entry.index_se_projected, stats_document.ProjectedSE)
 
 
 def test_load_index_gives_tidy_tables(ws, tmp_path):

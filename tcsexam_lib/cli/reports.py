@@ -150,34 +150,35 @@ def _cmd_stats(args: argparse.Namespace) -> int:
         seed=args.seed,
         level=args.level,
     )
-    level = f"{result['level'] * 100:g}%"
-    ranking = result["ranking"]
+    head = result.head
+    level = f"{head.level * 100:g}%"
+    ranking, models = head.ranking, head.results
     for model in ranking[:SUMMARY_MODELS]:
-        entry = result["models"][model]
-        best, worst = entry["rank_ci"]
+        entry = models[model]
+        best, worst = entry.rank_ci
         say(
-            f"{model}: index {entry['index']:.2f}, {level} CI {_interval_text(entry['index_ci'])}"
-            f", rank {entry['rank']} (interval {best}-{worst}), {entry['status']}"
+            f"{model}: index {entry.index:.2f}, {level} CI {_interval_text(entry.index_ci)}"
+            f", rank {entry.rank} (interval {best}-{worst}), {entry.status}"
         )
     if len(ranking) > SUMMARY_MODELS:
         say(f"... and {len(ranking) - SUMMARY_MODELS} more ranked models (all in the file)")
-    unranked = [m for m, entry in result["models"].items() if entry["index"] is None]
+    unranked = [m for m, entry in models.items() if entry.index is None]
     for model in unranked[:SUMMARY_MODELS]:
-        say(f"{model}: {result['models'][model]['status']}, no index: no interval, no rank")
+        say(f"{model}: {models[model].status}, no index: no interval, no rank")
     if len(unranked) > SUMMARY_MODELS:
         say(f"... and {len(unranked) - SUMMARY_MODELS} more models without an index")
     pairs = result.pairs
     if len(pairs):
         say(f"pairs: {pairs.count_significant()} of {len(pairs)} differ after Holm at {level}")
-    leaders = result["leader_group"]
+    leaders = head.leader_group
     if leaders:
         shown = ", ".join(leaders[:SUMMARY_MODELS])
         more = f" and {len(leaders) - SUMMARY_MODELS} more" if len(leaders) > SUMMARY_MODELS else ""
         say(f"could be first (no model significantly ahead): {shown}{more}")
-    say(f"tie groups: {len(result['tie_groups'])} (no group holds a significant pair)")
+    say(f"tie groups: {len(head.tie_groups)} (no group holds a significant pair)")
     say("method: analytic intervals and tests (see the file's method); nothing resampled")
     say(f"-> {args.output}")
-    if result.get("simulated"):
+    if head.simulated:
         say(SIMULATED_NOTE)
     return 0
 

@@ -23,7 +23,6 @@ import os
 import urllib.parse
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 from ..jsonio import write_text_atomic
 from ..number_format import mean, points
@@ -31,6 +30,7 @@ from ..stats.wording import lead_sentence
 from ..vocab import MODEL_STATUSES, TRACK_LETTERS, TRACKS
 from .pages import footer_html
 from .publish import ASSETS, read_manifests
+from .run_set_document import NotebookFiles, RunSetDocument, RunSetSummary, SummaryModel
 
 SIMULATED_TEXT = "SIMULATED DEMO DATA — not TCSExam results"
 
@@ -65,28 +65,28 @@ def _link(href: str | None, text: str) -> str:
     return f"<a href='{href}'>{html.escape(text)}</a>" if href else html.escape(text)
 
 
-def _ranked(summary: dict[str, Any]) -> list[tuple[str, dict[str, Any], int | None]]:
+def _ranked(summary: RunSetSummary) -> list[tuple[str, SummaryModel, int | None]]:
     """Models by rank (the stats' rank, else by index), then those without an index."""
-    models = summary["models"]
-    with_index = [(m, e) for m, e in models.items() if e.get("index") is not None]
-    with_index.sort(key=lambda me: (-me[1]["index"], me[0]))
-    ranks = {m: e.get("rank") for m, e in with_index}
+    models = summary.results
+    with_index = [(m, e) for m, e in models.items() if e.index is not None]
+    with_index.sort(key=lambda me: (-me[1].index, me[0]))
+    ranks = {m: e.rank for m, e in with_index}
     if any(r is None for r in ranks.values()):  # a run set written before ranks were kept
-        ranks = {m: 1 + sum(o["index"] > e["index"] for _, o in with_index) for m, e in with_index}
-    with_index.sort(key=lambda me: (ranks[me[0]], -me[1]["index"], me[0]))
-    without = sorted((m, e) for m, e in models.items() if e.get("index") is None)
+        ranks = {m: 1 + sum(o.index > e.index for _, o in with_index) for m, e in with_index}
+    with_index.sort(key=lambda me: (ranks[me[0]], -me[1].index, me[0]))
+    without = sorted(((m, e) for m, e in models.items() if e.index is None), key=lambda me: me[0])
     return [(m, e, ranks[m]) for m, e in with_index] + [(m, e, None) for m, e in without]
 
 
-def _reports_cell(folder: str, notebooks: list[dict[str, Any]]) -> str:
-    by_name = {nb["name"]: nb for nb in notebooks}
+def _reports_cell(folder: str, notebooks: list[NotebookFiles]) -> str:
+    by_name = {nb.name: nb for nb in notebooks}
     links = []
     for name, short in _REPORTS:
         nb = by_name.get(name)
         if nb is None:
             continue
-        text = _link(_href(folder, nb.get("html")), short)
-        if not nb.get("ok"):
+        text = _link(_href(folder, nb.html), short)
+        if not nb.ok:
             text += " <span class='failed'>FAILED</span>"
         links.append(text)
     return " · ".join(links) if links else "—"
@@ -102,25 +102,27 @@ def _header(name: str, numeric: bool, level: str) -> str:
     return f"<th{css}{title}>{html.escape(label)}</th>"
 
 
-def _model_row(folder: str, model: str, entry: dict[str, Any], rank: int | None, nbs: list) -> str:
-    index_page = next((nb for nb in nbs if nb["name"] == "index" and nb.get("html")), None)
-    name = _link(_href(folder, index_page["html"]) if index_page else None, model)
-    status = html.escape(entry["status"])
-    if entry.get("index") is None:
+def _model_row(
+    folder: str, model: str, entry: SummaryModel, rank: int | None, nbs: list[NotebookFiles]
+) -> str:
+    index_page = next((nb for nb in nbs if nb.name == "index" and nb.html), None)
+    name = _link(_href(folder, index_page.html) if index_page else None, model)
+    status = html.escape(entry.status)
+    if entry.index is None:
         index, order = "no index", ""
     else:
-        index, order = points(entry["index"]), repr(float(entry["index"]))
-        if entry.get("index_ci_half_width") is not None:
-            index += f" ± {points(entry['index_ci_half_width'])}"
-    could = "—" if entry.get("index") is None else "yes" if entry.get("could_be_first") else "no"
+        index, order = points(entry.index), repr(float(entry.index))
+        if entry.index_ci_half_width is not None:
+            index += f" ± {points(entry.index_ci_half_width)}"
+    could = "—" if entry.index is None else "yes" if entry.could_be_first else "no"
     letters = [TRACK_LETTERS[t] for t in TRACKS]
-    means = entry["track_means"]
+    means = entry.track_means
     cells = [
         f"<td class='num' data-order='{'' if rank is None else rank}'>{rank or '—'}</td>",
         f"<td class='tcs-nowrap'>{name}</td>",
         f"<td class='num' data-order='{order}'>{html.escape(index)}</td>",
         f"<td>{could}</td>",
-        f"<td class='{status}' data-order='{MODEL_STATUSES.index(entry['status'])}'>{status}</td>",
+        f"<td class='{status}' data-order='{MODEL_STATUSES.index(entry.status)}'>{status}</td>",
         *(
             f"<td class='num' data-order='{'' if means[x] is None else repr(float(means[x]))}'>"
             f"{mean(means[x])}</td>"
@@ -131,31 +133,31 @@ def _model_row(folder: str, model: str, entry: dict[str, Any], rank: int | None,
     return "<tr>" + "".join(cells) + "</tr>"
 
 
-def _run_set_section(manifest: dict[str, Any]) -> str:
+def _run_set_section(manifest: RunSetDocument) -> str:
     folder = manifest.folder
-    name = html.escape(manifest["name"])
-    summary = manifest["summary"]
+    name = html.escape(manifest.name)
+    summary = manifest.summary
     ranked = _ranked(summary)
-    level = summary.get("level") or 0.95
-    leaders = summary.get("leader_group")
+    level = summary.level or 0.95
+    leaders = summary.leader_group
     if leaders is None:
-        leaders = [m for m, e, _ in ranked if e.get("could_be_first")]
+        leaders = [m for m, e, _ in ranked if e.could_be_first]
     n_ranked = sum(1 for _, _, rank in ranked if rank is not None)
     lead, real = lead_sentence(leaders, n_ranked, level)
-    counts = Counter(entry["status"] for entry in summary["models"].values())
+    counts = Counter(entry.status for _, entry, _ in ranked)
     statuses = ", ".join(f"{counts[s]} {s}" for s in MODEL_STATUSES if counts[s])
     out = [
-        f"<section id='{name}'><h2>{html.escape(manifest['suite'])} · "
-        f"{html.escape(manifest['protocol'])} solver protocol</h2>",
+        f"<section id='{name}'><h2>{html.escape(manifest.suite)} · "
+        f"{html.escape(manifest.protocol)} solver protocol</h2>",
         f"<p class='tcs-lead{'' if real else ' open'}'>{html.escape(lead)}</p>",
     ]
-    if manifest.get("description") and not manifest.get("simulated"):
-        out.append(f"<p>{html.escape(manifest['description'])}</p>")
-    cohort = manifest.get("cohort")
-    what = [f"{len(summary['models'])} models: {statuses}"]
-    if cohort and cohort.get("html"):
-        failed = "" if cohort.get("ok") else " <span class='failed'>FAILED</span>"
-        link = _link(_href(folder, cohort["html"]), "Leaderboard and comparisons")
+    if manifest.description and not manifest.simulated:
+        out.append(f"<p>{html.escape(manifest.description)}</p>")
+    cohort = manifest.cohort
+    what = [f"{len(ranked)} models: {statuses}"]
+    if cohort and cohort.html:
+        failed = "" if cohort.ok else " <span class='failed'>FAILED</span>"
+        link = _link(_href(folder, cohort.html), "Leaderboard and comparisons")
         what.insert(0, f"<b>{link}</b> (the cohort report){failed}")
     out.append(f"<p>{' · '.join(what)}</p>")
     percent = f"{level:.0%}"
@@ -167,23 +169,24 @@ def _run_set_section(manifest: dict[str, Any]) -> str:
         + "".join(_header(c, numeric, percent) for c, numeric in columns)
         + "</tr></thead><tbody>"
     )
+    notebooks = manifest.notebooks
     for model, entry, rank in ranked:
-        out.append(_model_row(folder, model, entry, rank, manifest["notebooks"].get(model, [])))
+        out.append(_model_row(folder, model, entry, rank, notebooks.get(model, [])))
     out.append("</tbody></table></div>")
     files = [
-        _link(_href(folder, manifest["index_json"]), "index JSON"),
+        _link(_href(folder, manifest.index_json), "index JSON"),
         *(
-            [_link(_href(folder, manifest["stats_json"]), "intervals JSON")]
-            if manifest.get("stats_json")
+            [_link(_href(folder, manifest.stats_json), "intervals JSON")]
+            if manifest.stats_json
             else []
         ),
-        _link(_href(folder, manifest["attempts"]), "attempts (solver rows filled)"),
-        _link(_href(folder, manifest["kernel_log"]), "kernel log"),
+        _link(_href(folder, manifest.attempts), "attempts (solver rows filled)"),
+        _link(_href(folder, manifest.kernel_log), "kernel log"),
     ]
     out.append(
         f"<p>Files: {' · '.join(files)} · reference "
-        f"<code>{html.escape(str(manifest['reference_id']))}</code> · built "
-        f"{html.escape(manifest.get('created_utc', ''))}</p></section>"
+        f"<code>{html.escape(str(manifest.reference_id))}</code> · built "
+        f"{html.escape(manifest.created_utc)}</p></section>"
     )
     return "".join(out)
 
@@ -199,7 +202,7 @@ _INTRO = (
 )
 
 
-def build_landing_page(manifests: list[dict[str, Any]]) -> str:
+def build_landing_page(manifests: list[RunSetDocument]) -> str:
     """The landing page HTML from the run sets' manifests (see :func:`read_manifests`).
 
     Examples
@@ -208,15 +211,15 @@ def build_landing_page(manifests: list[dict[str, Any]]) -> str:
     >>> "<h1>TCSExam reports</h1>" in page, "SIMULATED" in page
     (True, False)
     """
-    simulated = any(m.get("simulated") for m in manifests)
+    simulated = any(m.simulated for m in manifests)
     failures = [
         (m, label, nb)
         for m in manifests
         for label, nb in [
-            ("cohort", m.get("cohort") or {"ok": True}),
-            *((model, nb) for model, nbs in m["notebooks"].items() for nb in nbs),
+            *([("cohort", m.cohort)] if m.cohort else []),
+            *((model, nb) for model, nbs in m.notebooks.items() for nb in nbs),
         ]
-        if not nb.get("ok")
+        if not nb.ok
     ]
     parts = [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
@@ -238,21 +241,20 @@ def build_landing_page(manifests: list[dict[str, Any]]) -> str:
         parts.append(
             "<nav class='tcs-contents'>Run sets: "
             + " · ".join(
-                f"<a href='#{html.escape(m['name'])}'>{html.escape(m['name'])}</a>"
-                for m in manifests
+                f"<a href='#{html.escape(m.name)}'>{html.escape(m.name)}</a>" for m in manifests
             )
             + "</nav>"
         )
     if failures:
         parts.append(f"<h2 class='failed'>{len(failures)} notebook(s) failed</h2><ul>")
         for manifest, where, nb in failures:
-            label = html.escape(f"{manifest['name']}/{where}/{nb['name']}")
-            link = _href(manifest.folder, nb.get("html"))
+            label = html.escape(f"{manifest.name}/{where}/{nb.name}")
+            link = _href(manifest.folder, nb.html)
             text = f"<a href='{link}'>{label}</a>" if link else label
-            parts.append(f"<li>{text}: {html.escape(nb.get('error') or '')}</li>")
+            parts.append(f"<li>{text}: {html.escape(nb.error or '')}</li>")
         parts.append("</ul>")
     parts.extend(_run_set_section(m) for m in manifests)
-    metrics = sorted({m["metric_id"] for m in manifests if m.get("metric_id")})
+    metrics = sorted({m.metric_id for m in manifests if m.metric_id})
     parts.append(
         f"</main><footer class='tcs-footer'>{footer_html(metric_id=', '.join(metrics))}"
         f"</footer><script src='{ASSETS}/report.js'></script></body></html>\n"

@@ -59,7 +59,9 @@ class RunSetSummary(Record):
     solver_protocol: str = field()
     results: dict[str, SummaryModel] = field(SummaryModel, shape="dict", key="models")
     level: float | None = field(default=None)
-    leader_group: list[str] = field(default=())
+    #: ``None`` in a run set written before the leader group was kept (then each model's
+    #: ``could_be_first`` says it)
+    leader_group: list[str] | None = field(default=None)
 
 
 class RunSetDocument(Record):

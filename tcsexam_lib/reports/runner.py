@@ -398,12 +398,12 @@ def _write_staged(prepared: PreparedRunSet, staging: Path, say: Progress) -> Run
         staging.resolve() / index_path.name,
         index_sha256,
         score.reference_id,
-        resamples=stats["resamples"],
-        seed=stats["seed"],
-        level=stats["level"],
+        resamples=stats.head.resamples,
+        seed=stats.head.seed,
+        level=stats.head.level,
         producer=PRODUCER,
     )
-    stats.head["provenance"] = relative_provenance(provenance, staging)
+    stats.set_provenance(relative_provenance(provenance, staging))
     write_stats_json(stats_path, stats)
     for model, entry in score.results.items():
         index = "no index" if entry.index is None else f"index {entry.index:.2f}"

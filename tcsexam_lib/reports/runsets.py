@@ -16,16 +16,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..jsonio import dumps_json, read_json, write_text_atomic
+from ..jsonio import dumps_json, write_text_atomic
 from ..paths import KIT_ROOT
 from ..provenance import created_utc, kit_version
-from ..stats.document import StatsDocument
+from ..scoring.index_document import IndexDocument, as_index_document, load_index
+from ..stats.document import ComputedStats, StatsDocument, StatsModel, as_stats_document
 from .execute import NotebookJob, NotebookOutcome, Progress
 from .fill import FillResult
 from .landing import write_landing_page
 from .pages import footer_html, relative_link
 from .params import ReportParams
 from .publish import MANIFEST, MANIFEST_KIND, read_manifests, switch_into_place
+from .run_set_document import RunSetSummary
 
 #: The run set's log of what its kernels and workers wrote to stderr.
 KERNEL_LOG = "report-kernels.log"
@@ -44,14 +46,14 @@ class RunSetResult:
     folder: Path
     index_output: Path
     attempts_filled: Path
-    score: dict[str, Any]
+    score: IndexDocument
     fill: FillResult
     solver_outputs: dict[str, list[dict[str, Any]]]
     simulated: bool
     notebooks: list[NotebookOutcome] = field(default_factory=list)
     staging: Path | None = None
     stats_output: Path | None = None
-    stats: StatsDocument | None = None
+    stats: ComputedStats | None = None
     published: bool = False
 
 
@@ -64,7 +66,8 @@ COHORT_NOTEBOOK = "cohort"
 
 
 def summary(
-    score: dict[str, Any], stats: StatsDocument | dict[str, Any] | None = None
+    score: IndexDocument | dict[str, Any],
+    stats: ComputedStats | StatsDocument | dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """What the landing page and other cohort reports show: status, index, P/S/C/O.
 
@@ -85,32 +88,36 @@ def summary(
     >>> summary(score, stats)["models"]["m"]["index_ci_half_width"], summary(score, stats)["level"]
     (6.5, 0.95)
     """
-    models = {}
-    for model, entry in score["models"].items():
-        models[model] = {
-            "status": entry["status"],
-            "index": entry["index"],
-            "track_means": entry["track_means"],
+    score = as_index_document(score)
+    stats = None if stats is None else as_stats_document(stats)
+    intervals = {} if stats is None else stats.results
+    models = {
+        model: {
+            "status": entry.status,
+            "index": entry.index,
+            "track_means": entry.track_means,
+            **({} if stats is None else _interval_summary(model, intervals[model], stats)),
         }
-        if stats is not None:
-            models[model]["rank"] = stats["models"][model].get("rank")
-            models[model]["index_ci_half_width"] = stats["models"][model]["index_ci_half_width"]
-            models[model]["could_be_first"] = model in stats["leader_group"]
-    out = {"suite": score["suite"], "solver_protocol": score["solver_protocol"], "models": models}
-    if stats is not None:
-        out["level"] = stats["level"]
-        out["leader_group"] = list(stats["leader_group"])
-    return out
+        for model, entry in score.results.items()
+    }
+    out = {"suite": score.suite, "solver_protocol": score.solver_protocol, "models": models}
+    if stats is None:
+        return out
+    return {**out, "level": stats.level, "leader_group": list(stats.leader_group)}
 
 
-def _task_means(score: dict[str, Any]) -> dict[str, dict[str, dict[str, float | None]]]:
+def _interval_summary(model: str, entry: StatsModel, stats: StatsDocument) -> dict[str, Any]:
+    """What the summary keeps of a model's intervals: its rank, ± and could be first."""
+    return {
+        "rank": entry.rank,
+        "index_ci_half_width": entry.index_ci_half_width,
+        "could_be_first": model in stats.leader_group,
+    }
+
+
+def _task_means(score: IndexDocument) -> dict[str, dict[str, dict[str, float | None]]]:
     """Each model's task means by track (what a paired comparison of run sets needs)."""
-    out: dict[str, dict[str, dict[str, float | None]]] = {}
-    for model, entry in score["models"].items():
-        tracks = out.setdefault(model, {})
-        for task in entry.get("tasks", []):
-            tracks.setdefault(task["track"], {})[task["item"]] = task["mean"]
-    return out
+    return {model: entry.task_means() for model, entry in score.results.items()}
 
 
 def comparisons(run_sets: list[RunSetResult]) -> dict[str, dict[str, Any]]:
@@ -125,21 +132,19 @@ def comparisons(run_sets: list[RunSetResult]) -> dict[str, dict[str, Any]]:
         found[rs.params.name] = {**summary(rs.score, rs.stats), "task_means": _task_means(rs.score)}
     for folder in sorted({rs.params.output for rs in run_sets}):
         for manifest in read_manifests(folder):
-            if manifest["name"] in found or not manifest.get("summary"):
+            if manifest.name in found or not manifest.summary:
                 continue
-            entry = dict(manifest["summary"])
-            index = Path(folder) / manifest.folder / manifest["index_json"]
-            if index.is_file():
-                entry["task_means"] = _task_means(read_json(index))
-            found[manifest["name"]] = entry
+            index = Path(folder) / manifest.folder / manifest.index_json
+            task_means = {"task_means": _task_means(load_index(index))} if index.is_file() else {}
+            found[manifest.name] = {**manifest.summary, **task_means}
     return found
 
 
-def _comparable(mine: dict[str, Any], other: dict[str, Any]) -> bool:
+def _comparable(mine: RunSetSummary, other: RunSetSummary) -> bool:
     """Same suite under the other protocol, or the same protocol on another suite."""
-    same_suite = other["suite"] == mine["suite"]
-    same_protocol = other["solver_protocol"] == mine["solver_protocol"]
-    return same_suite != same_protocol and bool(set(other["models"]) & set(mine["models"]))
+    same_suite = other.suite == mine.suite
+    same_protocol = other.solver_protocol == mine.solver_protocol
+    return same_suite != same_protocol and bool(set(other.results) & set(mine.results))
 
 
 def _relative(path: Path | None, start: Path) -> str | None:
@@ -167,8 +172,8 @@ def notebook_jobs(
     footer = footer_html(
         suite=p.suite,
         protocol=p.protocol,
-        reference_id=rs.score["reference_id"],
-        metric_id=rs.score["metric_id"],
+        reference_id=rs.score.reference_id,
+        metric_id=rs.score.metric_id,
     )
 
     def job(name: str, label: str, folder: Path, final: Path, nav: str, **parameters: Any):
@@ -192,11 +197,11 @@ def notebook_jobs(
     jobs = []
     run_set = html.escape(f"{p.suite} · {p.protocol}")
     if COHORT_NOTEBOOK in p.notebooks:
-        mine = summary(rs.score)
+        mine = RunSetSummary(summary(rs.score))
         others = {
             name: data
             for name, data in compare.items()
-            if name != p.name and _comparable(mine, data)
+            if name != p.name and _comparable(mine, RunSetSummary(data))
         }
         nav = f"{home(rs.folder)}<span class='tcs-here'>Leaderboard of {run_set}</span>"
         jobs.append(
@@ -219,7 +224,7 @@ def notebook_jobs(
         solver_dir = _relative(rs.folder / EVIDENCE / model, final)
         per_notebook = {
             "solver_scoring": {
-                "reference_id": rs.score["reference_id"],
+                "reference_id": rs.score.reference_id,
                 "records_dir": _relative(p.records, final),
                 "solver_outputs": solver_dir,
                 "index_json": index_json,
@@ -318,9 +323,9 @@ def manifest(rs: RunSetResult, planned: list[NotebookJob] | None = None) -> dict
         "protocol": p.protocol,
         "description": p.description,
         "simulated": rs.simulated,
-        "reference_id": rs.score["reference_id"],
-        "metric_id": rs.score["metric_id"],
-        "status": rs.score["status"],
+        "reference_id": rs.score.reference_id,
+        "metric_id": rs.score.metric_id,
+        "status": rs.score.status,
         "index_json": rs.index_output.name,
         "stats_json": None if rs.stats_output is None else rs.stats_output.name,
         "attempts": rs.attempts_filled.name,

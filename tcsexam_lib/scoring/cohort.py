@@ -14,7 +14,7 @@ from typing import Any
 
 from ..errors import InputRefused, Problem, quoted_names
 from ..inputrules import Rule, RuleList
-from ..jsonio import read_json_with_digest
+from ..jsonio import read_json, read_json_with_digest
 from ..references.load import list_reference_ids, load_reference
 from ..references.model import Reference
 from ..references.suites import Suite
@@ -183,6 +183,14 @@ COHORT_RULES: RuleList[CohortInput, Problem] = RuleList(
         ),
     ),
 )
+
+
+def declared_models(path: str | os.PathLike[str]) -> list[str]:
+    """The model ids a cohort file declares, read as they are (nothing else is checked:
+    what reads the cohort next refuses a malformed one); empty when it declares none."""
+    data = read_json(path)
+    models = data.get("models") if isinstance(data, dict) else None
+    return list(models) if isinstance(models, dict) else []
 
 
 def load_cohort(path: str | os.PathLike[str], *, suite: Suite) -> Cohort:

@@ -141,6 +141,20 @@ class ModelResult(Record):
         """The issues of severity ``error``."""
         return [issue for issue in self.issues if issue.severity == "error"]
 
+    def task_means(self) -> dict[str, dict[str, float | None]]:
+        """The task means by track (``{track: {item: mean}}``): what a paired comparison of
+        two run sets needs.
+
+        Examples
+        --------
+        >>> ModelResult({"tasks": [{"track": "solver", "item": "x", "mean": 0.5}]}).task_means()
+        {'solver': {'x': 0.5}}
+        """
+        out: dict[str, dict[str, float | None]] = {}
+        for task in self.tasks:
+            out.setdefault(task.track, {})[task.item] = task.mean
+        return out
+
 
 class IndexDocument(Record):
     """A ``tcsexam score`` output: the index of every model of a cohort.

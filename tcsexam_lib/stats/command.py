@@ -25,7 +25,7 @@ from ..jsonio import dumps_json, refuse_output_over_inputs
 from ..provenance import build_provenance
 from ..vocab import METRIC_ID, TRACK_WEIGHTS, TRACKS
 from .analysis import CohortAnalysis, analyse_cohort
-from .document import PairTable, StatsDocument, write_stats_json
+from .document import ComputedStats, PairTable, StatsDocument, write_stats_json
 from .inputs import IndexInput, index_input_from_data, read_index_output
 from .intervals import TRACK_RANGES
 from .method import METHOD
@@ -53,7 +53,7 @@ def write_stats(
     level: float = 0.95,
     producer: str = "tcsexam stats",
     available_memory: int | None = None,
-) -> StatsDocument:
+) -> ComputedStats:
     """Compute the stats document of a ``tcsexam score`` output and write it (streamed).
 
     What ``tcsexam stats`` calls: like :func:`run_stats`, but the document keeps its
@@ -69,14 +69,16 @@ def write_stats(
     source = read_index_output(index)
     check_memory(source, available_memory)
     document = build_stats_document(source, resamples=resamples, seed=seed, level=level)
-    document.head["provenance"] = stats_provenance(
-        index,
-        source.sha256,
-        source.data.get("reference_id"),
-        resamples=resamples,
-        seed=seed,
-        level=level,
-        producer=producer,
+    document.set_provenance(
+        stats_provenance(
+            index,
+            source.sha256,
+            source.data.get("reference_id"),
+            resamples=resamples,
+            seed=seed,
+            level=level,
+            producer=producer,
+        )
     )
     if output is not None:
         write_stats_json(output, document)
@@ -159,7 +161,7 @@ def compute_stats(
     resamples: int = 10_000,
     seed: int = 0,
     level: float = 0.95,
-) -> StatsDocument:
+) -> ComputedStats:
     """The stats document of an index output in memory, without provenance.
 
     ``source`` names the output in refusals; ``sha256`` is that of the text it was (or
@@ -300,7 +302,7 @@ def _pair(low: Any, high: Any) -> list[float] | None:
 
 def build_stats_document(
     source: IndexInput, *, resamples: int, seed: int, level: float
-) -> StatsDocument:
+) -> ComputedStats:
     """The ``tcsexam stats`` document of a checked input, without its provenance.
 
     Examples
@@ -353,7 +355,7 @@ def build_stats_document(
     )
     head["notes"] = _notes(source, n_tasks, models, few_repeats)
     pairs = PairTable.empty() if analysis is None else PairTable(names, analysis.pairs, n_tasks)
-    return StatsDocument(head, pairs)
+    return ComputedStats(StatsDocument(head), pairs)
 
 
 def _ranked_model(

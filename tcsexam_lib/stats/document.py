@@ -1,11 +1,19 @@
-"""The ``tcsexam stats`` document: its pairs kept as columns, and its JSON text.
+"""The ``tcsexam stats`` document: its typed records, its pairs kept as columns, its JSON text.
+
+:class:`StatsDocument` and the records under it (:class:`StatsModel`,
+:class:`StatsTrack`, :class:`ProjectedSE`, :class:`StatsPair`) declare the shape of the
+output as the reports read it, checked against
+``references/schemas/stats-output.schema.json`` by a test; every module outside the
+stats package reads the document by attribute (:func:`as_stats_document`,
+:func:`load_stats`).
 
 A cohort of ``M`` models has ``M (M - 1) / 2`` pairs: 499,500 at 1,000 models, about
 175 MB of JSON. Building a dictionary per pair costs more than everything else the
-command does, so :class:`StatsDocument` keeps the pairs as the numpy columns they were
-computed in (:class:`PairTable`) and :func:`write_stats_json` writes them straight from
-the columns: orjson turns each column into text at C speed, and the objects are
-assembled by joining those texts with the keys, block by block.
+command does, so the document as computed (:class:`ComputedStats`) keeps the pairs as
+the numpy columns they were computed in (:class:`PairTable`) and
+:func:`write_stats_json` writes them straight from the columns: orjson turns each
+column into text at C speed, and the objects are assembled by joining those texts with
+the keys, block by block.
 
 The text is ``orjson.dumps(document.to_dict(), option=OPT_INDENT_2)`` with each pair
 written on one line (``tests/test_stats_document.py`` checks it): two-space
@@ -22,13 +30,20 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..jsonio import write_stream_atomic
+from ..documents import Record, field, frame
+from ..jsonio import read_json, write_stream_atomic
 from .pairs import PairTests
+
+if TYPE_CHECKING:  # pragma: no cover - annotations only
+    import pandas as pd
+
+SCHEMA = "stats-output"
 
 #: Pairs written per block (bounds the memory of the text being assembled).
 WRITE_BLOCK = 65536
@@ -60,7 +75,7 @@ class PairTable:
 
     names: list[str]
     tests: PairTests | None
-    n_tasks: list[int] = field(default_factory=list)
+    n_tasks: list[int] = dataclass_field(default_factory=list)
 
     @classmethod
     def empty(cls) -> PairTable:
@@ -150,15 +165,195 @@ def _column_text(column: np.ndarray) -> list[bytes]:
     return text[1:-1].split(b",") if len(column) else []
 
 
+class StatsTrack(Record):
+    """One track of a model: its mean, tasks, standard error and interval (track units)."""
+
+    SCHEMA = (SCHEMA, "/$defs/track")
+    mean: float | None = field()
+    n_tasks: int = field()
+    se: float | None = field()
+    ci: list[float] | None = field()
+    ci_method: str | None = field(default=None)
+
+
+class ProjectedSE(Record):
+    """The index standard error projected for twice the tasks, or twice the attempts."""
+
+    SCHEMA = (SCHEMA, "/$defs/projected_se")
+    twice_tasks: float | None = field()
+    twice_attempts: float | None = field()
+
+
+class StatsModel(Record):
+    """One model: its index with its interval and standard error, its rank and rank
+    interval (all null without an index), and its tracks."""
+
+    SCHEMA = (SCHEMA, "/$defs/model")
+    status: str = field()
+    index: float | None = field()
+    rank: int | None = field()
+    index_se: float | None = field()
+    index_ci: list[float] | None = field()
+    index_ci_half_width: float | None = field()
+    rank_ci: list[int] | None = field()
+    tracks: dict[str, StatsTrack] | None = field(StatsTrack, shape="dict", default=None)
+    note: str | None = field(default=None)
+    index_ci_df: list[float] | None = field(default=None)
+    rank_ci_marginal: list[int] | None = field(default=None)
+    attempt_se: float | None = field(default=None)
+    index_se_projected: ProjectedSE | None = field(ProjectedSE, default=None)
+
+
+class StatsPair(Record):
+    """One pair of ranked models: Δ index (a − b, points), its interval and tests."""
+
+    SCHEMA = (SCHEMA, "/$defs/pair")
+    model_a: str = field()
+    model_b: str = field()
+    delta: float = field()
+    se: float | None = field()
+    ci: list[float] | None = field()
+    p_value: float | None = field()
+    p_holm: float | None = field()
+    significant: bool = field()
+    mdd: float | None = field()
+    n_common_tasks: int = field()
+
+
+class StatsDocument(Record):
+    """A ``tcsexam stats`` output: intervals, paired tests and rank claims beside an index.
+
+    Read by attribute: ``document.level``, ``document.results["m"].index_ci``,
+    ``document.pair_rows[0].p_holm``; tables for notebooks as :attr:`models` and
+    :attr:`pairs`.
+
+    Examples
+    --------
+    >>> document = StatsDocument({"level": 0.95, "ranking": ["a"], "leader_group": ["a"],
+    ...     "models": {"a": {"index": 50.0, "index_ci": [40.0, 60.0]}}, "pairs": []})
+    >>> document.level, document.results["a"].index_ci, document.result("a").index
+    (0.95, [40.0, 60.0], 50.0)
+    """
+
+    SCHEMA = (SCHEMA, "")
+    metric_id: str = field()
+    index_sha256: str = field()
+    level: float = field()
+    resamples: int | None = field(default=None)
+    seed: int | None = field(default=None)
+    simulated: bool = field(default=False)
+    results: dict[str, StatsModel] = field(StatsModel, shape="dict", key="models")
+    ranking: list[str] = field()
+    pair_rows: list[StatsPair] = field(StatsPair, shape="list", key="pairs")
+    tie_groups: list[list[str]] = field()
+    notes: list[str] = field(default=())
+    leader_group: list[str] = field()
+
+    def result(self, model: str) -> StatsModel:
+        """One model's entry (wrapping it alone, not every model's)."""
+        return StatsModel(self.data["models"][model])
+
+    def set_provenance(self, provenance: dict[str, Any]) -> None:
+        """The provenance block (written last: it closes the document)."""
+        self.data["provenance"] = provenance
+
+    @property
+    def models(self) -> pd.DataFrame:
+        """One row per model: status, index (points), its interval and standard error, rank
+        and rank interval (empty without an index), and whether it could be first.
+
+        Examples
+        --------
+        >>> entry = {"status": "complete", "index": 50.0, "rank": 1, "index_se": 4.5,
+        ...     "index_ci": [40.0, 60.0], "index_ci_half_width": 10.0, "rank_ci": [1, 2]}
+        >>> document = StatsDocument({"models": {"a": entry}, "leader_group": ["a"]})
+        >>> document.models[["model", "index", "ci_low", "rank_worst", "could_be_first"]
+        ...     ].values.tolist()
+        [['a', 50.0, 40.0, 2, True]]
+        """
+        leaders = set(self.leader_group)
+        rows = [
+            {
+                "model": model,
+                "status": entry.status,
+                "index": entry.index,
+                "index_se": entry.index_se,
+                **_ends(entry.index_ci, "ci_low", "ci_high"),
+                "index_ci_half_width": entry.index_ci_half_width,
+                "rank": entry.rank,
+                **_ends(entry.rank_ci, "rank_best", "rank_worst"),
+                "could_be_first": model in leaders,
+            }
+            for model, entry in self.results.items()
+        ]
+        columns = ["model", "status", "index", "index_se", "ci_low", "ci_high",
+                   "index_ci_half_width", "rank", "rank_best", "rank_worst",
+                   "could_be_first"]  # fmt: skip
+        return frame(rows, columns, index=["model"])
+
+    @property
+    def pairs(self) -> pd.DataFrame:
+        """One row per pair of ranked models: Δ index (a − b, points), its interval, the
+        p-value and Holm's, whether the pair differs, the detectable Δ.
+
+        Examples
+        --------
+        >>> pair = {"model_a": "a", "model_b": "b", "delta": 2.0, "se": 1.0, "ci": [0.1, 3.9],
+        ...     "p_value": 0.04, "p_holm": 0.04, "significant": True, "mdd": 4.5,
+        ...     "n_common_tasks": 20}
+        >>> StatsDocument({"pairs": [pair]}).pairs[["model_a", "delta", "ci_low", "significant"]
+        ...     ].values.tolist()
+        [['a', 2.0, 0.1, True]]
+        """
+        rows = [
+            {
+                "model_a": pair.model_a,
+                "model_b": pair.model_b,
+                "delta": pair.delta,
+                "se": pair.se,
+                **_ends(pair.ci, "ci_low", "ci_high"),
+                "p_value": pair.p_value,
+                "p_holm": pair.p_holm,
+                "significant": pair.significant,
+                "mdd": pair.mdd,
+                "n_common_tasks": pair.n_common_tasks,
+            }
+            for pair in self.pair_rows
+        ]
+        columns = ["model_a", "model_b", "delta", "se", "ci_low", "ci_high", "p_value",
+                   "p_holm", "significant", "mdd", "n_common_tasks"]  # fmt: skip
+        return frame(rows, columns, index=["model_a", "model_b"])
+
+
+def _ends(interval: list[Any] | None, low: str, high: str) -> dict[str, Any]:
+    """An interval as two columns (both empty without one)."""
+    return {low: None, high: None} if interval is None else {low: interval[0], high: interval[1]}
+
+
+def as_stats_document(stats: StatsDocument | ComputedStats | dict[str, Any]) -> StatsDocument:
+    """A stats document read by attribute: a parsed one wrapped (not copied), a computed
+    one's head (every field but the pairs)."""
+    if isinstance(stats, ComputedStats):
+        return stats.head
+    return stats if isinstance(stats, StatsDocument) else StatsDocument(stats)
+
+
+def load_stats(path: str | os.PathLike[str]) -> StatsDocument:
+    """Read a ``tcsexam stats`` output (strict JSON) as a :class:`StatsDocument`."""
+    return StatsDocument(read_json(path))
+
+
 @dataclass
-class StatsDocument:
-    """A ``tcsexam stats`` document: ``head`` holds every field but the pairs, in order.
+class ComputedStats:
+    """A ``tcsexam stats`` document as computed: ``head``, every field but the pairs (a
+    :class:`StatsDocument` read by attribute, in the order written), and the pairs as
+    columns.
 
     ``document["models"]`` reads a field of the head; :meth:`to_dict` gives the whole
     document as plain data (the pairs as a list of dictionaries, after ``notes``).
     """
 
-    head: dict[str, Any]
+    head: StatsDocument
     pairs: PairTable
 
     def __getitem__(self, key: str) -> Any:
@@ -169,6 +364,10 @@ class StatsDocument:
     def get(self, key: str, default: Any = None) -> Any:
         """A field of the head (``pairs`` as records), or ``default``."""
         return self[key] if key == "pairs" or key in self.head else default
+
+    def set_provenance(self, provenance: dict[str, Any]) -> None:
+        """The provenance block (written last: it closes the document)."""
+        self.head.set_provenance(provenance)
 
     def _ordered(self, pairs: Any) -> dict[str, Any]:
         document: dict[str, Any] = {}
@@ -199,6 +398,6 @@ class StatsDocument:
         yield b"\n  ]" + after + b"\n"
 
 
-def write_stats_json(path: str | os.PathLike[str], document: StatsDocument) -> None:
+def write_stats_json(path: str | os.PathLike[str], document: ComputedStats) -> None:
     """Write the document's JSON atomically (a temporary file renamed into place)."""
     write_stream_atomic(path, document.json_chunks())

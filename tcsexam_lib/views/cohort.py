@@ -20,10 +20,12 @@ from typing import Any
 import pandas as pd
 
 from ..number_format import MEAN, POINTS, TEXT, format_value, task_kind
+from ..scoring.index_document import IndexDocument, ModelResult, as_index_document
+from ..stats.document import StatsDocument, as_stats_document
 from ..stats.wording import lead_sentence, percent
 from ..vocab import BINARY_TRACKS, TRACK_LETTERS, TRACKS
 from .charts import describe, label_simulated, new_axes
-from .notebook import Note
+from .notebook import INDEX_REPORT, Note
 from .tables import Cell
 
 #: Up to this many models, task x model shows a task per row (a column per model);
@@ -54,8 +56,8 @@ LEADERBOARD_TIPS = {
 
 
 def ranked_models(
-    result: dict[str, Any], stats: dict[str, Any] | None = None
-) -> list[tuple[str, dict[str, Any]]]:
+    result: IndexDocument | dict[str, Any], stats: StatsDocument | dict[str, Any] | None = None
+) -> list[tuple[str, ModelResult]]:
     """Models with an index in rank order (the stats' ranking, else by index), then the rest.
 
     Examples
@@ -64,19 +66,25 @@ def ranked_models(
     >>> [m for m, _ in ranked_models({"models": models})]
     ['a', 'b', 'c']
     """
-    models = result["models"]
-    if stats is not None and stats.get("ranking") is not None:
-        order = list(stats["ranking"])
+    stats = None if stats is None else as_stats_document(stats)
+    return _ranked(as_index_document(result).results, stats)
+
+
+def _ranked(
+    models: dict[str, ModelResult], stats: StatsDocument | None
+) -> list[tuple[str, ModelResult]]:
+    if stats is not None:
+        order = list(stats.ranking)
     else:
         order = sorted(
-            (m for m, e in models.items() if e["index"] is not None),
-            key=lambda m: (-models[m]["index"], m),
+            (m for m, e in models.items() if e.index is not None),
+            key=lambda m: (-models[m].index, m),
         )
-    rest = sorted(m for m, e in models.items() if e["index"] is None)
+    rest = sorted(m for m, e in models.items() if e.index is None)
     return [(m, models[m]) for m in [*order, *rest]]
 
 
-def lead_note(stats: dict[str, Any]) -> Note:
+def lead_note(stats: StatsDocument | dict[str, Any]) -> Note:
     """One line: is the lead real? (From the stats document's ``leader_group``.)
 
     Examples
@@ -85,33 +93,34 @@ def lead_note(stats: dict[str, Any]) -> Note:
     >>> lead_note(stats).text.startswith("The lead is not established: a and b")
     True
     """
-    text, real = lead_sentence(stats["leader_group"], len(stats["ranking"]), stats["level"])
+    stats = as_stats_document(stats)
+    text, real = lead_sentence(stats.leader_group, len(stats.ranking), stats.level)
     css = "tcs-lead" if real else "tcs-lead open"
     return Note(text, f"<p class='{css}'>{html.escape(text)}</p>")
 
 
-def _why_no_index(entry: dict[str, Any]) -> str:
-    blocking = sum(1 for i in entry["issues"] if i["severity"] == "error")
-    cov = entry["coverage"]
-    missing = cov["tasks_planned"] - cov["tasks_complete"]
+def _why_no_index(entry: ModelResult) -> str:
+    blocking = len(entry.blocking_issues)
+    cov = entry.coverage
+    missing = cov.tasks_planned - cov.tasks_complete
     return (
-        f"{missing} of {cov['tasks_planned']} tasks without a result; {blocking} blocking "
+        f"{missing} of {cov.tasks_planned} tasks without a result; {blocking} blocking "
         f"issue{'s' if blocking != 1 else ''}"
     )
 
 
-def _note(entry: dict[str, Any]) -> str:
-    if entry["status"] == "incomplete":
+def _note(entry: ModelResult) -> str:
+    if entry.status == "incomplete":
         return _why_no_index(entry)
-    if entry["status"] == "provisional":
-        waiting = sum(1 for i in entry["issues"] if i["code"] == "provisional_attempt")
+    if entry.status == "provisional":
+        waiting = sum(1 for i in entry.issues if i.code == "provisional_attempt")
         return f"{waiting} adopted attempt{'s' if waiting != 1 else ''} to confirm"
     return ""
 
 
 def leaderboard(
-    result: dict[str, Any],
-    stats: dict[str, Any] | None = None,
+    result: IndexDocument | dict[str, Any],
+    stats: StatsDocument | dict[str, Any] | None = None,
     pages: dict[str, dict[str, str]] | None = None,
 ) -> pd.DataFrame:
     """The cohort's leaderboard, best first: rank, model, index, ±, ..., P, S, C, O, note.
@@ -147,27 +156,29 @@ def leaderboard(
     from .stats import interval_columns
 
     pages = pages or {}
+    stats = None if stats is None else as_stats_document(stats)
     rows = []
     rank = 0
-    for model, entry in ranked_models(result, stats):
-        ranked = entry["index"] is not None
+    for model, entry in _ranked(as_index_document(result).results, stats):
+        ranked = entry.index is not None
         rank += ranked
-        page = pages.get(model, {}).get("index")
+        page = pages.get(model, {}).get(INDEX_REPORT)
+        means = entry.track_means
         rows.append(
             {
                 "rank": rank if ranked else None,
                 "model": Cell(model, href=page) if page else model,
-                "index": entry["index"],
+                "index": entry.index,
                 **({} if stats is None else interval_columns(stats, model)),
-                "status": entry["status"],
-                **{TRACK_LETTERS[t]: entry["track_means"][TRACK_LETTERS[t]] for t in TRACKS},
+                "status": entry.status,
+                **{TRACK_LETTERS[t]: means[TRACK_LETTERS[t]] for t in TRACKS},
                 "note": _note(entry),
             }
         )
     intervals = [] if stats is None else ["±", "could be first", "possible ranks", "tie group"]
     columns = ["rank", "model", "index", *intervals, "status", "P", "S", "C", "O", "note"]
     table = pd.DataFrame(rows, columns=columns, dtype=object)
-    level = percent(stats["level"]) if stats is not None else "95%"
+    level = percent(stats.level) if stats is not None else "95%"
     table.attrs["tooltips"] = {
         c: tip.replace("{level}", level) for c, tip in LEADERBOARD_TIPS.items()
     }
@@ -181,24 +192,33 @@ def leaderboard(
     return table
 
 
-def _task_rows(result: dict[str, Any]) -> list[tuple[str, str]]:
-    """Every (track, task) of the run set, by track, in the order of the index output."""
-    seen: dict[tuple[str, str], None] = {}
-    for entry in result["models"].values():
-        for task in entry.get("tasks", []):
-            seen.setdefault((task["track"], task["item"]), None)
-    order = {t: k for k, t in enumerate(TRACKS)}
-    return sorted(seen, key=lambda key: order.get(key[0], len(order)))
-
-
-def _means(result: dict[str, Any]) -> dict[str, dict[tuple[str, str], float | None]]:
-    return {
-        model: {(t["track"], t["item"]): t["mean"] for t in entry.get("tasks", [])}
-        for model, entry in result["models"].items()
+def _task_means(
+    models: dict[str, ModelResult],
+) -> tuple[list[tuple[str, str]], dict[str, dict[tuple[str, str], float | None]]]:
+    """Every (track, task) of the run set, by track, in the order of the index output; and
+    each model's task means by (track, task)."""
+    means = {
+        model: {(task.track, task.item): task.mean for task in entry.tasks}
+        for model, entry in models.items()
     }
+    seen = dict.fromkeys(key for by_task in means.values() for key in by_task)
+    order = {t: k for k, t in enumerate(TRACKS)}
+    return sorted(seen, key=lambda key: order.get(key[0], len(order))), means
 
 
-def task_model_table(result: dict[str, Any], stats: dict[str, Any] | None = None) -> pd.DataFrame:
+def _grid(
+    result: IndexDocument | dict[str, Any], stats: StatsDocument | dict[str, Any] | None
+) -> tuple[list[tuple[str, str]], dict[str, dict[tuple[str, str], float | None]], list[str]]:
+    """The tasks, each model's task means, and the models in rank order."""
+    models = as_index_document(result).results
+    tasks, means = _task_means(models)
+    ranked = _ranked(models, None if stats is None else as_stats_document(stats))
+    return tasks, means, [m for m, _ in ranked]
+
+
+def task_model_table(
+    result: IndexDocument | dict[str, Any], stats: StatsDocument | dict[str, Any] | None = None
+) -> pd.DataFrame:
     """Every task mean of every model: a task per row, or a model per row past 12 models.
 
     Up to :data:`WIDE_MODELS` models: rows are tasks (by track) and columns models (in
@@ -214,9 +234,7 @@ def task_model_table(result: dict[str, Any], stats: dict[str, Any] | None = None
     >>> [str(v) for v in table.values[0]]
     ['solver', 'x', '0.250']
     """
-    tasks = _task_rows(result)
-    means = _means(result)
-    models = [m for m, _ in ranked_models(result, stats)]
+    tasks, means, models = _grid(result, stats)
 
     def cell(model: str, key: tuple[str, str]) -> Any:
         value = means[model].get(key)
@@ -241,7 +259,11 @@ def task_model_table(result: dict[str, Any], stats: dict[str, Any] | None = None
     return table
 
 
-def plot_task_heatmap(result: dict[str, Any], stats: dict[str, Any] | None = None, ax: Any = None):
+def plot_task_heatmap(
+    result: IndexDocument | dict[str, Any],
+    stats: StatsDocument | dict[str, Any] | None = None,
+    ax: Any = None,
+):
     """Heatmap of the task means, colour-blind safe (cividis); legible from 3 to 200 models.
 
     Up to :data:`WIDE_MODELS` models: a task per row, a model per column, each cell
@@ -258,9 +280,7 @@ def plot_task_heatmap(result: dict[str, Any], stats: dict[str, Any] | None = Non
     import numpy as np
     from matplotlib.patches import Rectangle
 
-    tasks = _task_rows(result)
-    means = _means(result)
-    models = [m for m, _ in ranked_models(result, stats)]
+    tasks, means, models = _grid(result, stats)
     grid = np.array(
         [[np.nan if means[m].get(k) is None else float(means[m][k]) for m in models] for k in tasks]
     ).reshape(len(tasks), len(models))
@@ -317,4 +337,4 @@ def plot_task_heatmap(result: dict[str, Any], stats: dict[str, Any] | None = Non
         f" darker is lower, hatched is no mean; {binary} results are pass (1) or fail (0). The "
         "same numbers are in the table below.",
     )
-    return label_simulated(fig, bool(result.get("simulated")))
+    return label_simulated(fig, bool(as_index_document(result).simulated))

@@ -23,30 +23,29 @@ The other run set's task means come with ``compare`` (the report runner passes t
 
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import pandas as pd
 
 from ..formulas import combine_track_means
 from ..number_format import MEAN, POINTS, TEXT, interval
+from ..reports.run_set_document import RunSetSummary
+from ..scoring.index_document import IndexDocument, as_index_document
 from ..stats.wording import percent
 from ..vocab import TRACK_LETTERS, TRACKS
 from .notebook import Note
 from .tables import Cell
 
 
-def task_means(entry: dict[str, Any]) -> dict[str, dict[str, float | None]]:
-    """One model's task means by track (``{track: {item: mean}}``) from an index output.
+@dataclass(frozen=True)
+class _PairedDelta:
+    """Δ over the common tasks with its paired interval (see :func:`paired_delta`)."""
 
-    Examples
-    --------
-    >>> task_means({"tasks": [{"track": "solver", "item": "x", "mean": 0.5}]})
-    {'solver': {'x': 0.5}}
-    """
-    out: dict[str, dict[str, float | None]] = {}
-    for task in entry.get("tasks", []):
-        out.setdefault(task["track"], {})[task["item"]] = task["mean"]
-    return out
+    delta: float
+    ci: list[float] | None
+    p_value: float | None
+    n_common_tasks: int
 
 
 def paired_delta(
@@ -57,7 +56,7 @@ def paired_delta(
 ) -> dict[str, Any] | None:
     """Δ (mine − theirs, points) over the common tasks, with its paired interval.
 
-    ``mine`` and ``theirs`` are task means by track (:func:`task_means`). ``index``
+    ``mine`` and ``theirs`` are task means by track (``ModelResult.task_means``). ``index``
     gives the two indexes whose difference is Δ (the published ones, when both run sets
     hold the same tasks); without it, each index is recomputed on the common tasks.
     ``None`` when a track has no common task with a mean in both.
@@ -71,6 +70,16 @@ def paired_delta(
     >>> round(out["delta"], 6), out["n_common_tasks"], [round(x, 6) for x in out["ci"]]
     (10.0, 24, [10.0, 10.0])
     """
+    paired = _paired_delta(mine, theirs, level, index)
+    return None if paired is None else asdict(paired)
+
+
+def _paired_delta(
+    mine: dict[str, dict[str, float | None]],
+    theirs: dict[str, dict[str, float | None]],
+    level: float,
+    index: tuple[float, float] | None,
+) -> _PairedDelta | None:
     import numpy as np
 
     from ..stats.pairs import paired_tests
@@ -90,59 +99,65 @@ def paired_delta(
     tests = paired_tests(rows, np.array(index, dtype=float), [0, 1], level)
     low, high = float(tests.ci_low[0]), float(tests.ci_high[0])
     usable = not (np.isnan(low) or np.isnan(high))
-    return {
-        "delta": float(tests.delta[0]),
-        "ci": [low, high] if usable else None,
-        "p_value": None if np.isnan(tests.p_value[0]) else float(tests.p_value[0]),
-        "n_common_tasks": int(sum(v.shape[1] for v in rows)),
-    }
-
-
-def _comparable(result: dict[str, Any], other: dict[str, Any], by: str) -> bool:
-    key = "solver_protocol" if by == "protocol" else "suite"
-    same = "suite" if by == "protocol" else "solver_protocol"
-    return (
-        other.get(same) == result[same]
-        and other.get(key) != result[key]
-        and bool(set(other["models"]) & set(result["models"]))
+    return _PairedDelta(
+        delta=float(tests.delta[0]),
+        ci=[low, high] if usable else None,
+        p_value=None if np.isnan(tests.p_value[0]) else float(tests.p_value[0]),
+        n_common_tasks=int(sum(v.shape[1] for v in rows)),
     )
 
 
-def _side_by_side(result: dict[str, Any], other: dict[str, Any], by: str, level: float):
-    key = "solver_protocol" if by == "protocol" else "suite"
-    this, that = result[key], other[key]
-    theirs_all = other.get("task_means") or {}
+def _fields(by: str) -> tuple[str, str]:
+    """The field the run sets differ by (``by``) and the one they share."""
+    return ("solver_protocol", "suite") if by == "protocol" else ("suite", "solver_protocol")
+
+
+def _comparable(result: IndexDocument, other: RunSetSummary, by: str) -> bool:
+    key, same = _fields(by)
+    return (
+        getattr(other, same) == getattr(result, same)
+        and getattr(other, key) != getattr(result, key)
+        and bool(set(other.results) & set(result.results))
+    )
+
+
+def _side_by_side(result: IndexDocument, other: RunSetSummary, by: str, level: float):
+    key, _ = _fields(by)
+    this, that = getattr(result, key), getattr(other, key)
+    theirs_all = other.get("task_means") or {}  # the runner adds them to the summary
     rows = []
     differ_tasks = False
-    for model in (m for m in result["models"] if m in other["models"]):
-        a, b = result["models"][model], other["models"][model]
-        mine, theirs = task_means(a), theirs_all.get(model, {})
+    mine_all, others = result.results, other.results
+    for model in (m for m in mine_all if m in others):
+        a, b = mine_all[model], others[model]
+        mine, theirs = a.task_means(), theirs_all.get(model, {})
         same_tasks = {(t, i) for t, items in mine.items() for i in items} == {
             (t, i) for t, items in theirs.items() for i in items
         }
         differ_tasks = differ_tasks or not same_tasks
-        both = a["index"] is not None and b["index"] is not None
-        delta = a["index"] - b["index"] if both else None
+        both = a.index is not None and b.index is not None
+        delta = a.index - b.index if both else None
         paired = None
         if both and theirs:
-            published = (a["index"], b["index"]) if same_tasks else None
-            paired = paired_delta(mine, theirs, level, published)
-        ci = None if paired is None else paired["ci"]
+            published = (a.index, b.index) if same_tasks else None
+            paired = _paired_delta(mine, theirs, level, published)
+        ci = None if paired is None else paired.ci
         row = {
             "model": model,
-            f"index ({this})": a["index"],
-            f"index ({that})": b["index"],
+            f"index ({this})": a.index,
+            f"index ({that})": b.index,
             "Δ index": delta,
-            "Δ on common tasks": None if paired is None else paired["delta"],
+            "Δ on common tasks": None if paired is None else paired.delta,
             "interval": None if ci is None else Cell(interval(*ci), order=ci[0]),
             "differs": None if ci is None else "yes" if ci[0] > 0 or ci[1] < 0 else "no",
-            "common tasks": None if paired is None else paired["n_common_tasks"],
+            "common tasks": None if paired is None else paired.n_common_tasks,
         }
+        mine_means, their_means = a.track_means, b.track_means
         for letter in (TRACK_LETTERS[t] for t in TRACKS):
-            x, y = a["track_means"][letter], b["track_means"][letter]
+            x, y = mine_means[letter], their_means[letter]
             row[f"Δ {letter}"] = None if x is None or y is None else x - y
-        row[f"status ({this})"] = a["status"]
-        row[f"status ({that})"] = b["status"]
+        row[f"status ({this})"] = a.status
+        row[f"status ({that})"] = b.status
         rows.append(row)
     table = pd.DataFrame(rows, dtype=object)
     if not differ_tasks:
@@ -171,7 +186,7 @@ def _side_by_side(result: dict[str, Any], other: dict[str, Any], by: str, level:
 
 
 def compare_run_sets(
-    result: dict[str, Any], compare: dict[str, Any], by: str, level: float = 0.95
+    result: IndexDocument | dict[str, Any], compare: dict[str, Any], by: str, level: float = 0.95
 ) -> Any:
     """This run set beside another with the same models: ``by`` is ``protocol`` or ``suite``.
 
@@ -183,22 +198,24 @@ def compare_run_sets(
     --------
     >>> means = {"P": 0.5, "S": 0.5, "C": 0.5, "O": 0.5}
     >>> mine = {"suite": "s", "solver_protocol": "offline", "models": {"m": {
-    ...     "status": "complete", "index": 50.0, "track_means": means}}}
+    ...     "status": "complete", "index": 50.0, "track_means": means, "tasks": []}}}
     >>> other = {"suite": "s", "solver_protocol": "online", "models": {"m": {
     ...     "status": "complete", "index": 48.0, "track_means": means}}}
     >>> compare_run_sets(mine, {"s-online": other}, "protocol")[0]["Δ index"].tolist()
     [2.0]
     """
+    result = as_index_document(result)
+    summaries = [RunSetSummary(other) for _name, other in sorted(compare.items())]
     tables = [
         _side_by_side(result, other, by, level)
-        for _name, other in sorted(compare.items())
+        for other in summaries
         if _comparable(result, other, by)
     ]
     if tables:
         return tables
-    same = "suite" if by == "protocol" else "solver_protocol"
+    _, same = _fields(by)
     what = "the other solver protocol" if by == "protocol" else "another suite"
     return Note(
         f"No run set with the same models under {what} ({same.replace('_', ' ')} "
-        f"{result[same]}) is published beside this one, so there is nothing to compare."
+        f"{getattr(result, same)}) is published beside this one, so there is nothing to compare."
     )

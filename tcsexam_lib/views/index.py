@@ -14,6 +14,7 @@ import pandas as pd
 from ..errors import InputRefused, Problem
 from ..number_format import MEAN, POINTS, TEXT, format_value, points, rounded_parts, task_kind
 from ..scoring.index import coverage_category, missing_repeats
+from ..scoring.index_document import IndexDocument, ModelResult, as_index_document
 from ..scoring.issues import ISSUE_CODES
 from .charts import OKABE_ITO, describe, label_simulated, new_axes
 from .notebook import Note
@@ -40,23 +41,16 @@ _TEXT_ON = {"valid": "white", "provisional": "black", "failed": "white", "missin
             "excluded": "black"}  # fmt: skip
 
 
-def _model_entry(result: dict[str, Any], model: str) -> dict[str, Any]:
-    if model not in result["models"]:
-        raise InputRefused(
-            "Model not in the index output",
-            [
-                Problem(
-                    "index output",
-                    field="model",
-                    value=model,
-                    allowed=", ".join(result["models"]),
-                )
-            ],
-        )
-    return result["models"][model]
+#: An index output as the views take it: the document, or its parsed JSON.
+Result = IndexDocument | dict[str, Any]
 
 
-def check_protocol(result: dict[str, Any], protocol: str) -> str:
+def _model_entry(result: Result, model: str) -> ModelResult:
+    """One model's result; refused (naming the models there are) when it has none."""
+    return as_index_document(result).result(model)
+
+
+def check_protocol(result: Result, protocol: str) -> str:
     """Refuse an index output whose solver protocol is not ``protocol``; return it.
 
     Examples
@@ -64,7 +58,8 @@ def check_protocol(result: dict[str, Any], protocol: str) -> str:
     >>> check_protocol({"solver_protocol": "offline"}, "offline")
     'offline'
     """
-    if result["solver_protocol"] != protocol:
+    found = as_index_document(result).solver_protocol
+    if found != protocol:
         raise InputRefused(
             "Protocol mismatch",
             [
@@ -72,14 +67,14 @@ def check_protocol(result: dict[str, Any], protocol: str) -> str:
                     "report parameters",
                     field="protocol",
                     value=protocol,
-                    allowed=f"'{result['solver_protocol']}' (the cohort's protocol)",
+                    allowed=f"'{found}' (the cohort's protocol)",
                 )
             ],
         )
     return protocol
 
 
-def status_table(result: dict[str, Any]) -> pd.DataFrame:
+def status_table(result: Result) -> pd.DataFrame:
     """Every model's status, index (points; empty when incomplete) and P, S, C, O.
 
     Examples
@@ -91,19 +86,19 @@ def status_table(result: dict[str, Any]) -> pd.DataFrame:
     """
     rows = {
         model: {
-            "status": entry["status"],
-            "index": entry["index"],
-            **entry["track_means"],
-            "blocking issues": sum(1 for i in entry["issues"] if i["severity"] == "error"),
+            "status": entry.status,
+            "index": entry.index,
+            **entry.track_means,
+            "blocking issues": len(entry.blocking_issues),
         }
-        for model, entry in result["models"].items()
+        for model, entry in as_index_document(result).results.items()
     }
     table = pd.DataFrame.from_dict(rows, orient="index")
     table.index.name = "model"
     return table[["status", *[c for c in table.columns if c != "status"]]]
 
 
-def track_table(result: dict[str, Any], model: str) -> pd.DataFrame:
+def track_table(result: Result, model: str) -> pd.DataFrame:
     """One model's track means, weights and contributions (points) to the index.
 
     Contributions are shown rounded so that they add up to the index as shown
@@ -116,15 +111,15 @@ def track_table(result: dict[str, Any], model: str) -> pd.DataFrame:
     >>> track_table({"models": {"m": entry}}, "m").values.tolist()
     [['P theorem', 30, 0.4, 12.0, '5 of 5']]
     """
-    tracks = _model_entry(result, model)["tracks"]
-    shown = rounded_parts([info["contribution"] for info in tracks.values()])
+    tracks = _model_entry(result, model).tracks
+    shown = rounded_parts([info.contribution for info in tracks.values()])
     rows = [
         {
-            "track": f"{info['letter']} {track}",
-            "weight": info["weight"],
-            "mean": info["mean"],
+            "track": f"{info.letter} {track}",
+            "weight": info.weight,
+            "mean": info.mean,
             "contribution": part,
-            "tasks with a result": f"{info['tasks_complete']} of {info['tasks_planned']}",
+            "tasks with a result": f"{info.tasks_complete} of {info.tasks_planned}",
         }
         for (track, info), part in zip(tracks.items(), shown, strict=True)
     ]
@@ -143,7 +138,7 @@ def track_table(result: dict[str, Any], model: str) -> pd.DataFrame:
     return table
 
 
-def plot_track_contributions(result: dict[str, Any], model: str, ax: Any = None):
+def plot_track_contributions(result: Result, model: str, ax: Any = None):
     """Bar plot: each track's contribution (weight x mean, points) to the model's index.
 
     Tracks whose mean is not available (incomplete) are drawn as empty bars marked "no
@@ -157,12 +152,13 @@ def plot_track_contributions(result: dict[str, Any], model: str, ax: Any = None)
     >>> fig.axes[0].get_ylabel(), fig.axes[0].get_title()
     ('points', 'm: complete, index 12.00 points')
     """
-    entry = _model_entry(result, model)
+    result = as_index_document(result)
+    entry = result.result(model)
     fig, ax = new_axes(ax)
     labels, heights = [], []
-    for track, info in entry["tracks"].items():
-        labels.append(f"{info['letter']} ({track})\n{info['weight']} × mean")
-        heights.append(info["contribution"])
+    for track, info in entry.tracks.items():
+        labels.append(f"{info.letter} ({track})\n{info.weight} × mean")
+        heights.append(info.contribution)
     shown = rounded_parts(heights)
     drawn = [0.0 if h is None else h for h in heights]
     bars = ax.bar(labels, drawn, color=list(OKABE_ITO[: len(drawn)]))
@@ -177,19 +173,19 @@ def plot_track_contributions(result: dict[str, Any], model: str, ax: Any = None)
         )
     ax.set_ylim(0, max([*drawn, 1.0]) * 1.18)  # room for the labels above the bars
     ax.set_ylabel("points")
-    index = entry["index"]
+    index = entry.index
     shown_index = "no index" if index is None else f"index {points(index)} points"
-    ax.set_title(f"{model}: {entry['status']}, {shown_index}")
+    ax.set_title(f"{model}: {entry.status}, {shown_index}")
     parts = ", ".join(
         f"{label.split(chr(10))[0]} {'no mean' if part is None else points(part)}"
         for label, part in zip(labels, shown, strict=True)
     )
     describe(fig, f"Bar chart of the points each track adds to the index of {model} "
-             f"({entry['status']}, {shown_index}): {parts}.")  # fmt: skip
-    return label_simulated(fig, bool(result.get("simulated")))
+             f"({entry.status}, {shown_index}): {parts}.")  # fmt: skip
+    return label_simulated(fig, bool(result.simulated))
 
 
-def task_table(result: dict[str, Any], model: str) -> pd.DataFrame:
+def task_table(result: Result, model: str) -> pd.DataFrame:
     """One row per task: status, planned attempts, adopted attempt ids, scores and mean.
 
     Theorem and conjecture results read pass/fail (a mean over repeats reads as a share,
@@ -204,22 +200,22 @@ def task_table(result: dict[str, Any], model: str) -> pd.DataFrame:
     ['solver', 't', 'complete', '1', '1', '1', '0.250', '0.250', '0']
     """
     rows = []
-    for task in _model_entry(result, model)["tasks"]:
-        kind = task_kind(task["track"])
+    for task in _model_entry(result, model).tasks:
+        kind = task_kind(task.track)
         mean_cell = None
-        if task["mean"] is not None:
-            mean_cell = Cell(format_value(task["mean"], kind), order=task["mean"])
+        if task.mean is not None:
+            mean_cell = Cell(format_value(task.mean, kind), order=task.mean)
         rows.append(
             {
-                "track": task["track"],
-                "task": task["item"],
-                "status": task["status"],
-                "planned": task["planned_attempts"],
-                "adopted": ", ".join(task["adopted_attempts"]) or None,
-                "adopted valid": ", ".join(task["adopted_valid_attempts"]) or None,
-                "scores": ", ".join(format_value(x, kind) for x in task["scores"]) or None,
+                "track": task.track,
+                "task": task.item,
+                "status": task.status,
+                "planned": task.planned_attempts,
+                "adopted": ", ".join(task.adopted_attempts) or None,
+                "adopted valid": ", ".join(task.adopted_valid_attempts) or None,
+                "scores": ", ".join(format_value(x, kind) for x in task.scores) or None,
                 "mean": mean_cell,
-                "table rows": len(task["rows"]),
+                "table rows": len(task.rows),
             }
         )
     columns = ["track", "task", "status", "planned", "adopted", "adopted valid", "scores",
@@ -238,7 +234,7 @@ def task_table(result: dict[str, Any], model: str) -> pd.DataFrame:
     return table
 
 
-def issues_table(result: dict[str, Any], model: str) -> pd.DataFrame:
+def issues_table(result: Result, model: str) -> pd.DataFrame:
     """Every issue of the model: severity, code, track, item, attempt and message.
 
     Examples
@@ -248,14 +244,14 @@ def issues_table(result: dict[str, Any], model: str) -> pd.DataFrame:
     """
     rows = [
         {
-            "severity": issue["severity"],
-            "code": issue["code"],
-            "track": issue.get("track"),
-            "item": issue.get("item"),
-            "attempt": issue.get("attempt"),
-            "message": issue["message"],
+            "severity": issue.severity,
+            "code": issue.code,
+            "track": issue.track,
+            "item": issue.item,
+            "attempt": issue.attempt,
+            "message": issue.message,
         }
-        for issue in _model_entry(result, model)["issues"]
+        for issue in _model_entry(result, model).issues
     ]
     columns = ["severity", "code", "track", "item", "attempt", "message"]
     table = pd.DataFrame(rows, columns=columns)
@@ -263,7 +259,7 @@ def issues_table(result: dict[str, Any], model: str) -> pd.DataFrame:
     return table
 
 
-def coverage_matrix(result: dict[str, Any], model: str) -> pd.DataFrame:
+def coverage_matrix(result: Result, model: str) -> pd.DataFrame:
     """Task x attempt slot: ``valid``, ``provisional``, ``failed``, ``missing`` or ``excluded``.
 
     Slots follow the table's rows of each task, then one ``missing`` slot per planned
@@ -280,15 +276,15 @@ def coverage_matrix(result: dict[str, Any], model: str) -> pd.DataFrame:
     ['valid: 1', 'missing: repeat 2']
     """
     cells: dict[str, list[str]] = {}
-    for task in _model_entry(result, model)["tasks"]:
+    for task in _model_entry(result, model).tasks:
         row_cells = [
-            f"{coverage_category(row['adoption_status'], row['score_status'])}: {row['attempt']}"
-            for row in task["rows"]
+            f"{coverage_category(row.adoption_status, row.score_status)}: {row.attempt}"
+            for row in task.rows
         ]
-        adopted = len(task["adopted_attempts"])
-        for repeat in missing_repeats(task["planned_attempts"], adopted):
+        adopted = len(task.adopted_attempts)
+        for repeat in missing_repeats(task.planned_attempts, adopted):
             row_cells.append(f"missing: repeat {repeat}")
-        cells[f"{task['track']}/{task['item']}"] = row_cells
+        cells[f"{task.track}/{task.item}"] = row_cells
     width = max((len(c) for c in cells.values()), default=0)
     table = pd.DataFrame(
         [c + [""] * (width - len(c)) for c in cells.values()],
@@ -298,7 +294,7 @@ def coverage_matrix(result: dict[str, Any], model: str) -> pd.DataFrame:
     return table
 
 
-def plot_coverage(result: dict[str, Any], model: str, ax: Any = None):
+def plot_coverage(result: Result, model: str, ax: Any = None):
     """The coverage matrix as coloured, hatched cells labelled with their attempt ids.
 
     Colours are colour-blind safe and each category also has its hatch; the text colour
@@ -348,10 +344,10 @@ def plot_coverage(result: dict[str, Any], model: str, ax: Any = None):
         bbox_to_anchor=(1.01, 1.0),
         fontsize=8,
     )
-    return label_simulated(fig, bool(result.get("simulated")))
+    return label_simulated(fig, bool(as_index_document(result).simulated))
 
 
-def repeat_spread_table(result: dict[str, Any], model: str) -> pd.DataFrame:
+def repeat_spread_table(result: Result, model: str) -> pd.DataFrame:
     """Tasks with more than one adopted valid attempt: their scores, range and std.
 
     The std is the sample standard deviation (ddof 1) of the repeats' scores.
@@ -363,26 +359,26 @@ def repeat_spread_table(result: dict[str, Any], model: str) -> pd.DataFrame:
     0.2
     """
     rows = []
-    for task in _model_entry(result, model)["tasks"]:
-        scores = pd.Series(task["scores"], dtype=float)
+    for task in _model_entry(result, model).tasks:
+        scores = pd.Series(task.scores, dtype=float)
         if len(scores) < 2:
             continue
-        kind = task_kind(task["track"])  # a 0/1 task's lowest and highest: fail, pass
+        kind = task_kind(task.track)  # a 0/1 task's lowest and highest: fail, pass
 
         def shown(value: float | None, kind: str = kind) -> Cell | None:
             return None if value is None else Cell(format_value(value, kind), order=value)
 
         rows.append(
             {
-                "track": task["track"],
-                "task": task["item"],
+                "track": task.track,
+                "task": task.item,
                 "repeats": len(scores),
                 "scores": ", ".join(format_value(x, kind) for x in scores),
                 "min": shown(float(scores.min())),
                 "max": shown(float(scores.max())),
                 "range": round(scores.max() - scores.min(), 12),
                 "std": scores.std(ddof=1),
-                "mean": shown(task["mean"]),
+                "mean": shown(task.mean),
             }
         )
     columns = ["track", "task", "repeats", "scores", "min", "max", "range", "std", "mean"]
@@ -393,7 +389,7 @@ def repeat_spread_table(result: dict[str, Any], model: str) -> pd.DataFrame:
     return table
 
 
-def plot_repeat_spread(result: dict[str, Any], model: str, ax: Any = None):
+def plot_repeat_spread(result: Result, model: str, ax: Any = None):
     """Each repeated task's adopted valid scores as dots, with their mean as a bar.
 
     Examples
@@ -402,13 +398,14 @@ def plot_repeat_spread(result: dict[str, Any], model: str, ax: Any = None):
     >>> plot_repeat_spread({"models": {"m": {"tasks": [task]}}}, "m").axes[0].get_xlabel()
     'score of each adopted valid repeat'
     """
-    tasks = [t for t in _model_entry(result, model)["tasks"] if len(t["scores"]) >= 2]
+    result = as_index_document(result)
+    tasks = [t for t in result.result(model).tasks if len(t.scores) >= 2]
     fig, ax = new_axes(ax, size=(6.0, 1.0 + 0.35 * max(len(tasks), 1)))
     for position, task in enumerate(tasks):
-        ax.scatter(task["scores"], [position] * len(task["scores"]), color=OKABE_ITO[0], zorder=3)
-        if task["mean"] is not None:
-            ax.plot([task["mean"]] * 2, [position - 0.3, position + 0.3], color="black")
-    ax.set_yticks(range(len(tasks)), [f"{t['track']}/{t['item']}" for t in tasks], fontsize=8)
+        ax.scatter(task.scores, [position] * len(task.scores), color=OKABE_ITO[0], zorder=3)
+        if task.mean is not None:
+            ax.plot([task.mean] * 2, [position - 0.3, position + 0.3], color="black")
+    ax.set_yticks(range(len(tasks)), [f"{t.track}/{t.item}" for t in tasks], fontsize=8)
     ax.set_xlabel("score of each adopted valid repeat")
     ax.set_title(f"{model}: spread of repeats ({len(tasks)} task{'s' if len(tasks) != 1 else ''})")
     describe(
@@ -416,10 +413,10 @@ def plot_repeat_spread(result: dict[str, Any], model: str, ax: Any = None):
         f"Dot plot of the scores of each repeated task of {model} ({len(tasks)} "
         "task(s)), one row per task, its mean as a bar; the table above lists them.",
     )
-    return label_simulated(fig, bool(result.get("simulated")))
+    return label_simulated(fig, bool(result.simulated))
 
 
-def explain_status(result: dict[str, Any], model: str) -> Note:
+def explain_status(result: Result, model: str) -> Note:
     """In words: the model's status, and each thing behind it once, with what to do.
 
     Every issue is listed once with its severity (blocking, provisional, warning) and
@@ -428,19 +425,19 @@ def explain_status(result: dict[str, Any], model: str) -> Note:
 
     Examples
     --------
-    >>> entry = {"status": "complete", "index": 55.5, "issues": [],
+    >>> entry = {"status": "complete", "index": 55.5, "issues": [], "tasks": [],
     ...          "coverage": {"tasks_planned": 10, "tasks_complete": 10,
     ...                       "attempts_planned": 10, "attempts_adopted_valid": 10}}
     >>> print(explain_status({"models": {"m": entry}}, "m").text.split(". ")[0])
     m is complete: index 55.50 points
     """
     entry = _model_entry(result, model)
-    cov = entry["coverage"]
+    cov = entry.coverage
     counts = (
-        f"{cov['tasks_complete']} of {cov['tasks_planned']} tasks, "
-        f"{cov['attempts_adopted_valid']} of {cov['attempts_planned']} attempts"
+        f"{cov.tasks_complete} of {cov.tasks_planned} tasks, "
+        f"{cov.attempts_adopted_valid} of {cov.attempts_planned} attempts"
     )
-    status = entry["status"]
+    status = entry.status
     if status == "incomplete":
         lines = [
             f"{model} is incomplete: no index is published ({counts} have an adopted valid "
@@ -448,7 +445,7 @@ def explain_status(result: dict[str, Any], model: str) -> Note:
         ]
     elif status == "provisional":
         lines = [
-            f"{model} is provisional: index {points(entry['index'])} points ({counts}), but some "
+            f"{model} is provisional: index {points(entry.index)} points ({counts}), but some "
             "adopted attempts await confirmation. To confirm each row below: check it, then "
             "change its adoption_status from selected_provisional to selected in your "
             "attempts table (at the line given) and run the report again; the index may "
@@ -456,25 +453,25 @@ def explain_status(result: dict[str, Any], model: str) -> Note:
         ]
     else:
         lines = [
-            f"{model} is complete: index {points(entry['index'])} points. Every planned task and "
+            f"{model} is complete: index {points(entry.index)} points. Every planned task and "
             f"repeat has an adopted valid score ({counts})."
         ]
     by_severity = {"error": "blocking", "info": "to confirm", "warning": "warning"}
-    for issue in entry["issues"]:
-        label = by_severity.get(issue["severity"], issue["severity"])
-        if issue["code"] == "provisional_attempt":
-            where = issue["message"].split(": ", 1)[0]
+    for issue in entry.issues:
+        label = by_severity.get(issue.severity, issue.severity)
+        if issue.code == "provisional_attempt":
+            where = issue.message.split(": ", 1)[0]
             lines.append(f"- [{label}] {where}: adopted for now (selected_provisional).")
             continue
-        code = ISSUE_CODES.get(issue["code"])
+        code = ISSUE_CODES.get(issue.code)
         action = f" What to do: {code.action}." if code else ""
-        lines.append(f"- [{label}] {issue['message']}.{action}")
-    for task in entry.get("tasks", []):
-        for row in task["rows"]:
-            if row["adoption_status"] == "excluded":
-                note = str(row.get("note") or "").strip() or "no note"
+        lines.append(f"- [{label}] {issue.message}.{action}")
+    for task in entry.tasks:
+        for row in task.rows:
+            if row.adoption_status == "excluded":
+                note = str(row.note or "").strip() or "no note"
                 lines.append(
-                    f"- [excluded] {task['track']}/{task['item']} attempt '{row['attempt']}' "
-                    f"(line {row['line']}) is kept but not aggregated: {note}"
+                    f"- [excluded] {task.track}/{task.item} attempt '{row.attempt}' "
+                    f"(line {row.line}) is kept but not aggregated: {note}"
                 )
     return Note("\n".join(lines))

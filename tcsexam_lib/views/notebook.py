@@ -16,11 +16,17 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputRefused, Problem
-from ..jsonio import read_json
 from ..number_format import points
+from ..reports.run_set_document import load_run_set
+from ..scoring.cohort import declared_models
+from ..scoring.index_document import IndexDocument, as_index_document, load_index
+from ..scoring.solver_document import SolverDocument, load_solver_output
+from ..stats.document import StatsDocument, as_stats_document
 from ..stats.wording import percent
 
 SIMULATED_TEXT = "SIMULATED DEMO DATA — not TCSExam results"
+#: The notebook of a model's index report (what the leaderboard links each model to).
+INDEX_REPORT = "index"
 
 
 class Note:
@@ -179,7 +185,11 @@ def data_banner(
     return Note(text, box)
 
 
-def status_line(result: dict[str, Any], model: str, stats: dict[str, Any] | None = None) -> Note:
+def status_line(
+    result: IndexDocument | dict[str, Any],
+    model: str,
+    stats: StatsDocument | dict[str, Any] | None = None,
+) -> Note:
     """The model's status, first on every model page: status, index, coverage.
 
     With the ``tcsexam stats`` document of the same index, the index is followed by the
@@ -192,19 +202,20 @@ def status_line(result: dict[str, Any], model: str, stats: dict[str, Any] | None
     >>> print(status_line({"models": {"m": entry}}, "m").text)
     m: INCOMPLETE, no index (3 of 4 tasks, 4 of 6 planned attempts have an adopted valid score)
     """
-    entry = result["models"][model]
-    cov = entry["coverage"]
-    index = "no index" if entry["index"] is None else f"index {points(entry['index'])} points"
-    half = None if stats is None else stats["models"][model]["index_ci_half_width"]
-    if entry["index"] is not None and half is not None:
-        level = percent(stats["level"])
-        index = f"index {points(entry['index'])} ± {points(half)} points ({level} interval)"
+    entry = as_index_document(result).result(model)
+    cov = entry.coverage
+    index = "no index" if entry.index is None else f"index {points(entry.index)} points"
+    stats = None if stats is None else as_stats_document(stats)
+    half = None if stats is None else stats.result(model).index_ci_half_width
+    if entry.index is not None and half is not None:
+        level = percent(stats.level)
+        index = f"index {points(entry.index)} ± {points(half)} points ({level} interval)"
     text = (
-        f"{model}: {entry['status'].upper()}, {index} ({cov['tasks_complete']} of "
-        f"{cov['tasks_planned']} tasks, {cov['attempts_adopted_valid']} of "
-        f"{cov['attempts_planned']} planned attempts have an adopted valid score)"
+        f"{model}: {entry.status.upper()}, {index} ({cov.tasks_complete} of "
+        f"{cov.tasks_planned} tasks, {cov.attempts_adopted_valid} of "
+        f"{cov.attempts_planned} planned attempts have an adopted valid score)"
     )
-    box = f'<div class="tcs-status {html.escape(entry["status"])}">{html.escape(text)}</div>'
+    box = f'<div class="tcs-status {html.escape(entry.status)}">{html.escape(text)}</div>'
     return Note(text, box)
 
 
@@ -249,20 +260,17 @@ def published_pages(index_json: str | os.PathLike[str] = "") -> dict[str, dict[s
     path = Path(index_json).parent / "run-set.json"
     if not path.is_file():
         return {}
-    manifest = read_json(path)
     pages: dict[str, dict[str, str]] = {}
-    for model, notebooks in (manifest.get("notebooks") or {}).items():
+    for model, notebooks in load_run_set(path).notebooks.items():
         for nb in notebooks:
-            if nb.get("html"):
-                pages.setdefault(model, {})[nb["name"]] = nb["html"]
+            if nb.html:
+                pages.setdefault(model, {})[nb.name] = nb.html
     return pages
 
 
 def cohort_models(*, index_json: str = "", cohort: str = "") -> list[str]:
     """The cohort's model ids, read (not computed) from the index output or the cohort file."""
-    data = read_json(index_json or cohort)
-    models = data.get("models") if isinstance(data, dict) else None
-    return list(models) if isinstance(models, dict) else []
+    return list(load_index(index_json).results) if index_json else declared_models(cohort)
 
 
 def refuse_model_outside_cohort(model: str, models: list[str]) -> str:
@@ -303,26 +311,21 @@ def one_line_errors() -> None:
     shell.set_custom_exc((TcsexamError,), handler)
 
 
-def read_index_output(path: str | os.PathLike[str]) -> dict[str, Any]:
+def read_index_output(path: str | os.PathLike[str]) -> IndexDocument:
     """The index output the report runner wrote (strict JSON), for a notebook to display."""
-    data = read_json(path)
-    if not isinstance(data, dict) or not isinstance(data.get("models"), dict):
-        allowed = "an output of tcsexam score (or the report runner's index JSON)"
-        problem = Problem(str(path), field="models", detail="no models here", allowed=allowed)
-        raise InputRefused("Not an index output", [problem])
-    return data
+    return load_index(path)
 
 
 def read_solver_output_files(
     folder: str | os.PathLike[str], tasks: list[str] | tuple[str, ...] | str | None = None
-) -> list[dict[str, Any]]:
+) -> list[SolverDocument]:
     """The solver-score outputs the report runner wrote for one model, in file-name order.
 
     ``tasks`` (a list, or one comma-separated string) keeps only those tasks.
     """
     wanted = _task_list(tasks)
-    outputs = [read_json(path) for path in sorted(Path(folder).glob("*.json"))]
-    return [out for out in outputs if not wanted or out.get("task") in wanted]
+    outputs = [load_solver_output(path) for path in sorted(Path(folder).glob("*.json"))]
+    return [out for out in outputs if not wanted or out.task in wanted]
 
 
 def _task_list(tasks: list[str] | tuple[str, ...] | str | None) -> list[str]:

@@ -15,6 +15,8 @@ from typing import Any
 import pandas as pd
 
 from ..number_format import P_VALUE, POINTS, TEXT, interval, signed_points
+from ..scoring.index_document import IndexDocument, as_index_document
+from ..stats.document import StatsDocument, StatsPair, as_stats_document
 from ..stats.wording import percent
 from .charts import describe, label_simulated, new_axes
 from .notebook import Note
@@ -34,13 +36,13 @@ _PAIR_TIPS = {
 }
 
 
-def _interval_cell(pair: dict[str, Any]) -> Cell | None:
-    if pair["ci"] is None:
+def _interval_cell(pair: StatsPair) -> Cell | None:
+    if pair.ci is None:
         return None
-    return Cell(interval(*pair["ci"]), order=pair["ci"][0])
+    return Cell(interval(*pair.ci), order=pair.ci[0])
 
 
-def pairs_table(stats: dict[str, Any]) -> pd.DataFrame:
+def pairs_table(stats: StatsDocument | dict[str, Any]) -> pd.DataFrame:
     """Every pair of ranked models: Δ index (a − b, points), its interval, p and Holm's p.
 
     Examples
@@ -51,34 +53,37 @@ def pairs_table(stats: dict[str, Any]) -> pd.DataFrame:
     >>> [str(v) for v in pairs_table({"level": 0.95, "pairs": [pair]}).values[0]]
     ['a', 'b', '2.0', '[0.10, 3.90]', '0.04', '0.04', 'yes', '4.5', '20']
     """
+    stats = as_stats_document(stats)
     rows = [
         {
-            "model a": p["model_a"],
-            "model b": p["model_b"],
-            "Δ index": p["delta"],
+            "model a": p.model_a,
+            "model b": p.model_b,
+            "Δ index": p.delta,
             "interval": _interval_cell(p),
-            "p": p["p_value"],
-            "p (Holm)": p["p_holm"],
-            "differ": "yes" if p["significant"] else "no",
-            "detectable Δ": p.get("mdd"),
-            "common tasks": p["n_common_tasks"],
+            "p": p.p_value,
+            "p (Holm)": p.p_holm,
+            "differ": "yes" if p.significant else "no",
+            "detectable Δ": p.mdd,
+            "common tasks": p.n_common_tasks,
         }
-        for p in stats["pairs"]
+        for p in stats.pair_rows
     ]
     table = pd.DataFrame(rows, columns=["model a", "model b", *_PAIR_TIPS], dtype=object)
-    level = percent(stats["level"])
+    level = percent(stats.level)
     table.attrs["kinds"] = {"Δ index": POINTS, "p": P_VALUE, "p (Holm)": P_VALUE,
                             "detectable Δ": POINTS, "common tasks": "count"}  # fmt: skip
     table.attrs["tooltips"] = {c: t.replace("{level}", level) for c, t in _PAIR_TIPS.items()}
     table.attrs["caption"] = (
         f"Every pair (a ranked at or above b): Δ index in points with its {level} interval, "
-        f"paired over the common tasks; differ: Holm-adjusted p ≤ {percent(1 - stats['level'])}."
+        f"paired over the common tasks; differ: Holm-adjusted p ≤ {percent(1 - stats.level)}."
     )
     table.attrs["empty_text"] = "Fewer than two models have an index: no pair to compare."
     return table
 
 
-def plot_pair_matrix(result: dict[str, Any], stats: dict[str, Any], ax: Any = None):
+def plot_pair_matrix(
+    result: IndexDocument | dict[str, Any], stats: StatsDocument | dict[str, Any], ax: Any = None
+):
     """Matrix of Δ index (row minus column, points); cells that differ after Holm framed.
 
     Models in rank order; a diverging colour-blind safe map centred on 0; a cell reads
@@ -95,15 +100,17 @@ def plot_pair_matrix(result: dict[str, Any], stats: dict[str, Any], ax: Any = No
     import numpy as np
     from matplotlib.patches import Rectangle
 
-    models = list(stats["ranking"])
+    stats = as_stats_document(stats)
+    models = list(stats.ranking)
+    pairs = stats.pair_rows
     n = len(models)
     delta = np.full((n, n), np.nan)
     marked = np.zeros((n, n), dtype=bool)
     where = {m: k for k, m in enumerate(models)}
-    for pair in stats["pairs"]:
-        a, b = where[pair["model_a"]], where[pair["model_b"]]
-        delta[a, b], delta[b, a] = pair["delta"], -pair["delta"]
-        marked[a, b] = marked[b, a] = pair["significant"]
+    for pair in pairs:
+        a, b = where[pair.model_a], where[pair.model_b]
+        delta[a, b], delta[b, a] = pair.delta, -pair.delta
+        marked[a, b] = marked[b, a] = pair.significant
     cell = 0.9 if n <= 8 else 0.45
     fig, ax = new_axes(ax, size=(min(13.0, 3.0 + cell * n), min(13.0, 2.0 + cell * n)))
     span = float(np.nanmax(np.abs(delta))) if n > 1 and np.isfinite(delta).any() else 1.0
@@ -124,20 +131,20 @@ def plot_pair_matrix(result: dict[str, Any], stats: dict[str, Any], ax: Any = No
     ax.set_xticks(range(n), models, rotation=30 if n > 3 else 0,
                   ha="right" if n > 3 else "center", fontsize=9)  # fmt: skip
     ax.set_yticks(range(n), models, fontsize=9)
-    alpha = percent(1 - stats["level"])
+    alpha = percent(1 - stats.level)
     ax.set_title(f"Δ index, row − column (points)\n* and a green frame: differs (Holm, {alpha})")
     fig.colorbar(image, ax=ax, label="Δ index (points)", shrink=0.7)
     differ = int(marked.sum()) // 2
     describe(
         fig,
         f"Matrix of the differences of index between the {n} ranked models (row minus "
-        f"column, points), in rank order; {differ} of {len(stats['pairs'])} pairs differ "
+        f"column, points), in rank order; {differ} of {len(pairs)} pairs differ "
         "after Holm's adjustment (framed). The table below lists every pair.",
     )
-    return label_simulated(fig, bool(result.get("simulated")))
+    return label_simulated(fig, bool(as_index_document(result).simulated))
 
 
-def neighbours_table(stats: dict[str, Any]) -> pd.DataFrame:
+def neighbours_table(stats: StatsDocument | dict[str, Any]) -> pd.DataFrame:
     """Each ranked model against the next one down, and how many models it is ahead of.
 
     The view of the pairs at scale: rank, model, Δ to the next model (points) with its
@@ -154,14 +161,15 @@ def neighbours_table(stats: dict[str, Any]) -> pd.DataFrame:
     >>> [str(v) for v in table.values[1]]
     ['2', 'b', 'None', 'None', 'None', '0', '1', '0']
     """
-    ranking = list(stats["ranking"])
+    stats = as_stats_document(stats)
+    ranking = list(stats.ranking)
     ahead = dict.fromkeys(ranking, 0)
     behind = dict.fromkeys(ranking, 0)
     following = dict(zip(ranking, ranking[1:], strict=False))
-    next_pair: dict[str, dict[str, Any]] = {}
-    for pair in stats["pairs"]:
-        a, b = pair["model_a"], pair["model_b"]
-        if pair["significant"]:
+    next_pair: dict[str, StatsPair] = {}
+    for pair in stats.pair_rows:
+        a, b = pair.model_a, pair.model_b
+        if pair.significant:
             ahead[a] += 1
             behind[b] += 1
         if following.get(a) == b:
@@ -173,9 +181,9 @@ def neighbours_table(stats: dict[str, Any]) -> pd.DataFrame:
             {
                 "rank": position,
                 "model": model,
-                "Δ to the next": None if pair is None else pair["delta"],
+                "Δ to the next": None if pair is None else pair.delta,
                 "interval": None if pair is None else _interval_cell(pair),
-                "differ": None if pair is None else "yes" if pair["significant"] else "no",
+                "differ": None if pair is None else "yes" if pair.significant else "no",
                 "ahead of": ahead[model],
                 "behind": behind[model],
                 "not separated from": len(ranking) - 1 - ahead[model] - behind[model],
@@ -184,7 +192,7 @@ def neighbours_table(stats: dict[str, Any]) -> pd.DataFrame:
     columns = ["rank", "model", "Δ to the next", "interval", "differ", "ahead of", "behind",
                "not separated from"]  # fmt: skip
     table = pd.DataFrame(rows, columns=columns, dtype=object)
-    level = percent(stats["level"])
+    level = percent(stats.level)
     table.attrs["kinds"] = {"rank": "count", "model": TEXT, "Δ to the next": POINTS,
                             "ahead of": "count", "behind": "count",
                             "not separated from": "count"}  # fmt: skip
@@ -204,7 +212,9 @@ def neighbours_table(stats: dict[str, Any]) -> pd.DataFrame:
     return table
 
 
-def pairs_view(result: dict[str, Any], stats: dict[str, Any]) -> list[Any]:
+def pairs_view(
+    result: IndexDocument | dict[str, Any], stats: StatsDocument | dict[str, Any]
+) -> list[Any]:
     """What the cohort report shows of the pairs: the matrix and every pair, or at scale
     each model against the next (see the module).
 
@@ -214,7 +224,8 @@ def pairs_view(result: dict[str, Any], stats: dict[str, Any]) -> list[Any]:
     >>> [type(part).__name__ for part in pairs_view({}, stats)]
     ['Note', 'DataFrame']
     """
-    n = len(stats["ranking"])
+    stats = as_stats_document(stats)
+    n = len(stats.ranking)
     if n <= MATRIX_MODELS:
         if n < 2:
             return [pairs_table(stats)]

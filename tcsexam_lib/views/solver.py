@@ -14,8 +14,17 @@ import pandas as pd
 
 from ..formulas import SCALE_TERMS
 from ..number_format import MEAN, RAW, TEXT, Z
+from ..scoring.index_document import IndexDocument, as_index_document
+from ..scoring.solver_document import SolverDocument, as_solver_document
 from .charts import OKABE_ITO, describe, label_simulated, new_axes
 from .tables import Cell
+
+#: Solver-score outputs as the views take them: the documents, or their parsed JSON.
+Outputs = list[SolverDocument] | list[dict[str, Any]]
+
+
+def _documents(outputs: Outputs) -> list[SolverDocument]:
+    return [as_solver_document(out) for out in outputs]
 
 
 def evidence_link(evidence_dir: str, task: str, attempt: Any) -> str | None:
@@ -33,7 +42,7 @@ def evidence_link(evidence_dir: str, task: str, attempt: Any) -> str | None:
     return f"{str(evidence_dir).rstrip('/')}/{task}-{attempt}.json"
 
 
-def relative_score_table(outputs: list[dict[str, Any]], evidence_dir: str = "") -> pd.DataFrame:
+def relative_score_table(outputs: Outputs, evidence_dir: str = "") -> pd.DataFrame:
     """One row per solver-score output: task, attempt, relative score, counts, its JSON.
 
     With ``evidence_dir`` (the folder of the written outputs, relative to the page) each
@@ -47,15 +56,15 @@ def relative_score_table(outputs: list[dict[str, Any]], evidence_dir: str = "") 
     ['t', '1', '0.25', '2', '0', 't-1.json']
     """
     rows = []
-    for out in outputs:
-        link = evidence_link(evidence_dir, out["task"], out.get("attempt"))
+    for out in _documents(outputs):
+        link = evidence_link(evidence_dir, out.task, out.attempt)
         rows.append(
             {
-                "task": out["task"],
-                "attempt": out.get("attempt"),
-                "relative score": out["relative_score"],
-                "instances scored": out["n_scored"],
-                "unscored": len(out["unscored_instances"]),
+                "task": out.task,
+                "attempt": out.attempt,
+                "relative score": out.relative_score,
+                "instances scored": out.n_scored,
+                "unscored": len(out.unscored_rows),
                 "evidence": None if link is None else Cell(link.rsplit("/", 1)[-1], href=link),
             }
         )
@@ -74,7 +83,7 @@ def relative_score_table(outputs: list[dict[str, Any]], evidence_dir: str = "") 
 
 
 def solver_plan_table(
-    result: dict[str, Any], model: str, outputs: list[dict[str, Any]], evidence_dir: str = ""
+    result: IndexDocument | dict[str, Any], model: str, outputs: Outputs, evidence_dir: str = ""
 ) -> pd.DataFrame:
     """Every planned solver task and repeat of the model, with its score or why it has none.
 
@@ -94,33 +103,31 @@ def solver_plan_table(
     """
     from ..scoring.index import missing_repeats
 
-    scored = {(o["task"], str(o.get("attempt"))): o for o in outputs}
+    scored = {(o.task, str(o.attempt)): o for o in _documents(outputs)}
     rows = []
-    for task in result["models"][model]["tasks"]:
-        if task["track"] != "solver":
+    for task in as_index_document(result).result(model).tasks:
+        if task.track != "solver":
             continue
-        planned = task["planned_attempts"]
-        for row in task["rows"]:
-            out = scored.get((task["item"], str(row["attempt"])))
-            adopted = row["adoption_status"] != "excluded"
-            if row["score_status"] != "valid":
-                state = f"{'adopted' if adopted else 'excluded'}, no score: {row['score_status']}"
+        planned = task.planned_attempts
+        for row in task.rows:
+            out = scored.get((task.item, str(row.attempt)))
+            adopted = row.adoption_status != "excluded"
+            if row.score_status != "valid":
+                state = f"{'adopted' if adopted else 'excluded'}, no score: {row.score_status}"
             elif out is None:
                 state = "no solver records for this attempt"
             else:
                 state = "adopted, scored" if adopted else "excluded (kept, not aggregated)"
-            if row["adoption_status"] == "selected_provisional":
+            if row.adoption_status == "selected_provisional":
                 state += " (provisional)"
-            score = None if out is None else out["relative_score"]
-            link = (
-                None if out is None else evidence_link(evidence_dir, task["item"], row["attempt"])
-            )
-            rows.append({"task": task["item"], "attempt": str(row["attempt"]),
-                         "line": row.get("line"), "relative score": score, "state": state,
+            score = None if out is None else out.relative_score
+            link = None if out is None else evidence_link(evidence_dir, task.item, row.attempt)
+            rows.append({"task": task.item, "attempt": str(row.attempt),
+                         "line": row.line, "relative score": score, "state": state,
                          "evidence": None if link is None else
                          Cell(link.rsplit("/", 1)[-1], href=link)})  # fmt: skip
-        for repeat in missing_repeats(planned, len(task["adopted_attempts"])):
-            rows.append({"task": task["item"], "attempt": f"repeat {repeat} of {planned}",
+        for repeat in missing_repeats(planned, len(task.adopted_attempts)):
+            rows.append({"task": task.item, "attempt": f"repeat {repeat} of {planned}",
                          "line": None, "relative score": None,
                          "state": "planned, no adopted attempt yet",
                          "evidence": None})  # fmt: skip
@@ -154,7 +161,7 @@ _INSTANCE_COLUMNS = [
 _INSTANCE_NAMES = {"scale_term": "scale set by"}
 
 
-def instance_table(outputs: list[dict[str, Any]]) -> pd.DataFrame:
+def instance_table(outputs: Outputs) -> pd.DataFrame:
     """Every scored instance of the outputs, one row each (``z``/``A`` empty on failures).
 
     Examples
@@ -168,12 +175,12 @@ def instance_table(outputs: list[dict[str, Any]]) -> pd.DataFrame:
     """
     rows = [
         {
-            "task": out["task"],
-            "attempt": out.get("attempt"),
-            **{key: row.get(key) for key in _INSTANCE_COLUMNS[2:]},
+            "task": out.task,
+            "attempt": out.attempt,
+            **{key: getattr(row, key) for key in _INSTANCE_COLUMNS[2:]},
         }
-        for out in outputs
-        for row in out["instances"]
+        for out in _documents(outputs)
+        for row in out.rows
     ]
     table = pd.DataFrame(rows, columns=_INSTANCE_COLUMNS).rename(columns=_INSTANCE_NAMES)
     table.attrs["kinds"] = {"attempt": TEXT, "A": RAW, "mu": RAW, "s": RAW, "scale": RAW,
@@ -191,7 +198,7 @@ def instance_table(outputs: list[dict[str, Any]]) -> pd.DataFrame:
     return table
 
 
-def unscored_table(outputs: list[dict[str, Any]]) -> pd.DataFrame:
+def unscored_table(outputs: Outputs) -> pd.DataFrame:
     """Records kept out of the mean (``unscored_instances``), with their reason.
 
     Examples
@@ -203,21 +210,21 @@ def unscored_table(outputs: list[dict[str, Any]]) -> pd.DataFrame:
     """
     rows = [
         {
-            "task": out["task"],
-            "attempt": out.get("attempt"),
-            "instance": row["instance"],
-            "status": row["status"],
-            "reason": row["reason"],
+            "task": out.task,
+            "attempt": out.attempt,
+            "instance": row.instance,
+            "status": row.status,
+            "reason": row.reason,
         }
-        for out in outputs
-        for row in out["unscored_instances"]
+        for out in _documents(outputs)
+        for row in out.unscored_rows
     ]
     table = pd.DataFrame(rows, columns=["task", "attempt", "instance", "status", "reason"])
     table.attrs["empty_text"] = "No unscored instance: every record is in the scored set."
     return table
 
 
-def scale_term_table(outputs: list[dict[str, Any]]) -> pd.DataFrame:
+def scale_term_table(outputs: Outputs) -> pd.DataFrame:
     """How many scored instances of each task had their scale set by each term.
 
     ``sample_std`` is the reference runs' spread; ``relative_floor`` (2% of ``|mu|``) and
@@ -231,11 +238,11 @@ def scale_term_table(outputs: list[dict[str, Any]]) -> pd.DataFrame:
     [1, 1, 0]
     """
     counts: dict[str, Counter[str]] = {}
-    for out in outputs:
+    for out in _documents(outputs):
         # The reference sets the scale: every attempt of a task has the same scored
         # instances, so each task is counted once (from its first output).
-        if out["task"] not in counts:
-            counts[out["task"]] = Counter(row["scale_term"] for row in out["instances"])
+        if out.task not in counts:
+            counts[out.task] = Counter(row.scale_term for row in out.rows)
     table = pd.DataFrame(
         [[counts[task].get(term, 0) for term in SCALE_TERMS] for task in counts],
         index=pd.Index(list(counts), name="task"),
@@ -254,7 +261,7 @@ def scale_term_table(outputs: list[dict[str, Any]]) -> pd.DataFrame:
 Z_DISPLAY_LIMIT = 5.0
 
 
-def plot_z_histogram(outputs: list[dict[str, Any]], ax: Any = None):
+def plot_z_histogram(outputs: Outputs, ax: Any = None):
     """Histogram of ``z`` over the valid candidate values (failures have no ``z``).
 
     ``z > 0``: better than the reference mean (in the task's direction). Values beyond
@@ -267,8 +274,9 @@ def plot_z_histogram(outputs: list[dict[str, Any]], ax: Any = None):
     'z of 3 valid values (1 beyond ±5 drawn at the edge; 1 completed failure without z)'
     """
     fig, ax = new_axes(ax)
-    values = [row["z"] for out in outputs for row in out["instances"] if row.get("z") is not None]
-    failures = sum(1 for out in outputs for row in out["instances"] if row.get("z") is None)
+    z = [row.z for out in _documents(outputs) for row in out.rows]
+    values = [value for value in z if value is not None]
+    failures = len(z) - len(values)
     limit = Z_DISPLAY_LIMIT
     beyond = sum(1 for z in values if abs(z) > limit)
     if values:
@@ -290,7 +298,7 @@ def plot_z_histogram(outputs: list[dict[str, Any]], ax: Any = None):
     return label_simulated(fig, any_simulated(outputs))
 
 
-def plot_instance_scores(outputs: list[dict[str, Any]], ax: Any = None):
+def plot_instance_scores(outputs: Outputs, ax: Any = None):
     """Histogram of instance scores ``Phi(z)`` in [0, 1] (failures score 0).
 
     Examples
@@ -300,7 +308,7 @@ def plot_instance_scores(outputs: list[dict[str, Any]], ax: Any = None):
     0.0
     """
     fig, ax = new_axes(ax)
-    values = [row["score"] for out in outputs for row in out["instances"]]
+    values = [row.score for out in _documents(outputs) for row in out.rows]
     ax.hist(values, bins=[i / 20 for i in range(21)], color=OKABE_ITO[3])
     ax.axvline(0.5, color="black", linewidth=1, linestyle="--")
     ax.set_xlim(0.0, 1.0)
@@ -314,7 +322,7 @@ def plot_instance_scores(outputs: list[dict[str, Any]], ax: Any = None):
     return label_simulated(fig, any_simulated(outputs))
 
 
-def floor_instances_table(outputs: list[dict[str, Any]]) -> pd.DataFrame:
+def floor_instances_table(outputs: Outputs) -> pd.DataFrame:
     """Scored reference instances whose scale is set by a floor rather than the runs' spread.
 
     Taken from the outputs' instance rows (the reference sets the scale, so each task's
@@ -330,17 +338,17 @@ def floor_instances_table(outputs: list[dict[str, Any]]) -> pd.DataFrame:
     """
     seen = set()
     rows = []
-    for out in outputs:
-        for row in out["instances"]:
-            key = (out["task"], row["instance"])
-            if row["scale_term"] == "sample_std" or key in seen:
+    for out in _documents(outputs):
+        for row in out.rows:
+            key = (out.task, row.instance)
+            if row.scale_term == "sample_std" or key in seen:
                 continue
             seen.add(key)
             rows.append(
                 {
-                    "task": out["task"],
-                    "instance": row["instance"],
-                    **{name: row[name] for name in ("mu", "s", "scale", "scale_term")},
+                    "task": out.task,
+                    "instance": row.instance,
+                    **{name: getattr(row, name) for name in ("mu", "s", "scale", "scale_term")},
                 }
             )
     table = pd.DataFrame(rows, columns=["task", "instance", "mu", "s", "scale", "scale_term"])
@@ -350,7 +358,7 @@ def floor_instances_table(outputs: list[dict[str, Any]]) -> pd.DataFrame:
     return table
 
 
-def any_simulated(outputs: list[dict[str, Any]]) -> bool:
+def any_simulated(outputs: Outputs) -> bool:
     """True when an output says its inputs are simulated (demo data).
 
     Examples
@@ -358,4 +366,4 @@ def any_simulated(outputs: list[dict[str, Any]]) -> bool:
     >>> any_simulated([{"simulated": True}]), any_simulated([])
     (True, False)
     """
-    return any(out.get("simulated") for out in outputs)
+    return any(out.simulated for out in _documents(outputs))

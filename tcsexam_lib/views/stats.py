@@ -18,6 +18,8 @@ from ..errors import InputRefused, Problem
 from ..jsonio import read_json
 from ..number_format import MEAN, TEXT, interval, points
 from ..schemas import validate_with_schema
+from ..scoring.index_document import IndexDocument, as_index_document
+from ..stats.document import StatsDocument, StatsModel, as_stats_document
 from ..stats.wording import name_list, percent
 from ..vocab import TRACK_LETTERS, TRACKS
 from .charts import OKABE_ITO, describe, label_simulated, name_models_without_index, new_axes
@@ -26,13 +28,13 @@ from .tables import Cell
 
 
 def stats_result(
-    result: dict[str, Any],
+    result: IndexDocument | dict[str, Any],
     *,
     stats_json: str | os.PathLike[str] = "",
     resamples: int = 10_000,
     seed: int = 0,
     level: float = 0.95,
-) -> dict[str, Any]:
+) -> StatsDocument:
     """The ``tcsexam stats`` document of the index a notebook shows.
 
     With ``stats_json`` (what the report runner passes) the file is read, checked
@@ -50,7 +52,7 @@ def stats_result(
     >>> import json, pathlib, tempfile
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "stats.json"
     >>> _ = path.write_text(json.dumps(doc))
-    >>> stats_result({"models": {"x": entry}}, stats_json=path)["level"]
+    >>> stats_result({"models": {"x": entry}}, stats_json=path).level
     0.95
     >>> try:
     ...     stats_result({"models": {"y": entry}}, stats_json=path)
@@ -61,38 +63,42 @@ def stats_result(
     if not stats_json:
         from ..stats.command import compute_stats
 
-        return compute_stats(
+        computed = compute_stats(
             result, source="the index shown", resamples=resamples, seed=seed, level=level
-        ).to_dict()
+        )
+        return StatsDocument(computed.to_dict())
     source = str(stats_json)
-    stats = read_json(stats_json)
-    validate_with_schema(stats, "stats-output", source)
+    data = read_json(stats_json)
+    validate_with_schema(data, "stats-output", source)
+    document = StatsDocument(data)
+    stats, shown = document.results, as_index_document(result).results
     problems = []
-    if list(stats["models"]) != list(result["models"]):
+    if list(stats) != list(shown):
         problems.append(
             Problem(
                 source,
                 field="models",
-                value=", ".join(stats["models"]),
-                allowed="the models of the index shown: " + ", ".join(result["models"]),
+                value=", ".join(stats),
+                allowed="the models of the index shown: " + ", ".join(shown),
             )
         )
     else:
-        for model, entry in result["models"].items():
+        for model, entry in shown.items():
             for key in ("status", "index"):
-                if stats["models"][model][key] != entry[key]:
+                found, wanted = getattr(stats[model], key), getattr(entry, key)
+                if found != wanted:
                     problems.append(
                         Problem(
                             source,
                             field=f"models.{model}.{key}",
-                            value=stats["models"][model][key],
-                            allowed=f"{entry[key]!r}, as in the index shown (the stats of "
+                            value=found,
+                            allowed=f"{wanted!r}, as in the index shown (the stats of "
                             "another index?)",
                         )
                     )
     if problems:
         raise InputRefused.from_problems(f"{source} is not the stats of this index", problems)
-    return stats
+    return document
 
 
 def _rank_text(rank_ci: list[int] | None) -> Cell | None:
@@ -102,7 +108,7 @@ def _rank_text(rank_ci: list[int] | None) -> Cell | None:
     return Cell(str(best) if best == worst else f"{best}–{worst}", order=best)
 
 
-def interval_columns(stats: dict[str, Any], model: str) -> dict[str, Any]:
+def interval_columns(stats: StatsDocument | dict[str, Any], model: str) -> dict[str, Any]:
     """What the leaderboard shows of one model's uncertainty (``None`` without an index).
 
     ``±`` (points): the index interval reaches at most this far from the index;
@@ -119,18 +125,19 @@ def interval_columns(stats: dict[str, Any], model: str) -> dict[str, Any]:
     >>> [str(columns[c]) for c in ("±", "possible ranks", "could be first", "tie group")]
     ['6.5', '1–2', 'yes', '1']
     """
-    entry = stats["models"][model]
-    group = next((k for k, g in enumerate(stats["tie_groups"], start=1) if model in g), None)
-    could = None if entry["rank_ci"] is None else "yes" if model in stats["leader_group"] else "no"
+    stats = as_stats_document(stats)
+    entry = stats.result(model)
+    group = next((k for k, g in enumerate(stats.tie_groups, start=1) if model in g), None)
+    could = None if entry.rank_ci is None else "yes" if model in stats.leader_group else "no"
     return {
-        "±": entry["index_ci_half_width"],
+        "±": entry.index_ci_half_width,
         "could be first": could,
-        "possible ranks": _rank_text(entry["rank_ci"]),
+        "possible ranks": _rank_text(entry.rank_ci),
         "tie group": group,
     }
 
 
-def ties_note(stats: dict[str, Any]) -> Note:
+def ties_note(stats: StatsDocument | dict[str, Any]) -> Note:
     """The tie groups down the ranking, and how many pairs of models differ after Holm.
 
     Examples
@@ -145,7 +152,8 @@ def ties_note(stats: dict[str, Any]) -> Note:
     ...                  "pairs": [{"significant": False}]}).text.splitlines()[1])
     The one pair does not differ (paired tests over the common tasks, Holm, 5% level).
     """
-    groups = stats["tie_groups"]
+    stats = as_stats_document(stats)
+    groups = stats.tie_groups
     if not groups:
         return Note("No model has an index, so there is no ranking and no pairwise test.")
     if len(groups) <= 12:
@@ -156,9 +164,10 @@ def ties_note(stats: dict[str, Any]) -> Note:
             f"{len(groups)} tie groups down the ranking (no pair inside a group differs); the "
             "leaderboard's tie group column says which group each model is in."
         ]
-    n_pairs = len(stats["pairs"])
-    differ = sum(1 for pair in stats["pairs"] if pair["significant"])
-    tests = f"paired tests over the common tasks, Holm, {percent(1 - stats['level'])} level"
+    pairs = stats.pair_rows
+    n_pairs = len(pairs)
+    differ = sum(1 for pair in pairs if pair.significant)
+    tests = f"paired tests over the common tasks, Holm, {percent(1 - stats.level)} level"
     if n_pairs == 1:
         verb = "differs" if differ else "does not differ"
         lines.append(f"The one pair {verb} ({tests}).")
@@ -167,15 +176,18 @@ def ties_note(stats: dict[str, Any]) -> Note:
     return Note("\n".join(lines))
 
 
-def _ranked_entries(stats: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-    return [(model, stats["models"][model]) for model in stats["ranking"]]
+def _ranked_entries(stats: StatsDocument) -> list[tuple[str, StatsModel]]:
+    models = stats.results
+    return [(model, models[model]) for model in stats.ranking]
 
 
 #: Up to this many ranked models, the forest plot writes each index and interval.
 LABELLED_ROWS = 30
 
 
-def plot_index_intervals(result: dict[str, Any], stats: dict[str, Any], ax: Any = None):
+def plot_index_intervals(
+    result: IndexDocument | dict[str, Any], stats: StatsDocument | dict[str, Any], ax: Any = None
+):
     """Forest plot: each ranked model's index with its interval, highest first.
 
     Provisional models are drawn hollow (orange); the models that could be first (no
@@ -190,24 +202,25 @@ def plot_index_intervals(result: dict[str, Any], stats: dict[str, Any], ax: Any 
     >>> plot_index_intervals({"models": {"a": {}}}, stats).axes[0].get_xlabel()
     'index (points; higher is better)'
     """
+    stats = as_stats_document(stats)
     shown = _ranked_entries(stats)
-    missing = [m for m, e in stats["models"].items() if e["index"] is None]
+    missing = [m for m, e in stats.results.items() if e.index is None]
     n = max(len(shown), 1)
     labelled = n <= LABELLED_ROWS
     row_height = 0.4 if labelled else 0.15
     height = 1.5 + row_height * n + 0.2 * bool(missing)
     margins = None if labelled else (1.1, 0.9, 0.2, 0.6)  # fixed: hundreds of rows
     fig, ax = new_axes(ax, size=(8.0, height), margins=margins)
-    leaders = set(stats["leader_group"])
+    leaders = set(stats.leader_group)
     ys = [len(shown) - 1 - row for row in range(len(shown))]
-    lows = [e["index_ci"][0] for _, e in shown]
-    highs = [e["index_ci"][1] for _, e in shown]
-    index = [e["index"] for _, e in shown]
+    lows = [e.index_ci[0] for _, e in shown]
+    highs = [e.index_ci[1] for _, e in shown]
+    index = [e.index for _, e in shown]
     top = max([1.0, *highs, *index])
     for y, (model, _) in zip(ys, shown, strict=True):  # one band per run of leaders
         if model in leaders:
             ax.axhspan(y - 0.5, y + 0.5, color="#E4E4E4", zorder=0, linewidth=0)
-    provisional = [e["status"] == "provisional" for _, e in shown]
+    provisional = [e.status == "provisional" for _, e in shown]
     for hollow in (False, True):
         rows = [k for k, p in enumerate(provisional) if p == hollow]
         if not rows:
@@ -226,25 +239,23 @@ def plot_index_intervals(result: dict[str, Any], stats: dict[str, Any], ax: Any 
     ax.set_xlim(0, top * (1.4 if labelled else 1.05))  # room for the labels
     ax.set_xlabel("index (points; higher is better)")
     ax.set_title(
-        f"Index with its {percent(stats['level'])} interval "
+        f"Index with its {percent(stats.level)} interval "
         "(grey band: could be first; hollow: provisional)"
     )
     name_models_without_index(fig, missing)
-    listed = "; ".join(
-        f"{m} {points(e['index'])} {interval(*e['index_ci'])}" for m, e in shown[:10]
-    )
+    listed = "; ".join(f"{m} {points(e.index)} {interval(*e.index_ci)}" for m, e in shown[:10])
     more = f"; and {len(shown) - 10} more" if len(shown) > 10 else ""
     describe(
         fig,
         f"Forest plot of the index of the {len(shown)} model(s) with one, each with its "
-        f"{percent(stats['level'])} interval, highest first: {listed}{more}. Could be first "
-        f"(shaded): {name_list(stats['leader_group'])}."
+        f"{percent(stats.level)} interval, highest first: {listed}{more}. Could be first "
+        f"(shaded): {name_list(stats.leader_group)}."
         + (f" No index: {name_list(missing)}." if missing else ""),
     )
-    return label_simulated(fig, bool(result.get("simulated")))
+    return label_simulated(fig, bool(as_index_document(result).simulated))
 
 
-def index_interval_note(stats: dict[str, Any], model: str) -> Note:
+def index_interval_note(stats: StatsDocument | dict[str, Any], model: str) -> Note:
     """One model's index with its interval, standard error and what more data would buy.
 
     Examples
@@ -257,30 +268,35 @@ def index_interval_note(stats: dict[str, Any], model: str) -> Note:
     Rank 1 (1 = best); the paired tests allow ranks 1–2.
     Twice the tasks would bring the standard error to about 3.20.
     """
-    entry = stats["models"][model]
-    if entry["index"] is None:
-        return Note(f"{model} has no index (status {entry['status']}), so no interval.")
+    stats = as_stats_document(stats)
+    entry = stats.result(model)
+    if entry.index is None:
+        return Note(f"{model} has no index (status {entry.status}), so no interval.")
     lines = [
-        f"Index {points(entry['index'])} ± {points(entry['index_ci_half_width'])} points: "
-        f"{percent(stats['level'])} interval {interval(*entry['index_ci'])}, standard error "
-        f"{points(entry['index_se'])}.",
-        f"Rank {entry['rank']} (1 = best); the paired tests allow ranks "
-        f"{_rank_text(entry['rank_ci'])}.",
+        f"Index {points(entry.index)} ± {points(entry.index_ci_half_width)} points: "
+        f"{percent(stats.level)} interval {interval(*entry.index_ci)}, standard error "
+        f"{points(entry.index_se)}.",
+        f"Rank {entry.rank} (1 = best); the paired tests allow ranks {_rank_text(entry.rank_ci)}.",
     ]
-    projected = entry.get("index_se_projected") or {}
+    projected = entry.index_se_projected
+    figures = (
+        []
+        if projected is None
+        else [(projected.twice_tasks, "tasks"), (projected.twice_attempts, "attempts")]
+    )
     more = [
-        f"twice the {what} would bring the standard error to about {points(projected[key])}"
-        for key, what in (("twice_tasks", "tasks"), ("twice_attempts", "attempts"))
-        if projected.get(key) is not None
+        f"twice the {what} would bring the standard error to about {points(value)}"
+        for value, what in figures
+        if value is not None
     ]
     if more:
         lines.append("; ".join(more).capitalize() + ".")
-    if entry["status"] == "provisional":
+    if entry.status == "provisional":
         lines.append("The status stays provisional: the interval uses the attempts as they stand.")
     return Note("\n".join(lines))
 
 
-def track_intervals_table(stats: dict[str, Any], model: str) -> pd.DataFrame:
+def track_intervals_table(stats: StatsDocument | dict[str, Any], model: str) -> pd.DataFrame:
     """One model's track means with their standard error and interval (track units).
 
     Examples
@@ -291,17 +307,18 @@ def track_intervals_table(stats: dict[str, Any], model: str) -> pd.DataFrame:
     >>> track_intervals_table(stats, "m").values.tolist()
     [['P theorem', 0.5, 5, 0.1, 0.2, 0.8, 'clopper-pearson']]
     """
-    level = percent(stats["level"])
-    tracks = stats["models"][model].get("tracks") or {}
+    stats = as_stats_document(stats)
+    level = percent(stats.level)
+    tracks = stats.result(model).tracks or {}
     rows = [
         {
             "track": f"{TRACK_LETTERS[track]} {track}",
-            "mean": info["mean"],
-            "tasks": info["n_tasks"],
-            "standard error": info["se"],
-            f"{level} low": None if info["ci"] is None else info["ci"][0],
-            f"{level} high": None if info["ci"] is None else info["ci"][1],
-            "method": info.get("ci_method"),
+            "mean": info.mean,
+            "tasks": info.n_tasks,
+            "standard error": info.se,
+            f"{level} low": None if info.ci is None else info.ci[0],
+            f"{level} high": None if info.ci is None else info.ci[1],
+            "method": info.ci_method,
         }
         for track, info in tracks.items()
         if track in TRACKS

@@ -14,10 +14,15 @@ import pytest
 from tcsexam_lib import run_score
 from tcsexam_lib.formulas import combine_track_means
 from tcsexam_lib.paths import KIT_ROOT
+from tcsexam_lib.scoring.index_document import ModelResult
 from tcsexam_lib.stats import analyse_cohort
 from tcsexam_lib.views import Note, compare_run_sets
-from tcsexam_lib.views.compare import paired_delta, task_means
+from tcsexam_lib.views.compare import paired_delta
 from tcsexam_lib.vocab import TRACKS
+
+
+def task_means(entry: dict[str, Any]) -> dict[str, dict[str, float | None]]:
+    return ModelResult(entry).task_means()
 
 
 def _score(suite: str, protocol: str) -> dict[str, Any]:
