@@ -28,6 +28,7 @@ from ..jsonio import write_text_atomic
 from ..number_format import mean, points
 from ..stats.wording import lead_sentence
 from ..vocab import MODEL_STATUSES, TRACK_LETTERS, TRACKS
+from .notebooks import MODEL_NOTEBOOKS
 from .pages import footer_html
 from .publish import ASSETS, read_manifests
 from .run_set_document import NotebookFiles, RunSetDocument, RunSetSummary, SummaryModel
@@ -51,8 +52,6 @@ _TIPS = {
     "O": "open-conjecture track: share of conjectures settled (0 to 1)",
     "reports": "the model's three reports: its index, its solver scoring, its diagnostics",
 }
-#: The order of a model's reports on the page, and their short names.
-_REPORTS = (("index", "index"), ("solver_scoring", "solver"), ("diagnostics", "diagnostics"))
 
 
 def _href(folder: str, relative: str | None) -> str | None:
@@ -81,11 +80,11 @@ def _ranked(summary: RunSetSummary) -> list[tuple[str, SummaryModel, int | None]
 def _reports_cell(folder: str, notebooks: list[NotebookFiles]) -> str:
     by_name = {nb.name: nb for nb in notebooks}
     links = []
-    for name, short in _REPORTS:
-        nb = by_name.get(name)
+    for declared in MODEL_NOTEBOOKS:  # in the order of the declarations
+        nb = by_name.get(declared.name)
         if nb is None:
             continue
-        text = _link(_href(folder, nb.html), short)
+        text = _link(_href(folder, nb.html), declared.short)
         if not nb.ok:
             text += " <span class='failed'>FAILED</span>"
         links.append(text)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from ..stats.document import ComputedStats, StatsDocument, StatsModel, as_stats_
 from .execute import NotebookJob, NotebookOutcome, Progress
 from .fill import FillResult
 from .landing import write_landing_page
+from .notebooks import COHORT_NOTEBOOK, MODEL_NOTEBOOKS, ReportNotebook, cell_parameters, notebook
 from .pages import footer_html, relative_link
 from .params import ReportParams
 from .publish import MANIFEST, MANIFEST_KIND, read_manifests, switch_into_place
@@ -61,8 +63,6 @@ class RunSetResult:
 EVIDENCE = "evidence"
 #: Folder of a run set that holds one folder of pages per model.
 MODELS = "models"
-#: The run set's report across its models.
-COHORT_NOTEBOOK = "cohort"
 
 
 def summary(
@@ -156,8 +156,11 @@ def notebook_jobs(
 ) -> list[NotebookJob]:
     """The cohort notebook, then each model's, given the run set's written outputs.
 
-    Paths given to a notebook are relative to the folder it is published in (its
-    kernel runs there), so the executed notebook names no folder of this machine.
+    Each notebook gets what its declaration (:mod:`.notebooks`) says the runner gives it,
+    and only the parameters its ``parameters`` cell declares (your own copy of a notebook
+    may declare fewer). Paths given to a notebook are relative to the folder it is
+    published in (its kernel runs there), so the executed notebook names no folder of
+    this machine.
     """
     p = rs.params
     staging = rs.staging or rs.folder
@@ -165,30 +168,33 @@ def notebook_jobs(
     if not log.exists():
         write_text_atomic(log, "")
     landing = p.output / "index.html"
-
-    def references_dir(folder: Path) -> str:
-        return "" if p.references_dir is None else _relative(p.references_dir, folder) or ""
-
     footer = footer_html(
         suite=p.suite,
         protocol=p.protocol,
         reference_id=rs.score.reference_id,
         metric_id=rs.score.metric_id,
     )
+    declared_in = _cell_names(source_dir)
 
-    def job(name: str, label: str, folder: Path, final: Path, nav: str, **parameters: Any):
+    def job(declared: ReportNotebook, model: str | None, folder: Path, final: Path, nav: str):
+        gives = _runner_gives(rs, model, final, compare)
+        names = declared_in(declared)
+        parameters = {name: gives[what] for name, what in declared.runner.items()
+                      if name in names}  # fmt: skip
+        where = p.name if model is None else f"{p.name}/{model}"
         return NotebookJob(
-            label=label,
-            name=name,
-            source=source_dir / f"{name}.ipynb",
+            label=f"{where}/{declared.name}",
+            name=declared.name,
+            source=source_dir / f"{declared.name}.ipynb",
             folder=folder,
-            parameters={"suite": p.suite, "protocol": p.protocol, **parameters},
+            parameters=parameters,
             final_folder=final,
             output=p.output,
             nav=nav,
             footer=footer,
             log=log,
-            source_name=f"notebooks/{name}.ipynb",
+            source_name=f"notebooks/{declared.name}.ipynb",
+            model=model,
         )
 
     def home(final: Path) -> str:
@@ -197,78 +203,83 @@ def notebook_jobs(
     jobs = []
     run_set = html.escape(f"{p.suite} · {p.protocol}")
     if COHORT_NOTEBOOK in p.notebooks:
+        nav = f"{home(rs.folder)}<span class='tcs-here'>Leaderboard of {run_set}</span>"
+        jobs.append(job(notebook(COHORT_NOTEBOOK), None, staging, rs.folder, nav))
+    pages = [nb for nb in MODEL_NOTEBOOKS if nb.name in p.notebooks]
+    for model in p.models:
+        final = rs.folder / MODELS / model
+        for declared in pages:
+            nav = _model_nav(home(final), rs, model, declared.name, pages)
+            jobs.append(job(declared, model, staging / MODELS / model, final, nav))
+    return jobs
+
+
+def _cell_names(source_dir: Path) -> Callable[[ReportNotebook], set[str]]:
+    """For a notebook of ``source_dir``: the names its ``parameters`` cell declares.
+
+    The kit's own notebooks declare what their declarations say (a test holds the two
+    together); a notebook of another folder is read with ``papermill.inspect_notebook``.
+    """
+    read: dict[Path, set[str]] = {}
+
+    def names(declared: ReportNotebook) -> set[str]:
+        source = source_dir / f"{declared.name}.ipynb"
+        if source.resolve() == declared.source.resolve():
+            return set(declared.parameters)
+        if source not in read:
+            read[source] = {parameter.name for parameter in cell_parameters(source)}
+        return read[source]
+
+    return names
+
+
+def _runner_gives(
+    rs: RunSetResult, model: str | None, final: Path, compare: dict[str, dict[str, Any]]
+) -> dict[str, Any]:
+    """What the runner gives a notebook published in ``final`` (see ``RUNNER_GIVES``)."""
+    p = rs.params
+    index_json = _relative(rs.index_output, final)
+    stats_json = _relative(rs.stats_output, final) or ""
+    gives: dict[str, Any] = {
+        "suite": p.suite,
+        "protocol": p.protocol,
+        "references_dir": "" if p.references_dir is None else _relative(p.references_dir, final),
+        "reference_id": rs.score.reference_id,
+        "index_json": index_json,
+        "stats_json": stats_json,
+    }
+    if model is None:
         mine = RunSetSummary(summary(rs.score))
         others = {
             name: data
             for name, data in compare.items()
             if name != p.name and _comparable(mine, RunSetSummary(data))
         }
-        nav = f"{home(rs.folder)}<span class='tcs-here'>Leaderboard of {run_set}</span>"
-        jobs.append(
-            job(
-                COHORT_NOTEBOOK,
-                f"{p.name}/{COHORT_NOTEBOOK}",
-                staging,
-                rs.folder,
-                nav,
-                index_json=rs.index_output.name,
-                stats_json=_relative(rs.stats_output, rs.folder) or "",
-                references_dir=references_dir(rs.folder),
-                compare=others,
-            )
-        )
-    pages = [n for n in MODEL_NOTEBOOKS if n in p.notebooks]
-    for model in p.models:
-        final = rs.folder / MODELS / model
-        index_json = _relative(rs.index_output, final)
-        solver_dir = _relative(rs.folder / EVIDENCE / model, final)
-        per_notebook = {
-            "solver_scoring": {
-                "reference_id": rs.score.reference_id,
-                "records_dir": _relative(p.records, final),
-                "solver_outputs": solver_dir,
-                "index_json": index_json,
-            },
-            "index": {
-                "index_json": index_json,
-                "stats_json": _relative(rs.stats_output, final) or "",
-            },
-            "diagnostics": {"index_json": index_json, "solver_outputs": solver_dir},
-        }
-        for name in pages:
-            jobs.append(
-                job(
-                    name,
-                    f"{p.name}/{model}/{name}",
-                    staging / MODELS / model,
-                    final,
-                    _model_nav(home(final), rs, model, name, pages),
-                    model=model,
-                    references_dir=references_dir(final),
-                    **per_notebook.get(name, {}),
-                )
-            )
-    return jobs
+        return {**gives, "compare": others}
+    return {
+        **gives,
+        "model": model,
+        "model_index_json": index_json,
+        "model_stats_json": stats_json,
+        "model_evidence": _relative(rs.folder / EVIDENCE / model, final),
+    }
 
 
-#: A model's pages, in the order the navigation lists them, with their short names.
-MODEL_NOTEBOOKS = {"index": "index", "solver_scoring": "solver scoring",
-                   "diagnostics": "diagnostics"}  # fmt: skip
-
-
-def _model_nav(home: str, rs: RunSetResult, model: str, current: str, pages: list[str]) -> str:
+def _model_nav(
+    home: str, rs: RunSetResult, model: str, current: str, pages: list[ReportNotebook]
+) -> str:
     """A model page's links: all reports, the cohort report, and the model's pages."""
     p = rs.params
     links = [home]
     if COHORT_NOTEBOOK in p.notebooks:
-        cohort = relative_link(rs.folder / "cohort.html", rs.folder / MODELS / model)
+        cohort = relative_link(rs.folder / f"{COHORT_NOTEBOOK}.html", rs.folder / MODELS / model)
         links.append(f"<a href='{cohort}'>Leaderboard of {html.escape(p.suite)} · "
                      f"{html.escape(p.protocol)}</a>")  # fmt: skip
     siblings = [
-        f"<span class='tcs-here' aria-current='page'>{MODEL_NOTEBOOKS[name]}</span>"
-        if name == current
-        else f"<a href='{html.escape(name)}.html'>{MODEL_NOTEBOOKS[name]}</a>"
-        for name in pages
+        f"<span class='tcs-here' aria-current='page'>{nb.title}</span>"
+        if nb.name == current
+        else f"<a href='{html.escape(nb.name)}.html'>{nb.title}</a>"
+        for nb in pages
     ]
     links.append(f"<span class='tcs-group'><b>{html.escape(model)}:</b> {''.join(siblings)}</span>")
     return "".join(links)
