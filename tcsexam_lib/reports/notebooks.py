@@ -118,7 +118,7 @@ class ReportNotebook:
         --------
         >>> notebook("solver_scoring").read({"records_dir": "r", "solver_outputs": "e",
         ...                                  "index_json": "i.json", "cohort": "c.json"})
-        ('index_json', 'solver_outputs')
+        ('solver_outputs', 'index_json')
         """
         unread = {name for given, names in self.unless if not is_empty(values.get(given))
                   for name in names}  # fmt: skip

@@ -29,7 +29,6 @@ what was published stays as it was. Nothing is printed here: progress goes to th
 
 from __future__ import annotations
 
-import hashlib
 import os
 import time
 from collections.abc import Sequence
@@ -38,18 +37,15 @@ from pathlib import Path
 
 from ..csvio import CsvTable, read_csv_table
 from ..errors import InputRefused, Problem
-from ..jsonio import dumps_json, write_text_atomic
+from ..jsonio import write_stream_atomic
 from ..paths import KIT_ROOT
-from ..provenance import relative_provenance
 from ..scoring.attempts import AttemptRows, validate_attempts
 from ..scoring.cohort import load_cohort_reference
-from ..scoring.commands import ScoringInputs, index_document
-from ..scoring.evidence import SCORE_MISMATCH, SolverOutput
+from ..scoring.commands import ScoringInputs
 from ..scoring.solver_document import SolverDocument
-from ..stats.command import compute_stats, stats_provenance
-from ..stats.document import write_stats_json
 from .execute import NotebookOutcome, Progress, execute_notebooks
 from .fill import FillResult, fill_table
+from .outputs import PRODUCER, build_outputs
 from .pages import write_assets
 from .params import ReportParams, load_report_params
 from .publish import new_staging, refuse_foreign_folders, remove_stale_staging, remove_tree
@@ -58,10 +54,8 @@ from .records import (
     check_records_folder,
     find_records,
     score_records_files,
-    solver_output_path,
 )
 from .runsets import (
-    EVIDENCE,
     RunSetResult,
     comparisons,
     notebook_jobs,
@@ -71,9 +65,6 @@ from .runsets import (
 
 #: Folder of the kit's report notebooks.
 NOTEBOOKS_DIR = KIT_ROOT / "notebooks"
-
-#: Producer recorded in the provenance of the runner's outputs.
-PRODUCER = "tcsexam report"
 
 
 @dataclass
@@ -345,66 +336,20 @@ def _write_run_set(prepared: PreparedRunSet, say: Progress) -> RunSetResult:
 def _write_staged(prepared: PreparedRunSet, staging: Path, say: Progress) -> RunSetResult:
     params = prepared.params
     final = params.output / params.name
-    texts: dict[Path, str] = {}
-    evidence: dict[tuple[str, str, str], SolverOutput] = {}
-    solver_outputs: dict[str, list[SolverDocument]] = {model: [] for model in params.models}
-    for item, found in zip(prepared.records, prepared.outputs, strict=True):
-        relative = solver_output_path(Path(EVIDENCE) / item.model, item.task, item.attempt)
-        output = SolverDocument(found)  # a copy: the relative provenance is its own
-        output.set_provenance(relative_provenance(found.provenance, (staging / relative).parent))
-        text = dumps_json(output.data)
-        texts[staging / relative] = text
-        evidence[(item.model, item.task, item.attempt)] = SolverOutput(
-            relative, _sha256(text), output.data
-        )
-        solver_outputs[item.model].append(output)
-    filled_name = f"{params.name}.attempts.csv"
-    filled_text = prepared.filled.to_text()
-    index_path = staging / f"{params.name}.index.json"
-    score = index_document(  # the evidence and the filled copy, relative to the staging folder
-        prepared.inputs,
-        prepared.table,
-        attempts=(Path(filled_name), _sha256(filled_text)),
-        evidence=(Path(EVIDENCE), evidence),
-        producer=PRODUCER,
-        base_dir=staging,
-    )
-    score.set_provenance(relative_provenance(score.provenance, staging))
-    for path, text in texts.items():
-        write_text_atomic(path, text)
-    for model, outputs in solver_outputs.items():
+    built = build_outputs(prepared, final)
+    for relative, data in built.files.items():
+        write_stream_atomic(staging / relative, [data])
+    for model, outputs in built.solver_outputs.items():
         say(f"[{params.name}] {model}: {len(outputs)} solver-score output(s)")
-    write_text_atomic(staging / filled_name, filled_text)
     fill = prepared.fill
-    fill.output = final / filled_name
-    disagreeing = [  # hand-written scores the solver evidence check found other than computed
-        issue
-        for entry in score.results.values()
-        for issue in entry.issues
-        if issue.code == SCORE_MISMATCH
-    ]
+    fill.output = final / built.attempts_name
     say(
         f"[{params.name}] attempts: {len(fill.filled)} blank solver score(s) filled, "
-        f"{len(disagreeing)} disagreeing -> {params.name}/{filled_name}"
+        f"{len(built.disagreeing)} disagreeing -> {params.name}/{built.attempts_name}"
     )
-    for issue in disagreeing:
+    for issue in built.disagreeing:
         say(f"[{params.name}] warning: {issue.message}")
-    index_text = dumps_json(score.data)
-    write_text_atomic(index_path, index_text)
-    stats_path = staging / f"{params.name}.stats.json"
-    index_sha256 = _sha256(index_text)
-    stats = compute_stats(score.data, source=f"{final / index_path.name}", sha256=index_sha256)
-    provenance = stats_provenance(  # verify recomputes it from the index beside it
-        staging.resolve() / index_path.name,
-        index_sha256,
-        score.reference_id,
-        resamples=stats.head.resamples,
-        seed=stats.head.seed,
-        level=stats.head.level,
-        producer=PRODUCER,
-    )
-    stats.set_provenance(relative_provenance(provenance, staging))
-    write_stats_json(stats_path, stats)
+    score = built.score
     for model, entry in score.results.items():
         index = "no index" if entry.index is None else f"index {entry.index:.2f}"
         say(f"[{params.name}] {model}: {entry.status}, {index}")
@@ -412,17 +357,13 @@ def _write_staged(prepared: PreparedRunSet, staging: Path, say: Progress) -> Run
     return RunSetResult(
         params,
         final,
-        final / index_path.name,
-        final / filled_name,
+        final / built.index_name,
+        final / built.attempts_name,
         score,
         fill,
-        solver_outputs,
+        built.solver_outputs,
         simulated,
         staging=staging,
-        stats_output=final / stats_path.name,
-        stats=stats,
+        stats_output=final / built.stats_name,
+        stats=built.stats,
     )
-
-
-def _sha256(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -26,6 +26,7 @@ from .execute import NotebookJob, NotebookOutcome, Progress
 from .fill import FillResult
 from .landing import write_landing_page
 from .notebooks import COHORT_NOTEBOOK, MODEL_NOTEBOOKS, ReportNotebook, cell_parameters, notebook
+from .outputs import EVIDENCE, MODEL_INDEX, MODEL_STATS, MODELS
 from .pages import footer_html, relative_link
 from .params import ReportParams
 from .publish import MANIFEST, MANIFEST_KIND, read_manifests, switch_into_place
@@ -57,12 +58,6 @@ class RunSetResult:
     stats_output: Path | None = None
     stats: ComputedStats | None = None
     published: bool = False
-
-
-#: Folder of a run set that holds its solver-score outputs (the solver evidence).
-EVIDENCE = "evidence"
-#: Folder of a run set that holds one folder of pages per model.
-MODELS = "models"
 
 
 def summary(
@@ -259,8 +254,8 @@ def _runner_gives(
     return {
         **gives,
         "model": model,
-        "model_index_json": index_json,
-        "model_stats_json": stats_json,
+        "model_index_json": MODEL_INDEX,
+        "model_stats_json": MODEL_STATS,
         "model_evidence": _relative(rs.folder / EVIDENCE / model, final),
     }
 

@@ -223,6 +223,23 @@ class IndexDocument(Record):
         """The provenance block (it closes the document)."""
         self.data["provenance"] = provenance
 
+    def for_model(self, model: str, provenance: dict[str, Any]) -> IndexDocument:
+        """The index of ``model`` alone (what its report pages read): its entry as here, the
+        cohort's suite, protocol, reference, weights; its status and evidence verdict.
+
+        >>> IndexDocument({"models": {"a": {"status": "complete", "issues": []}, "b": {}}}
+        ...               ).for_model("a", {}).data["status"]
+        'complete'
+        """
+        entry = self.result(model)
+        data = {k: v for k, v in self.data.items() if k not in ("models", "provenance")}
+        data.update(status=entry.status, models={model: entry.data}, provenance=provenance)
+        if self.solver_evidence is not None:
+            agree = not any(i.code.startswith("solver_evidence_") for i in entry.issues)
+            data["solver_evidence"] = {"evidence_dir": self.solver_evidence.evidence_dir,
+                                       "consistent": agree}  # fmt: skip
+        return IndexDocument(data)
+
     def drop_provenance(self) -> None:
         """Leave the provenance block out (a document computed in a folder now gone)."""
         self.data.pop("provenance", None)
