@@ -48,7 +48,13 @@ from .fill import FillResult, fill_table
 from .outputs import PRODUCER, build_outputs
 from .pages import write_assets
 from .params import ReportParams, load_report_params
-from .publish import new_staging, refuse_foreign_folders, remove_stale_staging, remove_tree
+from .publish import (
+    is_run_set_folder,
+    new_staging,
+    refuse_foreign_folders,
+    remove_stale_staging,
+    remove_tree,
+)
 from .records import (
     RecordsFile,
     check_records_folder,
@@ -336,7 +342,7 @@ def _write_run_set(prepared: PreparedRunSet, say: Progress) -> RunSetResult:
 def _write_staged(prepared: PreparedRunSet, staging: Path, say: Progress) -> RunSetResult:
     params = prepared.params
     final = params.output / params.name
-    built = build_outputs(prepared, final)
+    built = build_outputs(prepared, final, final if is_run_set_folder(final) else None)
     for relative, data in built.files.items():
         write_stream_atomic(staging / relative, [data])
     for model, outputs in built.solver_outputs.items():
