@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..jsonio import write_text_atomic
+from ..provenance import source_date_epoch
 from .kernels import (
     append_to_log,
     kernel_log_block,
@@ -249,6 +250,63 @@ def stable_cell_ids(notebook: Any) -> Any:
     return notebook
 
 
+def clamp_execution_times(notebook: Any, epoch: int | None) -> Any:
+    """Clamp the execution times papermill and the kernel record to ``epoch``; drop durations.
+
+    Under ``SOURCE_DATE_EPOCH`` (``epoch``, seconds since 1970) an executed notebook must
+    be the same bytes whenever it is made, as reproducible builds clamp file times: every
+    time papermill records (the notebook's and each cell's ``start_time`` and
+    ``end_time``) and the kernel's message times (a cell's ``execution`` metadata) later
+    than ``epoch`` become ``epoch``, and papermill's durations become ``None`` (unknown).
+    With ``epoch`` None the notebook is left as it is.
+
+    Examples
+    --------
+    >>> import nbformat
+    >>> cell = nbformat.v4.new_code_cell("x = 1")
+    >>> cell.metadata["papermill"] = {"start_time": "2026-12-03T13:07:59.957990+00:00",
+    ...                               "duration": 0.05}
+    >>> cell.metadata["execution"] = {"shell.execute_reply": "2026-12-03T13:08:00.003817Z"}
+    >>> nb = clamp_execution_times(nbformat.v4.new_notebook(cells=[cell]), 0)
+    >>> dict(nb.cells[0].metadata.papermill), nb.cells[0].metadata.execution["shell.execute_reply"]
+    ({'start_time': '1970-01-01T00:00:00+00:00', 'duration': None}, '1970-01-01T00:00:00Z')
+    """
+    if epoch is None:
+        return notebook
+    import datetime as dt
+
+    limit = dt.datetime.fromtimestamp(epoch, dt.UTC)
+
+    def clamp(value: Any, zulu: bool) -> Any:
+        if not isinstance(value, str):
+            return value
+        try:
+            moment = dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            return value
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=dt.UTC)
+        if moment <= limit:
+            return value
+        text = limit.isoformat()
+        return text.replace("+00:00", "Z") if zulu else text
+
+    def papermill_times(meta: dict[str, Any]) -> None:
+        for key in ("start_time", "end_time"):
+            if key in meta:
+                meta[key] = clamp(meta[key], zulu=False)
+        if "duration" in meta:
+            meta["duration"] = None
+
+    papermill_times(notebook.metadata.get("papermill", {}))
+    for cell in notebook.cells:
+        papermill_times(cell.metadata.get("papermill", {}))
+        execution = cell.metadata.get("execution", {})
+        for key in list(execution):
+            execution[key] = clamp(execution[key], zulu=True)
+    return notebook
+
+
 def _execute(
     job: NotebookJob, on_retry: Callable[[str], None], on_stop: Callable[[str], None]
 ) -> NotebookOutcome:
@@ -284,6 +342,7 @@ def _execute(
     if partial.exists():
         notebook = nbformat.read(partial, as_version=4)
         stable_cell_ids(notebook)
+        clamp_execution_times(notebook, source_date_epoch())
         meta = notebook.metadata.get("papermill", {})
         meta["input_path"] = job.source_name or job.source.name  # no path of this machine
         meta["output_path"] = executed.name
