@@ -102,6 +102,7 @@ LAYERS: list[tuple[str, set[str]]] = [
             "inputrules",
             "exports",
             "number_format",
+            "environment",
         },  # fmt: skip
     ),
     (
@@ -277,8 +278,10 @@ class _CallCounter:
 @pytest.fixture
 def no_notebooks(monkeypatch):
     """The runner's writing and scoring, without starting a kernel."""
-    monkeypatch.setattr(runner, "execute_notebooks", lambda jobs, *_: [])
-    monkeypatch.setattr(runner, "notebook_jobs", lambda *_: [])
+    from tcsexam_lib.reports import render
+
+    monkeypatch.setattr(render, "execute_notebooks", lambda jobs, *_, **__: [])
+    monkeypatch.setattr(render, "notebook_jobs", lambda *_: [])
 
 
 def test_report_loads_each_input_once_and_computes_the_index_once(ws, no_notebooks):

@@ -92,6 +92,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
         output=args.output,
         notebooks_dir=args.notebooks_dir,
         progress=say,
+        force=args.force,
     )
     for failure in result.failures:
         say(f"FAILED {failure.label}: {failure.error}", file=sys.stderr)
@@ -128,6 +129,12 @@ def add_report_command(sub) -> None:
         default=None,
         metavar="DIR",
         help="folder of the report notebooks (default: the kit's notebooks/)",
+    )
+    report.add_argument(
+        "--force",
+        action="store_true",
+        help="run every notebook again (by default a page whose inputs did not change is "
+        "reused from the output folder's store)",
     )
     report.set_defaults(handler=_cmd_report)
 

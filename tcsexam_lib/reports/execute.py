@@ -63,6 +63,9 @@ class NotebookJob:
     source_name: str = ""
     #: the model whose page this is (``None``: the run set's cohort report)
     model: str | None = None
+    #: the build date the footer prints, and why the notebook runs (see :mod:`.reuse`)
+    built: str = ""
+    why: str = ""
     runtime: Path | None = None
     transport: str = ""
     stderr_file: Path | None = None
@@ -86,6 +89,10 @@ class NotebookOutcome:
     kernel_retries: tuple[str, ...] = ()
     #: the model whose page this is (``None``: the run set's cohort report)
     model: str | None = None
+    #: what its worker and kernel wrote on stderr, as the log's block
+    log: str = ""
+    #: taken from the store, not run
+    reused: bool = False
 
     @property
     def ok(self) -> bool:
@@ -97,6 +104,8 @@ def execute_notebooks(
     workers: int,
     say: Progress,
     on_outcome: Callable[[int, NotebookOutcome], None] | None = None,
+    *,
+    headers: bool = True,
 ) -> list[NotebookOutcome]:
     """Run the jobs, ``workers`` at a time, each in a worker process with its own kernel.
 
@@ -104,6 +113,7 @@ def execute_notebooks(
     interrupted), and IPC transport where the platform has it; each run set's log says
     first how its kernels were reached. ``on_outcome(position, outcome)`` is called as
     each notebook ends (the runner publishes a run set when its last notebook is done).
+    ``headers`` off: the caller wrote the logs' headers.
     """
     if not jobs:
         return []
@@ -112,7 +122,7 @@ def execute_notebooks(
     done = 0
     with private_runtime_folder() as runtime:
         transport, why_tcp = kernel_transport(runtime)
-        for log in dict.fromkeys(job.log for job in jobs if job.log is not None):
+        for log in dict.fromkeys(job.log for job in jobs if job.log is not None and headers):
             append_to_log(log, kernel_log_header(transport, why_tcp))
         jobs = [
             replace(job, runtime=runtime, transport=transport,
@@ -136,11 +146,12 @@ def execute_notebooks(
                     error=f"worker failed: {value}",
                     model=job.model,
                 )
-                _log_stderr(job, f"{outcome.error}\n")  # what it wrote before, kept
+                outcome.log = _log_stderr(job, f"{outcome.error}\n")  # what it wrote, kept
             outcomes[position] = outcome
             retried = _retries_text(outcome.kernel_retries)
+            why = f"; {job.why}" if job.why else ""
             if outcome.ok:
-                say(f"[{done}/{total}] ok {outcome.label} ({outcome.seconds:.1f} s{retried})")
+                say(f"[{done}/{total}] ok {outcome.label} ({outcome.seconds:.1f} s{why}{retried})")
             else:
                 say(f"[{done}/{total}] FAILED {outcome.label}: {outcome.error}{retried}")
             if on_outcome is not None:
@@ -177,16 +188,19 @@ def _stderr_to(path: Path) -> Iterator[Any]:
             os.close(saved)
 
 
-def _log_stderr(job: NotebookJob, extra: str = "") -> None:
-    """Append the notebook's stderr (and ``extra``) to its log as one block; drop the file."""
+def _log_stderr(job: NotebookJob, extra: str = "") -> str:
+    """Append the notebook's stderr (and ``extra``) to its log as one block; drop the file.
+
+    Returns the block (what the store keeps with the page)."""
     text = ""
     if job.stderr_file is not None:
         with contextlib.suppress(OSError):
             text = job.stderr_file.read_text(encoding="utf-8", errors="replace")
             job.stderr_file.unlink()
+    block = kernel_log_block(job.label, text + extra, job.transport, job.runtime)
     if job.log is not None:
-        block = kernel_log_block(job.label, text + extra, job.transport, job.runtime)
         append_to_log(job.log, block)
+    return block
 
 
 def execute_notebook(job: NotebookJob) -> NotebookOutcome:
@@ -220,7 +234,7 @@ def execute_notebook(job: NotebookJob) -> NotebookOutcome:
             capture.write(f"{problem}\n".encode())
 
         outcome = _execute(job, on_retry, on_stop)
-    _log_stderr(job)
+    outcome.log = _log_stderr(job)
     outcome.kernel_retries = tuple(retries)
     return outcome
 

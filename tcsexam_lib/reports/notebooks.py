@@ -22,7 +22,7 @@ notebook's kernel reads the declarations on every run.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -66,7 +66,8 @@ class ReportNotebook:
     order, to its kind; ``always`` are never empty; each ``(given, names)`` of
     ``unless`` makes ``names`` unneeded (and unread) when ``given`` is not empty;
     ``runner`` maps the parameters the report runner gives to what it gives (a key of
-    :data:`RUNNER_GIVES`).
+    :data:`RUNNER_GIVES`); ``reads_beside`` names a file the notebook also reads beside
+    the file a parameter names.
     """
 
     name: str
@@ -77,6 +78,7 @@ class ReportNotebook:
     always: tuple[str, ...]
     unless: tuple[tuple[str, tuple[str, ...]], ...]
     runner: Mapping[str, str]
+    reads_beside: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def source(self) -> Path:

@@ -249,11 +249,12 @@ def footer_html(
     protocol: str | None = None,
     reference_id: str | None = None,
     metric_id: str | None = None,
+    built: str | None = None,
 ) -> str:
     """The footer of every page: kit version, metric, reference, suite, protocol, date.
 
-    The date is when the page was built (``$SOURCE_DATE_EPOCH`` when it is set, so that
-    a rebuild gives the same bytes).
+    The date is when the page was built (``built``, by default now, or
+    ``$SOURCE_DATE_EPOCH`` when it is set, so that a rebuild gives the same bytes).
 
     Examples
     --------
@@ -274,7 +275,7 @@ def footer_html(
         parts.append(f"suite <b>{html.escape(suite)}</b>")
     if protocol:
         parts.append(f"solver protocol <b>{html.escape(protocol)}</b>")
-    parts.append(f"built {html.escape(created_utc())}")
+    parts.append(f"built {html.escape(built or created_utc())}")
     return " · ".join(parts)
 
 

@@ -29,45 +29,28 @@ what was published stays as it was. Nothing is printed here: progress goes to th
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..csvio import CsvTable, read_csv_table
 from ..errors import InputRefused, Problem
-from ..jsonio import write_stream_atomic
 from ..paths import KIT_ROOT
-from ..scoring.attempts import AttemptRows, validate_attempts
-from ..scoring.cohort import load_cohort_reference
-from ..scoring.commands import ScoringInputs
-from ..scoring.solver_document import SolverDocument
-from .execute import NotebookOutcome, Progress, execute_notebooks
-from .fill import FillResult, fill_table
-from .outputs import PRODUCER, build_outputs
+from .execute import NotebookOutcome, Progress
 from .pages import write_assets
 from .params import ReportParams, load_report_params
+from .prepare import prepare_run_set
 from .publish import (
-    is_run_set_folder,
-    new_staging,
     refuse_foreign_folders,
     remove_stale_staging,
-    remove_tree,
 )
-from .records import (
-    RecordsFile,
-    check_records_folder,
-    find_records,
-    score_records_files,
-)
+from .render import render_run_sets
 from .runsets import (
     RunSetResult,
-    comparisons,
-    notebook_jobs,
-    publish,
-    write_planned_manifest,
 )
+from .store import Store
 
 #: Folder of the kit's report notebooks.
 NOTEBOOKS_DIR = KIT_ROOT / "notebooks"
@@ -102,6 +85,7 @@ def run_report(
     output: str | os.PathLike[str] | None = None,
     notebooks_dir: str | os.PathLike[str] | None = None,
     progress: Progress | None = None,
+    force: bool = False,
 ) -> ReportResult:
     """Build the reports of every run set and the landing page(s).
 
@@ -109,7 +93,9 @@ def run_report(
     is written; a refused file or input raises :class:`InputRefused` naming every problem.
     A failing notebook does not stop the run: it is listed in
     :attr:`ReportResult.failures` (with its cell and error) and on the landing page.
-    ``output`` overrides the files' output folder.
+    ``output`` overrides the files' output folder. A notebook whose stored page is intact
+    and whose inputs did not change is reused from the store (see :mod:`.reuse`);
+    ``force`` runs every notebook.
 
     Examples
     --------
@@ -147,42 +133,16 @@ def run_report(
         for stale in remove_stale_staging(folder):
             say(f"removed {stale.name} (left by an interrupted run)")
         write_assets(folder)
-    run_sets: list[RunSetResult] = []
-    landing: list[Path] = []
-    try:
-        for item in prepared:
-            run_sets.append(_write_run_set(item, say))
-        source_dir = Path(notebooks_dir) if notebooks_dir is not None else NOTEBOOKS_DIR
-        compare = comparisons(run_sets)
-        jobs_list = [(rs, job) for rs in run_sets for job in notebook_jobs(rs, source_dir, compare)]
-        for rs in run_sets:  # the pages this run renders, for the cohort report's links
-            write_planned_manifest(rs, [job for r, job in jobs_list if r is rs])
-        remaining = {id(rs): sum(1 for r, _ in jobs_list if r is rs) for rs in run_sets}
-
-        def publish_run_set(rs: RunSetResult) -> None:
-            page = publish(rs, say)
-            if page not in landing:
-                landing.append(page)
-
-        for rs in run_sets:
-            if not remaining[id(rs)]:
-                publish_run_set(rs)
-
-        def finished(position: int, outcome: NotebookOutcome) -> None:
-            rs, job = jobs_list[position]
-            assert outcome.label == job.label
-            rs.notebooks.append(outcome)
-            remaining[id(rs)] -= 1
-            if not remaining[id(rs)]:
-                rs.notebooks.sort(key=lambda nb: [j.label for r, j in jobs_list].index(nb.label))
-                publish_run_set(rs)
-
-        say(f"executing {len(jobs_list)} notebook(s), {jobs} at a time")
-        execute_notebooks([job for _, job in jobs_list], jobs, say, finished)
-    finally:
-        for rs in run_sets:  # interrupted or failed: nothing half-written stays
-            if not rs.published and rs.staging is not None:
-                remove_tree(rs.staging)
+    source_dir = Path(notebooks_dir) if notebooks_dir is not None else NOTEBOOKS_DIR
+    stores = {folder: Store(folder) for folder in sorted({p.output for p in all_params})}
+    with contextlib.ExitStack() as held:
+        for store in stores.values():
+            held.enter_context(store.shared())
+        run_sets, landing = render_run_sets(
+            prepared, jobs=jobs, source_dir=source_dir, stores=stores, force=force, say=say
+        )
+    for store in stores.values():  # what no published run set uses, once no run holds it
+        store.collect_garbage()
     return ReportResult(run_sets, landing, time.monotonic() - started)
 
 
@@ -243,133 +203,3 @@ def _load_all_params(
     if problems:
         raise InputRefused.from_problems("Parameter files refused", problems)
     return loaded
-
-
-@dataclass(frozen=True)
-class PreparedRunSet:
-    """A run set scored in memory: everything the writing step needs, nothing written yet."""
-
-    params: ReportParams
-    inputs: ScoringInputs
-    records: list[RecordsFile]
-    outputs: list[SolverDocument]
-    filled: CsvTable
-    fill: FillResult
-    table: AttemptRows
-
-
-def _check_fill(params: ReportParams, records: list[RecordsFile], fill: FillResult) -> None:
-    """Refuse records files no solver row names, and blank valid scores without records."""
-    paths = {(r.model, r.task, r.attempt): r.path for r in records}
-    problems = [
-        Problem(
-            str(paths[(o["model"], o["task"], o["attempt"])]),
-            field="attempt",
-            value=o["attempt"],
-            detail=f"no solver row {o['model']}/{o['task']} attempt '{o['attempt']}' "
-            f"in {params.attempts}",
-            allowed="a records file whose model, task and attempt have a row in the attempts "
-            "table (add the row: excluded, with a note, if it is not adopted)",
-        )
-        for o in fill.orphans
-    ]
-    problems += [
-        Problem(
-            f"{params.attempts} line {u['line']}",
-            field="score",
-            value="",
-            detail="blank valid solver score and no records file "
-            f"{params.records / u['model'] / u['item'] / (u['attempt'] + '.json')}",
-            allowed="a relative score in [0, 1], or that records file (the runner fills the "
-            "score from it)",
-        )
-        for u in fill.unfilled
-    ]
-    if problems:
-        raise InputRefused.from_problems(f"Run set {params.source} refused", problems)
-
-
-def prepare_run_set(params: ReportParams) -> PreparedRunSet:
-    """Score one run set in memory, loading each input once; raise what would be refused.
-
-    The suite and cohort come loaded with ``params``; the reference is loaded once and
-    every records file scored against it; the attempts table is read once, its blank
-    solver scores filled in memory, and the filled copy validated.
-    """
-    suite, cohort = params.loaded_suite, params.loaded_cohort
-    if suite is None or cohort is None:
-        raise ValueError("run-set parameters come from load_report_params (suite and cohort)")
-    reference = load_cohort_reference(cohort, suite, references_dir=params.references_dir)
-    inputs = ScoringInputs(suite, cohort, reference, params.references_dir)
-    records = find_records(params.records)
-    check_records_folder(
-        params.records,
-        records,
-        models=params.models,
-        solver_tasks=set(suite.tracks["solver"]),
-        suite=params.suite,
-        source=str(params.source),
-    )
-    outputs = score_records_files(
-        records, reference, references_dir=params.references_dir, producer=PRODUCER
-    )
-    filled, fill = fill_table(read_csv_table(params.attempts, kind="Attempts file"), outputs)
-    _check_fill(params, records, fill)
-    try:
-        table = validate_attempts(filled, suite=suite, cohort=cohort)
-    except InputRefused as exc:
-        raise InputRefused(f"Run set {params.source}: {exc.summary}", exc.problems) from exc
-    return PreparedRunSet(params, inputs, records, outputs, filled, fill, table)
-
-
-def _write_run_set(prepared: PreparedRunSet, say: Progress) -> RunSetResult:
-    """Compute the index of a prepared run set and write its outputs into its staging folder.
-
-    The index is computed from the filled table and the solver outputs as they are
-    written (their paths and sha256 go into its provenance), so that ``tcsexam verify``
-    recomputes it from the files. Every path an output records is relative to the
-    output's own folder (the report may be published anywhere).
-    """
-    params = prepared.params
-    staging = new_staging(params.output, params.name)
-    try:
-        return _write_staged(prepared, staging, say)
-    except BaseException:
-        remove_tree(staging)  # nothing half-written stays
-        raise
-
-
-def _write_staged(prepared: PreparedRunSet, staging: Path, say: Progress) -> RunSetResult:
-    params = prepared.params
-    final = params.output / params.name
-    built = build_outputs(prepared, final, final if is_run_set_folder(final) else None)
-    for relative, data in built.files.items():
-        write_stream_atomic(staging / relative, [data])
-    for model, outputs in built.solver_outputs.items():
-        say(f"[{params.name}] {model}: {len(outputs)} solver-score output(s)")
-    fill = prepared.fill
-    fill.output = final / built.attempts_name
-    say(
-        f"[{params.name}] attempts: {len(fill.filled)} blank solver score(s) filled, "
-        f"{len(built.disagreeing)} disagreeing -> {params.name}/{built.attempts_name}"
-    )
-    for issue in built.disagreeing:
-        say(f"[{params.name}] warning: {issue.message}")
-    score = built.score
-    for model, entry in score.results.items():
-        index = "no index" if entry.index is None else f"index {entry.index:.2f}"
-        say(f"[{params.name}] {model}: {entry.status}, {index}")
-    simulated = params.simulated or prepared.inputs.reference.simulated
-    return RunSetResult(
-        params,
-        final,
-        final / built.index_name,
-        final / built.attempts_name,
-        score,
-        fill,
-        built.solver_outputs,
-        simulated,
-        staging=staging,
-        stats_output=final / built.stats_name,
-        stats=built.stats,
-    )

@@ -58,6 +58,8 @@ class RunSetResult:
     stats_output: Path | None = None
     stats: ComputedStats | None = None
     published: bool = False
+    #: its outputs' bytes by path relative to its folder (and its planned run-set.json)
+    files: dict[str, bytes] = field(default_factory=dict)
 
 
 def summary(
@@ -160,14 +162,14 @@ def notebook_jobs(
     p = rs.params
     staging = rs.staging or rs.folder
     log = staging / KERNEL_LOG
-    if not log.exists():
-        write_text_atomic(log, "")
     landing = p.output / "index.html"
+    built = created_utc()  # one build date for every page of the run
     footer = footer_html(
         suite=p.suite,
         protocol=p.protocol,
         reference_id=rs.score.reference_id,
         metric_id=rs.score.metric_id,
+        built=built,
     )
     declared_in = _cell_names(source_dir)
 
@@ -190,6 +192,7 @@ def notebook_jobs(
             log=log,
             source_name=f"notebooks/{declared.name}.ipynb",
             model=model,
+            built=built,
         )
 
     def home(final: Path) -> str:
@@ -343,10 +346,9 @@ def manifest(rs: RunSetResult, planned: list[NotebookJob] | None = None) -> dict
     }
 
 
-def write_planned_manifest(rs: RunSetResult, jobs: list[NotebookJob]) -> Path:
-    """Write the run set's ``run-set.json`` listing the pages this run will render."""
-    staging = rs.staging or rs.folder
-    return write_text_atomic(staging / MANIFEST, dumps_json(manifest(rs, planned=jobs)))
+def planned_manifest_text(rs: RunSetResult, jobs: list[NotebookJob]) -> str:
+    """The run set's ``run-set.json`` listing the pages this run will render (as text)."""
+    return dumps_json(manifest(rs, planned=jobs))
 
 
 def publish(rs: RunSetResult, say: Progress) -> Path:
@@ -367,15 +369,27 @@ def publish(rs: RunSetResult, say: Progress) -> Path:
 
 
 def _tidy_kernel_log(log: Path, folders: dict[Path, str]) -> None:
-    """Write this machine's folders in the kernel log as placeholders before publishing.
+    """Write this machine's folders in the kernel log as placeholders before publishing."""
+    if not log.is_file():
+        return
+    text = log.read_text(encoding="utf-8", errors="replace")
+    tidy = tidy_paths(text, folders)
+    if tidy != text:
+        write_text_atomic(log, tidy)
+
+
+def tidy_paths(text: str, folders: dict[Path, str]) -> str:
+    """``text`` with this machine's folders written as placeholders.
 
     Kernels and libraries write warnings and tracebacks with absolute paths; a published
     report names no folder of the machine that built it, so ``<run set>``, ``<output>``,
     ``<kit>``, ``<python>`` and ``~`` stand for them (the longest path first).
+
+    Examples
+    --------
+    >>> tidy_paths("/o/x/rs/m.ipynb failed", {Path("/o/x/rs"): "<run set>"})
+    '<run set>/m.ipynb failed'
     """
-    if not log.is_file():
-        return
-    text = log.read_text(encoding="utf-8", errors="replace")
     names = {
         **{str(folder.resolve()): name for folder, name in folders.items()},
         **{str(folder): name for folder, name in folders.items()},
@@ -384,8 +398,6 @@ def _tidy_kernel_log(log: Path, folders: dict[Path, str]) -> None:
         sys.base_prefix: "<python>",
         os.path.expanduser("~"): "~",
     }
-    tidy = text
     for path in sorted((p for p in names if len(p) > 1), key=len, reverse=True):
-        tidy = tidy.replace(path, names[path])
-    if tidy != text:
-        write_text_atomic(log, tidy)
+        text = text.replace(path, names[path])
+    return text
