@@ -122,30 +122,35 @@ def index_document(
     against every adopted valid solver row. Relative paths are relative to ``base_dir``
     (default: the working folder), which the provenance records as its ``cwd``.
     """
-    result = compute_index(
-        table, inputs.suite, inputs.cohort, reference_id=inputs.reference.reference_id
-    )
-    if inputs.simulated:
-        result.mark_simulated()  # simulated (demo) inputs: not TCSExam results
-    files: dict[str, InputFile] = {
-        "attempts": attempts,
-        "cohort": (inputs.cohort.path, inputs.cohort.sha256),
-        "suite": (inputs.suite.path, inputs.suite.sha256),
-    }
-    evidence_dir = None
-    if evidence is not None:
-        evidence_dir, outputs = evidence
-        checked = check_solver_evidence(
+    evidence_dir, outputs = evidence if evidence is not None else (None, {})
+    findings = None
+    if evidence_dir is not None:
+        findings = check_solver_evidence(
             table,
             outputs,
             evidence_dir=evidence_dir,
             reference_id=inputs.reference.reference_id,
             reference_sha256=inputs.reference.sha256,
         )
-        result.attach_evidence(str(evidence_dir), checked)
-        for found in sorted(outputs.values(), key=lambda o: o.path):
-            role = f"solver_evidence/{found.path.relative_to(evidence_dir).as_posix()}"
-            files[role] = (found.path, found.sha256)
+    result = compute_index(
+        table,
+        inputs.suite,
+        inputs.cohort,
+        reference_id=inputs.reference.reference_id,
+        found=findings.issues if findings else (),
+    )
+    if inputs.simulated:
+        result.mark_simulated()  # simulated (demo) inputs: not TCSExam results
+    if findings is not None:
+        result.attach_evidence(findings)
+    files: dict[str, InputFile] = {
+        "attempts": attempts,
+        "cohort": (inputs.cohort.path, inputs.cohort.sha256),
+        "suite": (inputs.suite.path, inputs.suite.sha256),
+    }
+    for found in sorted(outputs.values(), key=lambda o: o.path):
+        role = f"solver_evidence/{found.path.relative_to(evidence_dir).as_posix()}"
+        files[role] = (found.path, found.sha256)
     parameters = {
         "suite": inputs.suite.name,
         "attempts": attempts[0],
@@ -177,10 +182,11 @@ def run_score(
     simulated (demo data).
 
     With ``solver_evidence`` (a folder of solver-score outputs), each adopted solver
-    row is cross-checked against its output; disagreements become issues of the model
-    (``solver_evidence_*`` codes) and ``solver_evidence`` summarises the check. The
-    statuses keep their meaning (they describe the attempts table), the rows are kept
-    as they are, and nothing is replaced.
+    row is cross-checked against its output; a disagreement is an ``error`` issue of the
+    model (``solver_evidence_*`` codes) that, like every ``error``, makes its task and
+    the model ``incomplete`` (index ``null``): no index rests on a score its evidence
+    contradicts. ``solver_evidence`` summarises the check; the rows are kept as they
+    are, and nothing is replaced.
     """
     inputs = load_scoring_inputs(suite, cohort, references_dir)
     csv_table = read_csv_table(attempts, kind="Attempts file")
