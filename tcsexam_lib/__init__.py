@@ -71,7 +71,7 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     "scoring.commands": ("run_score", "run_solver_score"),
     "verify": ("verify_output",),
     "jsonio": ("write_json_atomic",),
-    "reports.fill": ("fill_solver_rows",),
+    "scoring.fill": ("fill_solver_rows",),
     "reports.params": ("load_report_params",),
     "reports.runner": ("run_report",),
     "reports.run_set_document": ("RunSetDocument", "load_run_set"),
