@@ -37,32 +37,23 @@ def _cmd_solver_score(args: argparse.Namespace) -> int:
 
 def _cmd_score(args: argparse.Namespace) -> int:
     from ..scoring.issues import describe_model
+    from ..scoring.score_command import run_score
 
+    result = run_score(
+        suite=args.suite,
+        attempts=args.attempts,
+        cohort=args.cohort,
+        references_dir=args.references_dir,
+        output=args.output,
+        solver_evidence=args.solver_evidence,
+        solver_records=args.solver_records,
+    )
     if args.solver_records is not None:
-        from ..scoring.from_records import companion_paths, run_score_with_records
+        from ..scoring.from_records import companion_paths
 
-        result = run_score_with_records(
-            suite=args.suite,
-            attempts=args.attempts,
-            cohort=args.cohort,
-            solver_records=args.solver_records,
-            references_dir=args.references_dir,
-            output=args.output,
-        )
         table, evidence = companion_paths(args.output)
         say(f"solver scores from {args.solver_records}: the filled table -> {table}, the "
             f"solver-score outputs -> {evidence}/")  # fmt: skip
-    else:
-        from ..scoring.commands import run_score
-
-        result = run_score(
-            suite=args.suite,
-            attempts=args.attempts,
-            cohort=args.cohort,
-            references_dir=args.references_dir,
-            output=args.output,
-            solver_evidence=args.solver_evidence,
-        )
     models = result.results
     shown = (
         list(models)
@@ -134,21 +125,21 @@ def add_scoring_commands(sub) -> None:
     score.add_argument("--attempts", required=True, help="attempts table (CSV)")
     score.add_argument("--cohort", required=True, help="cohort declaration (JSON)")
     score.add_argument("--output", required=True, help="where to write the JSON result")
-    evidence = score.add_mutually_exclusive_group()
-    evidence.add_argument(
+    score.add_argument(
         "--solver-evidence",
         metavar="DIR",
         default=None,
         help="folder of solver-score outputs (with --model/--attempt) to cross-check every "
         "adopted solver row against",
     )
-    evidence.add_argument(
+    score.add_argument(
         "--solver-records",
         metavar="DIR",
         default=None,
         help="folder of instance records <model>/<task>/<attempt>.json: each is scored, blank "
         "valid solver scores are filled from them and every adopted solver row is "
-        "cross-checked; writes <output>.attempts.csv and <output>.evidence/ beside the index",
+        "cross-checked; writes <output>.attempts.csv and <output>.evidence/ beside the index "
+        "(not with --solver-evidence)",
     )
     add_references_dir(score)
     score.set_defaults(handler=_cmd_score)

@@ -3,7 +3,7 @@
 A records folder is laid out as ``<model>/<task>/<attempt>.json`` (one instance
 records file per solver attempt), as ``tcsexam score --solver-records`` and a report run
 set read it. :func:`find_records` lists it and :func:`check_records_folder` refuses any
-file that would not be used; :func:`~tcsexam_lib.scoring.commands.score_records_files`
+file that would not be used; :func:`~tcsexam_lib.scoring.from_records.score_records_files`
 scores them.
 """
 

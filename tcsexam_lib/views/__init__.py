@@ -199,7 +199,7 @@ def index_result(
     if index_json:
         return read_index_output(index_json)
     require_parameters(suite=suite, attempts=attempts, cohort=cohort)
-    from ..scoring.commands import run_score
+    from ..scoring.score_command import run_score
 
     return run_score(
         suite=suite,
