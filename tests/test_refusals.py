@@ -463,8 +463,8 @@ SPEC4_ATTEMPTS = [
     Refusal(
         "unknown-model",
         "score",
-        row(THM2, model="test-model-z"),
-        field_msg(line(THM2), "model", "test-model-z")
+        row(THM2, model="other-lab-model"),
+        field_msg(line(THM2), "model", "other-lab-model")
         + re.escape(f" (allowed: a model of the cohort: {MODEL})"),
     ),
     Refusal(
@@ -491,8 +491,8 @@ SPEC4_ATTEMPTS = [
     Refusal(
         "unknown-item",
         "score",
-        row(CON, item="test-con-99"),
-        field_msg(line(CON), "item", "test-con-99")
+        row(CON, item="no-such-task"),
+        field_msg(line(CON), "item", "no-such-task")
         + re.escape(" (allowed: a task of suite 'lite' track 'construction')"),
     ),
     Refusal(

@@ -178,10 +178,12 @@ def test_runner_reports_a_failing_notebook_with_its_cell_while_the_others_finish
     entry = index["models"][MODEL]
     row = next(r for r in landing.split("<tr>") if f">{MODEL}</" in r)
     stats = read_output(run_set / "lite-offline.stats.json")
-    half = stats["models"][MODEL]["index_ci_half_width"]  # one-task 0/1 tracks still have one
+    low, high = stats["models"][MODEL]["index_ci"]  # one-task 0/1 tracks still have one
     cells = re.findall(r"<td[^>]*>(.*?)</td>", row)
     assert cells[0] == "1" and cells[3:5] == ["yes", "complete"]  # rank, could be first, status
-    assert cells[2] == f"{entry['index']:.2f} ± {half:.2f}"
+    above, below = f"{high - entry['index']:.2f}", f"{entry['index'] - low:.2f}"
+    reach = f"± {above}" if above == below else f"(+{above} / −{below})"  # never past a bound
+    assert cells[2] == f"{entry['index']:.2f} {reach}"
     assert "href='lite-offline/models/test-model-a/index.html'" in landing
 
 
