@@ -186,10 +186,23 @@ def index_with_interval(centre: Any, low: Any, high: Any) -> str:
     >>> index_with_interval(50.0, 40.0, 60.0), index_with_interval(38.49, 0.0, 88.02)
     ('50.00 ± 10.00', '38.49 (+49.53 / −38.49)')
     """
+    return " ".join(filter(None, index_parts(centre, low, high)))
+
+
+def index_parts(centre: Any, low: Any, high: Any) -> tuple[str, str]:
+    """The index and the reach of its interval as two texts (``("50.00", "± 10.00")``, or
+    ``("38.49", "(+49.53 / −38.49)")``; the reach is empty without an interval): for a page
+    that lets the reach wrap under the index on a narrow screen.
+
+    Examples
+    --------
+    >>> index_parts(38.49, 0.0, 88.02), index_parts(38.49, None, None)
+    (('38.49', '(+49.53 / −38.49)'), ('38.49', ''))
+    """
     reach = interval_reach(centre, low, high)
     if reach == MISSING_TEXT:
-        return points(centre)
-    return f"{points(centre)} ± {reach}" if "/" not in reach else f"{points(centre)} ({reach})"
+        return points(centre), ""
+    return points(centre), f"± {reach}" if "/" not in reach else f"({reach})"
 
 
 def rounded_parts(parts: list[float | None], decimals: int = 2) -> list[float | None]:

@@ -27,7 +27,7 @@ from collections import Counter
 from pathlib import Path
 
 from ..jsonio import write_text_atomic
-from ..number_format import index_with_interval, mean, points
+from ..number_format import index_parts, mean, points
 from ..stats.wording import lead_sentence
 from ..vocab import MODEL_STATUSES, TRACK_LETTERS, TRACKS
 from .pages import footer_html
@@ -113,18 +113,23 @@ def _model_row(
     if entry.index is None:
         index, order = "no index", ""
     else:
-        index, order = points(entry.index), repr(float(entry.index))
+        order = repr(float(entry.index))
         if entry.index_ci is not None:
-            index = index_with_interval(entry.index, *entry.index_ci)
+            shown, reach = index_parts(entry.index, *entry.index_ci)
         elif entry.index_ci_half_width is not None:  # a run set written before bounds were kept
-            index += f" ± {points(entry.index_ci_half_width)}"
+            shown, reach = points(entry.index), f"± {points(entry.index_ci_half_width)}"
+        else:
+            shown, reach = points(entry.index), ""
+        index = html.escape(shown)
+        if reach:  # on a phone the reach wraps under the index
+            index += f" <span class='tcs-reach'>{html.escape(reach)}</span>"
     could = "—" if entry.index is None else "yes" if entry.could_be_first else "no"
     letters = [TRACK_LETTERS[t] for t in TRACKS]
     means = entry.track_means
     cells = [
         f"<td class='num' data-order='{'' if rank is None else rank}'>{rank or '—'}</td>",
         f"<td class='tcs-nowrap'>{name}</td>",
-        f"<td class='num' data-order='{order}'>{html.escape(index)}</td>",
+        f"<td class='num' data-order='{order}'>{index}</td>",
         f"<td>{could}</td>",
         f"<td class='{status}' data-order='{MODEL_STATUSES.index(entry.status)}'>{status}</td>",
         *(

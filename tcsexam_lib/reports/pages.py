@@ -102,7 +102,7 @@ white-space:nowrap}
 table.tcs-table td.tcs-long{min-width:14em}
 .tcs-caption{color:#444;margin:0.8em 0 0.2em 0;font-size:0.92em}
 td.complete{color:#0072B2;font-weight:bold}td.provisional{color:#9a6200;font-weight:bold}
-td.incomplete{color:#A84B00;font-weight:bold}
+td.incomplete{color:#B22222;font-weight:bold}
 .tcs-note{color:#444;font-style:italic}
 .failed{color:#b71c1c;font-weight:bold}
 .tcs-landing main{max-width:82em;margin:0 auto;padding:1em 1.2em}
@@ -126,7 +126,8 @@ table.tcs-table th,table.tcs-table td,.jp-RenderedHTMLCommon table.tcs-table th,
 .jp-RenderedHTMLCommon table.tcs-table td{padding:3px 5px}
 table.tcs-table.dataTable thead th.dt-orderable-asc,table.tcs-table.dataTable thead
 th.dt-orderable-desc{padding-right:20px}
-.tcs-landing main{padding:0.5em 0.8em}}
+.tcs-landing main{padding:0.5em 0.8em}
+.tcs-reach{display:block}}
 .tcs-hide-code,#code:target ~ nav .tcs-show-code{display:none}
 #code:target ~ nav .tcs-hide-code{display:inline}
 """

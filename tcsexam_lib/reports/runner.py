@@ -341,8 +341,9 @@ def _write_staged(prepared: PreparedRunSet, staging: Path, say: Progress) -> Run
     ]
     say(
         f"[{params.name}] attempts: {len(fill.filled)} blank solver score(s) filled, "
-        f"{len(disagreeing)} written score(s) contradicted by their records (each blocks its "
-        f"model's index) -> {params.name}/{filled_name}"
+        f"{len(disagreeing)} written score(s) contradicted by their records"
+        + (" (each blocks its model's index)" if disagreeing else "")
+        + f" -> {params.name}/{filled_name}"
     )
     index_text = dumps_json(score.data)
     write_text_atomic(index_path, index_text)

@@ -2,8 +2,9 @@
 
 A cohort report leads with one line saying whether the lead is real, then the
 leaderboard: the models ranked by their index (incomplete models last, without rank),
-with each index's ± half-width, the ranks the paired tests allow, whether it could be
-first, its tie group, its status and its four track means. Every task's mean for every
+with how far each index's interval reaches (± or +above / −below), the ranks the paired
+tests allow, whether it could be first, its tie group, its status and its four track
+means. Every task's mean for every
 model follows, as a heatmap and a table whose layout holds at 200 models.
 
 The intervals come from the run set's ``tcsexam stats`` document (see :mod:`.stats`,

@@ -189,8 +189,8 @@ def status_line(
 ) -> Note:
     """The model's status, first on every model page: status, index, coverage.
 
-    With the ``tcsexam stats`` document of the same index, the index is followed by the
-    half-width of its interval.
+    With the ``tcsexam stats`` document of the same index, the index is followed by how
+    far its interval reaches (``± a``, or ``(+a / −b)`` when it is asymmetric).
 
     Examples
     --------

@@ -175,7 +175,7 @@ def _sorted_with_missing_last(values: list[str], descending: bool) -> bool:
 
 @pytest.mark.parametrize(
     ("which", "header"),
-    [("landing", "index ± half-width"), ("cohort", "index"), ("cohort", "S")],
+    [("landing", "index ± interval"), ("cohort", "index"), ("cohort", "S")],
 )
 def test_sorting_is_numeric_with_incomplete_models_last(published, open_page, which, header):
     page = _ready(open_page((published / PAGES[which]).as_uri(), width=1400))
@@ -205,10 +205,11 @@ def test_the_200_model_leaderboard_sorts_and_pages(published, open_page):
     assert page.overflow() == 0 and page.problems == []
 
 
-@pytest.mark.parametrize(("which", "header"), [("landing", "index ± half-width"), ("cohort", "±")])
+@pytest.mark.parametrize(("which", "header"), [("landing", "index ± interval"), ("cohort", "±")])
 def test_a_phone_shows_the_index_without_scrolling(published, open_page, which, header):
-    """At 390 px the rank, the model and its index ± half-width are on screen; the rest of a
-    wide table scrolls in its own box."""
+    """At 390 px the rank, the model and its index with how far its interval reaches are on
+    screen (the reach wraps under the index); the rest of a wide table scrolls in its own
+    box."""
     page = _ready(open_page((published / PAGES[which]).as_uri(), width=390))
     th = page.locator("table.tcs-table thead th").filter(has_text=re.compile(f"^{header}$"))
     box = th.first.bounding_box()
@@ -244,7 +245,8 @@ def test_every_kind_of_page_passes_an_accessibility_audit(published, open_page, 
 
 
 def test_the_audit_sees_a_contrast_failure(open_page, tmp_path):
-    """The audit can fail: the landing page's old orange (#d55e00 on white, 3.86:1)."""
+    """The audit can fail: the landing page's old orange (#d55e00 on white, 3.86:1; the
+    page now uses #B22222, 6.7:1)."""
     sample = tmp_path / "low-contrast.html"
     sample.write_text(
         "<!DOCTYPE html><html lang='en'><head><title>t</title></head><body><main>"
