@@ -33,13 +33,15 @@ test-hostile: $(STAMP)
 	$(BIN)/python -m pytest -q -m hostile tests
 
 # Pages and JupyterLab in a real browser: Playwright for Python driving the system Chromium
-# (never a downloaded one). Without a Chromium the tier says so and skips; .ci/run installs
+# (never a downloaded one), and an accessibility audit of every kind of page (axe-core, one
+# pinned release fetched from the npm registry and checked: tests/browser/axe.py). Without a Chromium the tier says so and skips; .ci/run installs
 # Debian's chromium and sets TCSEXAM_REQUIRE_BROWSER=1, so in CI a missing browser fails.
 CHROMIUM ?= $(shell command -v chromium || command -v chromium-browser)
 test-browser: $(STAMP)
 	@if [ -z "$(CHROMIUM)" ] && [ -z "$$TCSEXAM_REQUIRE_BROWSER" ]; then \
 		echo "test-browser: SKIPPED, no Chromium on PATH (apt-get install chromium to run it)"; \
 	else \
+		$(BIN)/python tests/browser/axe.py >/dev/null && \
 		TCSEXAM_CHROMIUM="$(CHROMIUM)" $(BIN)/python -m pytest -q -m browser tests; \
 	fi
 

@@ -32,7 +32,8 @@ from .errors import InputRefused, Problem, TcsexamError
 from .jsonio import dumps_json, read_json, sha256_file
 from .provenance import RELATIVE_TO_OUTPUT
 from .schemas import validate_with_schema
-from .scoring.commands import run_score, run_solver_score
+from .scoring.commands import run_solver_score
+from .scoring.score_command import run_score
 from .stats.command import run_stats
 from .vocab import METRIC_ID
 

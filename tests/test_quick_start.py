@@ -19,6 +19,7 @@ serve the teaching notebook, and is stopped with every process it started).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -38,6 +39,9 @@ pytestmark = pytest.mark.smoke
 
 #: Marks a block of docs/ that runs on a fresh clone (put on the line before its fence).
 MARKER = "<!-- quick start: runs on a fresh clone (tests/test_quick_start.py) -->"
+#: Marks the blocks of docs/own-results.md: they run on a fresh clone too, once a seeded
+#: generator (tests/owndata.py) has written the files they name into my-work/.
+OWN_MARKER = "<!-- own results: runs on generated data (tests/test_quick_start.py) -->"
 #: Commands run otherwise than as written, and why.
 NOT_PLAIN = {
     "make test": "not run here: it is the command that runs this test (.ci/run runs it)",
@@ -48,8 +52,8 @@ TIMEOUT_S = 1800
 _FENCE = re.compile(r"^```sh\n(.*?)^```", re.M | re.S)
 
 
-def blocks(page: Path, marked_only: bool) -> list[list[str]]:
-    """The ``sh`` blocks of a page (those after :data:`MARKER`), each a list of commands.
+def blocks(page: Path, marked_only: bool, marker: str = MARKER) -> list[list[str]]:
+    """The ``sh`` blocks of a page (those after ``marker``), each a list of commands.
 
     A command is a line with its continuation lines (ending in ``\\``) joined; comment
     lines and blank lines are not commands (a trailing comment stays: bash ignores it).
@@ -58,7 +62,7 @@ def blocks(page: Path, marked_only: bool) -> list[list[str]]:
     found = []
     for match in _FENCE.finditer(text):
         before = text[: match.start()].rstrip("\n").rsplit("\n", 1)[-1]
-        if marked_only and before.strip() != MARKER:
+        if marked_only and before.strip() != marker:
             continue
         commands, current = [], ""
         for line in match.group(1).splitlines():
@@ -177,8 +181,15 @@ def _run_lab(command: str, cwd: Path, env: dict[str, str], log: list[str]) -> No
     assert "/lab/tree/notebooks/teaching.ipynb?token=" in text
 
 
-def _run_page(page: Path, marked_only: bool, cwd: Path, env: dict[str, str], log: list[str]):
-    for block in blocks(page, marked_only):
+def _run_page(
+    page: Path,
+    marked_only: bool,
+    cwd: Path,
+    env: dict[str, str],
+    log: list[str],
+    marker: str = MARKER,
+):
+    for block in blocks(page, marked_only, marker):
         plain: list[str] = []
         for command in block:
             key = _plain_key(command)
@@ -196,11 +207,20 @@ def _run_page(page: Path, marked_only: bool, cwd: Path, env: dict[str, str], log
             _run_shell(plain, cwd, env, log)
 
 
-def test_every_readme_command_and_quick_start_block_runs_on_a_fresh_clone(tmp_path):
-    clone = tmp_path / "tcsexam-kit"
+@pytest.fixture(scope="module")
+def fresh_clone(tmp_path_factory):
+    """A fresh copy of the kit (no ``.venv``, no ``build/``) and the environment to run it in,
+    shared by this module's tests in file order: the README's ``make report`` creates
+    ``.venv`` there, as on a fresh clone."""
+    root = tmp_path_factory.mktemp("clone")
+    clone = root / "tcsexam-kit"
     _fresh_copy(clone)
+    return clone, _environment(root / "home")
+
+
+def test_every_readme_command_and_quick_start_block_runs_on_a_fresh_clone(fresh_clone):
+    clone, env = fresh_clone
     assert not (clone / ".venv").exists() and not (clone / "build").exists()
-    env = _environment(tmp_path / "home")
     log: list[str] = []
     _run_page(clone / "README.md", False, clone, env, log)
     assert (clone / "build" / "reports" / "index.html").is_file()  # make report's landing page
@@ -209,3 +229,34 @@ def test_every_readme_command_and_quick_start_block_runs_on_a_fresh_clone(tmp_pa
             shutil.rmtree(clone / "build", ignore_errors=True)  # fresh: only .venv is there
             _run_page(page, True, clone, env, log)
     print("\n".join(log))
+
+
+def test_the_own_results_walk_through_runs_on_generated_data(fresh_clone):
+    """docs/own-results.md as written: build a reference from K runs, solver-score, fill,
+    score, stats, verify and report, on SIMULATED files of a model builder's own."""
+    from owndata import write_own_results
+
+    clone, env = fresh_clone
+    log: list[str] = []
+    if not (clone / ".venv").is_dir():  # run alone (-k): any make target makes it
+        _run_shell(["make venv"], clone, env, log)
+    work = write_own_results(clone)
+    kit_files = {p: p.stat().st_mtime_ns for p in (clone / "references").rglob("*")}
+    page = clone / "docs" / "own-results.md"
+    assert blocks(page, True, OWN_MARKER), "the page has no own-results block"
+    _run_page(page, True, clone, env, log, marker=OWN_MARKER)
+    print("\n".join(log))
+    index = json.loads((work / "out" / "index.json").read_text(encoding="utf-8"))
+    assert {m: e["status"] for m, e in index["models"].items()} == {
+        "model-a": "complete",
+        "model-b": "complete",
+    }
+    assert index["solver_evidence"]["consistent"] is True
+    assert (work / "out" / "index.attempts.csv").is_file()
+    assert sorted(p.name for p in (work / "out" / "index.evidence" / "model-b").iterdir()) == [
+        "my-maxcut-1.json", "my-maxcut-2.json", "my-sat-1.json"
+    ]  # fmt: skip
+    assert "verify: MATCH" in log[-1] or any("verify: MATCH" in entry for entry in log)
+    assert (work / "out" / "reports" / "index.html").is_file()
+    # nothing was written into the kit's own folders
+    assert {p: p.stat().st_mtime_ns for p in (clone / "references").rglob("*")} == kit_files

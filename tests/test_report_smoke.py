@@ -173,7 +173,9 @@ POLICY = {
     **{name: MEAN for name in ("range", "std")},
     **{name: rf"{MEAN}|pass|fail" for name in ("mean", "min", "max")},
     **{name: rf"{MEAN}|pass|fail" for name in ("sim-alpha", "sim-beta", "sim-gamma")},
-    "index ± half-width": rf"{POINTS} ± {POINTS}|no index",
+    # how far an index's interval reaches: one number, or both sides when it is asymmetric
+    "±": rf"{POINTS}|\+{POINTS} / −{POINTS}",
+    "index ± interval": rf"{POINTS} (± {POINTS}|\(\+{POINTS} / −{POINTS}\))|no index",
     "interval": rf"\[{POINTS}, {POINTS}\]",
     "p": r"< 0\.001|\d\.\d{3}",
     "p (Holm)": r"< 0\.001|\d\.\d{3}",
@@ -199,7 +201,7 @@ def test_every_published_number_follows_the_number_policy(published):
                     assert re.fullmatch(pattern, text), (page.relative_to(published), name, text)
                     checked.add(name)
     assert {"index", "±", "P", "interval", "p", "mean", "sim-alpha", "z", "scores",
-            "index ± half-width", "contribution", "relative score"} <= checked  # fmt: skip
+            "index ± interval", "contribution", "relative score"} <= checked  # fmt: skip
 
 
 def test_a_rerun_publishes_the_same_bytes(published, tmp_path):

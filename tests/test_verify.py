@@ -309,7 +309,13 @@ def test_evidence_mismatches_appear_in_issues(work: Path, codes: list, task: str
         (code, task, "a1") for code in codes
     ]
     assert not result["solver_evidence"]["consistent"]
-    # the row keeps its place: the task mean is still the table's score
+    # the row keeps its place and its score, but no mean or index rests on it: the task and
+    # the model are incomplete
     table = {row[2]: row[4] for row in csv.reader((work / "attempts.csv").open(encoding="utf-8"))}
     rows = {t["item"]: t for t in result["models"]["m1"]["tasks"]}
-    assert json.loads(table[task]) == pytest.approx(rows[task]["mean"], abs=0)
+    assert [row["score"] for row in rows[task]["rows"]] == [json.loads(table[task])]
+    assert (rows[task]["status"], rows[task]["mean"]) == ("incomplete", None)
+    assert (result["models"]["m1"]["status"], result["models"]["m1"]["index"]) == (
+        "incomplete",
+        None,
+    )

@@ -102,7 +102,7 @@ white-space:nowrap}
 table.tcs-table td.tcs-long{min-width:14em}
 .tcs-caption{color:#444;margin:0.8em 0 0.2em 0;font-size:0.92em}
 td.complete{color:#0072B2;font-weight:bold}td.provisional{color:#9a6200;font-weight:bold}
-td.incomplete{color:#D55E00;font-weight:bold}
+td.incomplete{color:#B22222;font-weight:bold}
 .tcs-note{color:#444;font-style:italic}
 .failed{color:#b71c1c;font-weight:bold}
 .tcs-landing main{max-width:82em;margin:0 auto;padding:1em 1.2em}
@@ -126,7 +126,8 @@ table.tcs-table th,table.tcs-table td,.jp-RenderedHTMLCommon table.tcs-table th,
 .jp-RenderedHTMLCommon table.tcs-table td{padding:3px 5px}
 table.tcs-table.dataTable thead th.dt-orderable-asc,table.tcs-table.dataTable thead
 th.dt-orderable-desc{padding-right:20px}
-.tcs-landing main{padding:0.5em 0.8em}}
+.tcs-landing main{padding:0.5em 0.8em}
+.tcs-reach{display:block}}
 .tcs-hide-code,#code:target ~ nav .tcs-show-code{display:none}
 #code:target ~ nav .tcs-hide-code{display:inline}
 """
@@ -249,11 +250,13 @@ def footer_html(
     protocol: str | None = None,
     reference_id: str | None = None,
     metric_id: str | None = None,
+    with_kit: bool = True,
 ) -> str:
     """The footer of every page: kit version, metric, reference, suite, protocol, date.
 
     The date is when the page was built (``$SOURCE_DATE_EPOCH`` when it is set, so that
-    a rebuild gives the same bytes).
+    a rebuild gives the same bytes). ``with_kit=False`` gives the run set's part alone
+    (reference, suite, protocol: one line per run set on the landing page).
 
     Examples
     --------
@@ -265,7 +268,7 @@ def footer_html(
     """
     from ..provenance import created_utc, kit_version
 
-    parts = [f"TCSExam scoring kit {html.escape(kit_version())}"]
+    parts = [f"TCSExam scoring kit {html.escape(kit_version())}"] if with_kit else []
     if metric_id:
         parts.append(f"metric <code>{html.escape(metric_id)}</code>")
     if reference_id:
@@ -274,7 +277,8 @@ def footer_html(
         parts.append(f"suite <b>{html.escape(suite)}</b>")
     if protocol:
         parts.append(f"solver protocol <b>{html.escape(protocol)}</b>")
-    parts.append(f"built {html.escape(created_utc())}")
+    if with_kit:
+        parts.append(f"built {html.escape(created_utc())}")
     return " · ".join(parts)
 
 

@@ -45,6 +45,8 @@ class SummaryModel(Record):
     index: float | None = field()
     track_means: dict[str, float | None] = field()
     index_ci_half_width: float | None = field(default=None)
+    #: the index interval [low, high] (points); ``None`` in a run set written before it was kept
+    index_ci: list[float] | None = field(default=None)
     #: 1 = best (null without an index); with the run set's ``tcsexam stats`` document
     rank: int | None = field(default=None)
     #: no model significantly ahead of it (false without an index)
