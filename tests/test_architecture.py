@@ -106,7 +106,16 @@ LAYERS: list[tuple[str, set[str]]] = [
     ),
     (
         "reading and writing",
-        {"inputfiles", "jsonio", "csvio", "yamlio", "schemas", "provenance", "documents"},
+        {
+            "inputfiles",
+            "jsonio",
+            "csvio",
+            "yamlio",
+            "schemas",
+            "provenance",
+            "documents",
+            "environment",
+        },  # fmt: skip
     ),
     ("solver references and suites", {"references"}),
     ("scoring", {"scoring"}),
