@@ -13,7 +13,9 @@ that the data are simulated (when they are), then for each run set:
   a model without an index staying last;
 - links to the files: index JSON, intervals JSON, filled attempts table, kernel log.
 
-A footer names the kit version, the metric and the date the page was built.
+A folded section names the environment that built the page (Python, platform, the
+lock's sha256, package versions); a footer names the kit version, the metric and the
+date the page was built.
 """
 
 from __future__ import annotations
@@ -24,11 +26,12 @@ import urllib.parse
 from collections import Counter
 from pathlib import Path
 
+from ..environment import describe_environment
 from ..jsonio import write_text_atomic
 from ..number_format import mean, points
 from ..stats.wording import lead_sentence
 from ..vocab import MODEL_STATUSES, TRACK_LETTERS, TRACKS
-from .pages import footer_html
+from .pages import environment_html, footer_html
 from .publish import ASSETS, read_manifests
 from .run_set_document import NotebookFiles, RunSetDocument, RunSetSummary, SummaryModel
 
@@ -256,6 +259,7 @@ def build_landing_page(manifests: list[RunSetDocument]) -> str:
     parts.extend(_run_set_section(m) for m in manifests)
     metrics = sorted({m.metric_id for m in manifests if m.metric_id})
     parts.append(
+        f"{environment_html(describe_environment('report'))}"
         f"</main><footer class='tcs-footer'>{footer_html(metric_id=', '.join(metrics))}"
         f"</footer><script src='{ASSETS}/report.js'></script></body></html>\n"
     )
