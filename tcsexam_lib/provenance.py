@@ -48,13 +48,17 @@ def created_utc() -> str:
     '1970-01-01T00:00:00Z'
     >>> del os.environ["SOURCE_DATE_EPOCH"]
     """
-    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    epoch = source_date_epoch()
     moment = (
-        _dt.datetime.fromtimestamp(int(epoch), _dt.UTC)
-        if epoch.isdigit()
-        else _dt.datetime.now(_dt.UTC)
+        _dt.datetime.now(_dt.UTC) if epoch is None else _dt.datetime.fromtimestamp(epoch, _dt.UTC)
     )
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def source_date_epoch() -> int | None:
+    """``$SOURCE_DATE_EPOCH`` (whole seconds since 1970), or ``None`` when it is not set."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    return int(epoch) if epoch.isdigit() else None
 
 
 #: An input file: its path, or its path and the sha256 of the bytes already read.
