@@ -143,6 +143,14 @@ bench-soak: $(STAMP)
 	$(BIN)/python benchmarks/bench_kernel_stops.py
 	$(BIN)/python benchmarks/bench_soak.py
 
+# The golden digests (tests/golden/demo-digests.json): the sha256 of every file the demo
+# publishes (`make report` under a fixed SOURCE_DATE_EPOCH, into build/golden) and the
+# environment they were made in. Run it after an intended change of a page, a statistic or
+# a locked version, and commit the file; the quick-start test compares a fresh clone's
+# `make report` with it (GOLDEN_ARGS=--check compares here instead of rewriting).
+golden: $(STAMP)
+	$(BIN)/python tests/golden_digests.py $(GOLDEN_ARGS) build/golden
+
 demo: $(STAMP)
 	$(BIN)/tcsexam demo generate
 	$(BIN)/tcsexam demo check
