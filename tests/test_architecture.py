@@ -102,6 +102,7 @@ LAYERS: list[tuple[str, set[str]]] = [
             "inputrules",
             "exports",
             "number_format",
+            "internals",
         },  # fmt: skip
     ),
     (
