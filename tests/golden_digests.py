@@ -10,7 +10,14 @@ and the environment they were made in; ``make golden`` rebuilds the demo and rew
 (:func:`compare_with_golden`), naming every file whose bytes changed and, when the
 environment is not the one the digests were made in, how it differs.
 
-Run as a script (``make golden``): ``python tests/golden_digests.py [--check] [FOLDER]``.
+The digests hold for the Python and platform they were made with (every output records
+them): where the interpreter or platform differs, :func:`interpreter_differences` says
+so and the bytes are not compared; any other difference fails.
+
+Run as a script: ``python tests/golden_digests.py [--check | --compare] [FOLDER]``
+(``make golden`` rewrites the digests; ``--check`` rebuilds the demo and compares;
+``--compare`` compares a folder already published, exit 0 the same bytes, 1 different,
+3 not comparable here).
 """
 
 from __future__ import annotations
@@ -39,6 +46,8 @@ EPOCH = "1764633600"
 DIGESTS = KIT / "tests" / "golden" / "demo-digests.json"
 #: The command that publishes the demo (the README's `make report`), run by `make golden`.
 REPORT = ["report", "-j", "2"]
+#: How many differing files a comparison names before it counts the rest.
+SHOWN = 40
 HOW_TO_REFRESH = (
     "after an intended change (a page, a statistic, a locked version), run `make golden` "
     "and commit tests/golden/demo-digests.json"
@@ -80,6 +89,17 @@ def golden_record(folder: Path) -> dict:
     }
 
 
+def interpreter_differences(golden: dict) -> list[str]:
+    """How this interpreter and platform differ from those the digests were made with."""
+    current = describe_environment("report")
+    recorded = golden["environment"]
+    return [
+        f"{what}: digests made with {recorded.get(what)}, this is {current[what]}"
+        for what in ("implementation", "python", "platform")
+        if recorded.get(what) != current[what]
+    ]
+
+
 def compare_with_golden(folder: Path, golden: dict | None = None) -> list[str]:
     """What differs between a published demo in ``folder`` and the golden digests: every
     file whose bytes changed, that is missing or new; and, when anything does, how the
@@ -93,6 +113,8 @@ def compare_with_golden(folder: Path, golden: dict | None = None) -> list[str]:
     problems += [f"new: {name}" for name in sorted(set(mine) - set(wanted))]
     if not problems:
         return []
+    if len(problems) > SHOWN:
+        problems = [*problems[:SHOWN], f"... and {len(problems) - SHOWN} more file(s)"]
     current = describe_environment("report")
     found = environment_differences(golden["environment"], current)
     if found:
@@ -114,12 +136,23 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("folder", nargs="?", default="build/golden", type=Path,
                         help="where the demo is published (emptied first)")  # fmt: skip
-    parser.add_argument("--check", action="store_true",
-                        help="compare with the committed digests, not rewrite them")  # fmt: skip
+    how = parser.add_mutually_exclusive_group()
+    how.add_argument("--check", action="store_true",
+                     help="rebuild, then compare with the committed digests")  # fmt: skip
+    how.add_argument("--compare", action="store_true",
+                     help="compare FOLDER, already published, with the digests")  # fmt: skip
     args = parser.parse_args(argv)
-    folder = args.folder if args.folder.is_absolute() else KIT / args.folder
-    build_demo(folder)
-    if args.check:
+    folder = args.folder if args.folder.is_absolute() else Path.cwd() / args.folder
+    if args.compare or args.check:
+        golden = json.loads(DIGESTS.read_text(encoding="utf-8"))
+        other = interpreter_differences(golden)
+        if other:
+            print("not compared: the digests hold for another interpreter or platform ("
+                  + "; ".join(other) + ")")  # fmt: skip
+            return 3
+    if not args.compare:
+        build_demo(folder)
+    if args.check or args.compare:
         problems = compare_with_golden(folder)
         print("\n".join(problems) or f"the same bytes as {DIGESTS.relative_to(KIT)}")
         return 1 if problems else 0
