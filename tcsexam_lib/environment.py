@@ -22,9 +22,8 @@ import hashlib
 import os
 import re
 import sys
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .documents import Record, field
 
@@ -100,7 +99,6 @@ def normalize_name(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
-_VERSION = re.compile(r"^[0-9][0-9A-Za-z.!+_-]*$")
 _INSTALLED: dict[str, str] | None = None
 
 
@@ -120,8 +118,9 @@ def _dist_info_versions() -> dict[str, str]:
             for name in names:
                 if name.endswith(".dist-info"):
                     package, _, version = name[: -len(".dist-info")].partition("-")
-                    if _VERSION.match(version):
-                        found.setdefault(normalize_name(package), version)
+                    if version[:1].isdigit():  # names are escaped: "-" written "_"
+                        name = package.lower().replace("_", "-").replace(".", "-")
+                        found.setdefault(name, version)
         _INSTALLED = found
     return _INSTALLED
 
@@ -158,7 +157,7 @@ def installed_lock_sha256(prefix: str | os.PathLike[str] | None = None) -> str |
     """
     path = Path(sys.prefix if prefix is None else prefix, LOCK_RECORD)
     try:
-        text = path.read_text(encoding="ascii").split()
+        text = path.read_text(encoding="utf-8").split()
     except (OSError, UnicodeDecodeError):
         return None
     digest = text[0] if text else ""
@@ -168,13 +167,13 @@ def installed_lock_sha256(prefix: str | os.PathLike[str] | None = None) -> str |
 def record_installed_lock(lock: str | os.PathLike[str], prefix: str | None = None) -> Path:
     """Record in the environment (``prefix``) the sha256 of the lock it was installed from."""
     path = Path(sys.prefix if prefix is None else prefix, LOCK_RECORD)
-    path.write_text(f"{sha256_of(lock)}  {Path(lock).name}\n", encoding="ascii")
+    path.write_text(f"{sha256_of(lock)}  {Path(lock).name}\n", encoding="utf-8")
     return path
 
 
-@dataclass(frozen=True)
-class EnvironmentDifference:
-    """One way the current environment differs from a recorded one."""
+class EnvironmentDifference(NamedTuple):
+    """One way the current environment differs from a recorded one (a named tuple: a
+    dataclass would cost the commands' start-up a millisecond or more to create)."""
 
     what: str  # python, implementation, platform, lock, or "package NAME"
     recorded: str | None
@@ -192,7 +191,8 @@ class EnvironmentDifference:
         return f"{self.what}: recorded {shown(self.recorded)}, current {shown(self.current)}"
 
 
-_PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;\\]+)\s*(?:;\s*([^\\]+?))?\s*\\?$")
+#: A pin of the lock: ``name==version`` and its marker (``; python_version < '3.12'``).
+_PIN = r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;\\]+)\s*(?:;\s*([^\\]+?))?\s*\\?$"
 
 
 def locked_versions(
@@ -217,7 +217,7 @@ def locked_versions(
 
     pins = {}
     for line in Path(lock).read_text(encoding="utf-8").splitlines():
-        match = _PIN.match(line)
+        match = re.match(_PIN, line)
         if match is None:
             continue
         name, version, marker = match.groups()
