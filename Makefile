@@ -34,11 +34,15 @@ venv: $(STAMP)
 # Refresh the lock after a change to pyproject.toml or requirements-build.in: the versions
 # already locked are kept where they still fit (LOCK_ARGS=--upgrade moves everything to the
 # newest release, LOCK_ARGS='--upgrade-package scipy' one package). uv comes from the lock
-# itself (the dev extras). Then `make golden` if a published page changes its bytes.
+# itself (the dev extras). The lock is replaced only when its text changes (a new lock
+# means a new .venv). Then `make golden` if a published page changes its bytes.
 lock: | $(STAMP)
+	cp $(LOCK) $(LOCK).new
 	$(BIN)/uv pip compile pyproject.toml requirements-build.in --extra dev --universal \
 		--python-version 3.11 --generate-hashes --custom-compile-command "make lock" \
-		--quiet $(LOCK_ARGS) -o $(LOCK)
+		--quiet $(LOCK_ARGS) -o $(LOCK).new
+	@if cmp -s $(LOCK).new $(LOCK); then rm $(LOCK).new; echo "$(LOCK) unchanged"; \
+	else mv $(LOCK).new $(LOCK); echo "$(LOCK) changed: make venv installs it"; fi
 
 test: test-unit test-hostile test-doctest test-nbval test-smoke test-browser lint
 
