@@ -102,6 +102,7 @@ LAYERS: list[tuple[str, set[str]]] = [
             "inputrules",
             "exports",
             "number_format",
+            "internals",
         },  # fmt: skip
     ),
     (
@@ -114,8 +115,9 @@ LAYERS: list[tuple[str, set[str]]] = [
             "schemas",
             "provenance",
             "documents",
+            "environment",
             "folders",
-        },
+        },  # fmt: skip
     ),
     ("solver references and suites", {"references"}),
     ("scoring", {"scoring"}),

@@ -11,6 +11,13 @@ block then runs on that copy with ``build/`` removed again (a reader may run it 
 after any ``make`` target); the commands of one block share one shell (``. .venv/bin/
 activate`` holds for the commands after it), as a reader types them in one terminal.
 
+The README's commands run under the golden digests' ``SOURCE_DATE_EPOCH``: the fresh
+``.venv`` must be installed from the lock (``requirements.lock``, hash-checked; every
+package at its locked version), and ``make report`` must publish the demo with the bytes
+of ``tests/golden/demo-digests.json`` (see tests/golden_digests.py: every file whose bytes
+changed is named, with how the environment differs; on another Python or platform than
+the digests', the bytes are not compared, and a warning says so).
+
 Two commands are not run as a plain shell command, each for a reason kept in
 :data:`NOT_PLAIN`: ``make test`` (it is the command that runs this test; ``.ci/run`` runs it
 on a clean clone) and ``make lab`` (a server that runs until stopped: it is started, must
@@ -28,8 +35,10 @@ import subprocess
 import sys
 import time
 import urllib.request
+import warnings
 from pathlib import Path
 
+import golden_digests
 import pytest
 from conftest import isolate_jupyter_state
 
@@ -128,6 +137,7 @@ def _environment(home: Path) -> dict[str, str]:
     env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep) if p != kit_bin)
     isolate_jupyter_state(env, home)
     env["BROWSER"] = "true"  # make lab would open a browser: here, none
+    env["SOURCE_DATE_EPOCH"] = golden_digests.EPOCH  # the golden digests' build date
     return env
 
 
@@ -207,6 +217,38 @@ def _run_page(
             _run_shell(plain, cwd, env, log)
 
 
+def _clone_python(clone: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [str(clone / ".venv" / "bin" / "python"), *args], cwd=clone, env=env,
+        capture_output=True, text=True, timeout=TIMEOUT_S,
+    )  # fmt: skip
+
+
+def _check_installed_from_the_lock(clone: Path, env: dict[str, str]) -> None:
+    """The fresh .venv holds the lock's versions, and records the lock's sha256."""
+    script = (
+        "from tcsexam_lib.environment import installed_lock_sha256, lock_differences, "
+        "sha256_of\n"
+        "assert installed_lock_sha256() == sha256_of('requirements.lock'), 'lock not recorded'\n"
+        "print('\\n'.join(str(d) for d in lock_differences('requirements.lock')))"
+    )
+    done = _clone_python(clone, env, "-c", script)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "", f"not the locked versions: {done.stdout}"
+
+
+def _check_golden_digests(clone: Path, env: dict[str, str]) -> None:
+    """``make report`` published the demo with the golden digests' bytes."""
+    done = _clone_python(clone, env, "tests/golden_digests.py", "--compare", "build/reports")
+    if done.returncode == 3:  # another interpreter or platform than the digests'
+        warnings.warn(done.stdout.strip(), stacklevel=2)
+        return
+    assert done.returncode == 0, (
+        f"make report under SOURCE_DATE_EPOCH={golden_digests.EPOCH} did not reproduce "
+        f"tests/golden/demo-digests.json:\n{done.stdout}{done.stderr[-3000:]}"
+    )
+
+
 @pytest.fixture(scope="module")
 def fresh_clone(tmp_path_factory):
     """A fresh copy of the kit (no ``.venv``, no ``build/``) and the environment to run it in,
@@ -224,6 +266,8 @@ def test_every_readme_command_and_quick_start_block_runs_on_a_fresh_clone(fresh_
     log: list[str] = []
     _run_page(clone / "README.md", False, clone, env, log)
     assert (clone / "build" / "reports" / "index.html").is_file()  # make report's landing page
+    _check_installed_from_the_lock(clone, env)
+    _check_golden_digests(clone, env)
     for page in sorted((clone / "docs").glob("*.md")):
         if blocks(page, True):
             shutil.rmtree(clone / "build", ignore_errors=True)  # fresh: only .venv is there

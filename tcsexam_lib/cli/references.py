@@ -168,11 +168,26 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         say(f"{len(result.differences)} value(s) differ:")
         for difference in result.differences:
             say(f"  - {difference}")
+    if result.environment:
+        say(f"environment: {len(result.environment)} difference(s) from the recorded one:")
+        for difference in result.environment:
+            say(f"  - {difference}")
+    elif result.environment_recorded:
+        say("environment: the same as recorded (Python, platform, lock, packages)")
     if result.ok:
-        say("verify: MATCH (recomputed from unchanged inputs; created_utc ignored)")
+        same = "; in another environment" if result.environment else ""
+        say(f"verify: MATCH (recomputed from unchanged inputs; created_utc ignored{same})")
         return 0
     changed = ", ".join(f"{c.role} ({c.path})" for c in result.changed_inputs)
-    say("verify: MISMATCH" + (f"; changed input(s): {changed}" if changed else ""))
+    text = "verify: MISMATCH" + (f"; changed input(s): {changed}" if changed else "")
+    if result.mismatch_with_changed_environment:
+        packages = [d for d in result.environment if d.package]
+        named = ", ".join(str(d) for d in (packages or result.environment))
+        text += (
+            f"; it coincides with a changed environment ({named}): the values may differ "
+            "because of it (docs/reproducing.md: rebuilding the recorded environment)"
+        )
+    say(text)
     return 2
 
 

@@ -14,8 +14,9 @@ that the data are simulated (when they are), then for each run set:
   a model without an index staying last;
 - links to the files: index JSON, intervals JSON, filled attempts table, kernel log.
 
-A footer names the kit version, the metric, each run set's suite, solver protocol and
-reference, and the date the page was built.
+A folded section names the environment that built the page (Python, platform, the
+lock's sha256, package versions); a footer names the kit version, the metric, each run
+set's suite, solver protocol and reference, and the date the page was built.
 """
 
 from __future__ import annotations
@@ -26,11 +27,12 @@ import urllib.parse
 from collections import Counter
 from pathlib import Path
 
+from ..environment import describe_environment
 from ..jsonio import write_text_atomic
 from ..number_format import index_parts, mean, points
 from ..stats.wording import lead_sentence
 from ..vocab import MODEL_STATUSES, TRACK_LETTERS, TRACKS
-from .pages import footer_html
+from .pages import environment_html, footer_html
 from .publish import ASSETS, read_manifests
 from .run_set_document import NotebookFiles, RunSetDocument, RunSetSummary, SummaryModel
 
@@ -276,6 +278,7 @@ def build_landing_page(manifests: list[RunSetDocument]) -> str:
         for m in manifests
     )
     parts.append(
+        f"{environment_html(describe_environment('report'))}"
         f"</main><footer class='tcs-footer'>{footer_html(metric_id=', '.join(metrics))}"
         f"{run_sets}</footer><script src='{ASSETS}/report.js'></script></body></html>\n"
     )

@@ -25,6 +25,7 @@ import json
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 from ..jsonio import write_text_atomic
 from .publish import ASSETS, ensure_real_folder
@@ -50,6 +51,7 @@ _TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
 <main>
 {%- endblock body_header -%}
 {% block body_footer %}
+{{ resources.tcs_environment }}
 </main>
 <footer class="tcs-footer">{{ resources.tcs_footer }}</footer>
 </body>
@@ -282,6 +284,42 @@ def footer_html(
     return " · ".join(parts)
 
 
+def environment_html(environment: dict[str, Any]) -> str:
+    """The folded section at the end of every page: the environment that made it.
+
+    Python, the platform, the sha256 of the lock the environment was installed from
+    and the version of every package on a page's computation path (the same block as
+    ``run-set.json``'s ``environment``; docs/reproducing.md says how to rebuild it).
+
+    Examples
+    --------
+    >>> text = environment_html({"python": "3.11.7", "implementation": "CPython",
+    ...     "platform": "linux-x86_64", "lock_sha256": None, "packages": {"numpy": "2.4.6"}})
+    >>> "CPython 3.11.7 on linux-x86_64" in text, "<code>numpy 2.4.6</code>" in text
+    (True, True)
+    """
+    from ..environment import LOCK_FILE, Environment
+
+    env = Environment(environment)
+    lock = (
+        f"installed from the kit's lock, <code>{LOCK_FILE}</code> with sha256 "
+        f"<code>{html.escape(env.lock_sha256)}</code>"
+        if env.lock_sha256
+        else "not installed from the kit's lock (a conda or hand-made environment)"
+    )
+    packages = ", ".join(
+        f"<code>{html.escape(name)} {html.escape(version or 'not installed')}</code>"
+        for name, version in env.packages.items()
+    )
+    return (
+        "<details class='tcs-how tcs-environment'><summary>The environment that made this "
+        f"page</summary>\n<p>{html.escape(env.implementation)} {html.escape(env.python)} on "
+        f"{html.escape(env.platform)}, {lock}. The packages whose versions can change this "
+        f"page: {packages}. Rebuilding a page to the byte from the same inputs: "
+        "<code>docs/reproducing.md</code> in the kit.</p></details>"
+    )
+
+
 def render_html(
     executed: str | os.PathLike[str],
     title: str,
@@ -304,6 +342,8 @@ def render_html(
     from jinja2 import DictLoader
     from nbconvert import HTMLExporter
 
+    from ..environment import describe_environment
+
     executed = Path(executed)
     notebook = nbformat.read(executed, as_version=4)
     assets = Path(os.path.relpath(output / ASSETS, final_folder)).as_posix()
@@ -313,6 +353,7 @@ def render_html(
         "tcs_assets": assets,
         "tcs_nav": nav,
         "tcs_footer": " · ".join(part for part in (footer, notebook_link) if part),
+        "tcs_environment": environment_html(describe_environment("report")),
     }
     exporter = HTMLExporter(
         template_name="lab",

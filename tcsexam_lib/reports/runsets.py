@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..environment import describe_environment
 from ..folders import switch_into_place
 from ..jsonio import dumps_json, write_text_atomic
 from ..paths import KIT_ROOT
@@ -335,6 +336,7 @@ def manifest(rs: RunSetResult, planned: list[NotebookJob] | None = None) -> dict
         "cohort": cohort,
         "summary": summary(rs.score, rs.stats),
         "notebooks": by_model,
+        "environment": describe_environment("report"),
         "created_utc": created_utc(),
     }
 

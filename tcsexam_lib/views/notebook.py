@@ -291,13 +291,18 @@ def refuse_model_outside_cohort(model: str, models: list[str]) -> str:
 
 
 def one_line_errors() -> None:
-    """Show a refusal of the kit in a notebook as its message alone, not a traceback."""
+    """Show a refusal of the kit in a notebook as its message alone, not a traceback.
+
+    It relies on IPython's ``_showtraceback`` (the hook through which a kernel sends an
+    error; ``set_custom_exc`` does not show what its handler returns): where a shell
+    has none, a warning names IPython's version and refusals keep their traceback.
+    """
     from IPython import get_ipython
 
     from ..errors import TcsexamError
 
     shell = get_ipython()
-    if shell is None:
+    if shell is None or not _shell_shows_tracebacks(shell):
         return
 
     def handler(shell, etype, value, _tb, tb_offset=None):
@@ -306,6 +311,25 @@ def one_line_errors() -> None:
         return stb
 
     shell.set_custom_exc((TcsexamError,), handler)
+
+
+def _shell_shows_tracebacks(shell: object) -> bool:
+    """The shell has IPython's ``_showtraceback`` hook; else a warning says it has not."""
+    if hasattr(shell, "_showtraceback"):
+        return True
+    import warnings
+
+    import IPython
+
+    from ..internals import LibraryWarning, broken_message
+
+    relies = (
+        "the kit's notebooks show a refusal as its message alone through it "
+        "(tcsexam_lib/views/notebook.py); refusals keep their full traceback"
+    )
+    name = f"{type(shell).__name__}._showtraceback"
+    warnings.warn(broken_message("IPython", IPython.__version__, [name], relies), LibraryWarning, 2)
+    return False
 
 
 def read_index_output(path: str | os.PathLike[str]) -> IndexDocument:
