@@ -32,16 +32,15 @@ from ..jsonio import dumps_json
 from ..provenance import relative_provenance
 from ..scoring.commands import index_document, model_index_provenance
 from ..scoring.evidence import SCORE_MISMATCH, SolverOutput
+from ..scoring.from_records import EVIDENCE
 from ..scoring.index_document import IndexDocument, IssueRecord
+from ..scoring.records_folder import solver_output_path
 from ..scoring.solver_document import SolverDocument
 from ..stats.command import compute_stats, stats_provenance
 from ..stats.document import ComputedStats
-from .records import solver_output_path
 
 #: Producer recorded in the provenance of the runner's outputs.
 PRODUCER = "tcsexam report"
-#: Folder of a run set that holds its solver-score outputs (the solver evidence).
-EVIDENCE = "evidence"
 #: Folder of a run set that holds one folder of pages per model.
 MODELS = "models"
 #: A model's own files, in its folder of pages.

@@ -22,12 +22,14 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+from ..folders import remove_tree
 from ..jsonio import write_stream_atomic
+from ..scoring.issues import describe_model
 from .execute import NotebookJob, NotebookOutcome, Progress, execute_notebooks
 from .kernels import append_to_log, expected_kernel_log_header
 from .outputs import build_outputs
 from .prepare import PreparedRunSet
-from .publish import MANIFEST, is_run_set_folder, new_staging, remove_tree
+from .publish import MANIFEST, is_run_set_folder, new_staging
 from .reuse import Decision, InputDigests, decide, describe_reuse
 from .runsets import (
     KERNEL_LOG,
@@ -73,16 +75,17 @@ def _write_staged(prepared: PreparedRunSet, staging: Path, say: Progress) -> Run
         say(f"[{params.name}] {model}: {len(outputs)} solver-score output(s)")
     fill = prepared.fill
     fill.output = final / built.attempts_name
+    disagreeing = built.disagreeing
     say(
         f"[{params.name}] attempts: {len(fill.filled)} blank solver score(s) filled, "
-        f"{len(built.disagreeing)} disagreeing -> {params.name}/{built.attempts_name}"
+        f"{len(disagreeing)} written score(s) contradicted by their records"
+        + (" (each blocks its model's index)" if disagreeing else "")
+        + f" -> {params.name}/{built.attempts_name}"
     )
-    for issue in built.disagreeing:
-        say(f"[{params.name}] warning: {issue.message}")
     score = built.score
     for model, entry in score.results.items():
-        index = "no index" if entry.index is None else f"index {entry.index:.2f}"
-        say(f"[{params.name}] {model}: {entry.status}, {index}")
+        for line in describe_model(model, entry):
+            say(f"[{params.name}] {line}")
     simulated = params.simulated or prepared.inputs.reference.simulated
     return RunSetResult(
         params,

@@ -7,7 +7,7 @@ attempts table read once):
 1. scores every solver records file against the loaded reference (the output of
    ``tcsexam solver-score --model M --attempt A``);
 2. fills the blank solver scores of a copy of the attempts table from those outputs
-   (:func:`~tcsexam_lib.reports.fill.fill_table`), validates the copy and computes the
+   (:func:`~tcsexam_lib.scoring.fill.fill_table`), validates the copy and computes the
    index once, cross-checked against the solver outputs (``solver_evidence``: a score
    written by hand that differs from its output is an issue of the index, and a warning);
 3. only when every run set got that far, writes the outputs into the run set's staging

@@ -16,7 +16,7 @@ import pandas as pd
 
 from ..errors import InputRefused, Problem
 from ..jsonio import read_json
-from ..number_format import MEAN, TEXT, interval, points
+from ..number_format import MEAN, TEXT, index_with_interval, interval, interval_reach, points
 from ..schemas import validate_with_schema
 from ..scoring.index_document import IndexDocument, as_index_document
 from ..stats.document import StatsDocument, StatsModel, as_stats_document
@@ -111,7 +111,9 @@ def _rank_text(rank_ci: list[int] | None) -> Cell | None:
 def interval_columns(stats: StatsDocument | dict[str, Any], model: str) -> dict[str, Any]:
     """What the leaderboard shows of one model's uncertainty (``None`` without an index).
 
-    ``±`` (points): the index interval reaches at most this far from the index;
+    ``±`` (points): how far the index interval reaches from the index, one number when
+    both sides read the same, ``+above / −below`` when it is asymmetric (sorted by the
+    larger side; :func:`~tcsexam_lib.number_format.interval_reach`);
     ``could be first``: no model is significantly ahead of it (Holm); ``possible
     ranks``: the best–worst rank the paired tests allow (1 = best, simultaneous over all
     models; sorted by the best); ``tie group``: 1, 2, ... down the ranking, a new group
@@ -120,17 +122,22 @@ def interval_columns(stats: StatsDocument | dict[str, Any], model: str) -> dict[
     Examples
     --------
     >>> stats = {"tie_groups": [["a", "b"]], "leader_group": ["a", "b"],
-    ...          "models": {"a": {"index_ci_half_width": 6.5, "rank_ci": [1, 2]}}}
+    ...          "models": {"a": {"index": 38.49, "index_ci": [0.0, 88.02],
+    ...                           "index_ci_half_width": 49.53, "rank_ci": [1, 2]}}}
     >>> columns = interval_columns(stats, "a")
     >>> [str(columns[c]) for c in ("±", "possible ranks", "could be first", "tie group")]
-    ['6.5', '1–2', 'yes', '1']
+    ['+49.53 / −38.49', '1–2', 'yes', '1']
     """
     stats = as_stats_document(stats)
     entry = stats.result(model)
     group = next((k for k, g in enumerate(stats.tie_groups, start=1) if model in g), None)
     could = None if entry.rank_ci is None else "yes" if model in stats.leader_group else "no"
+    reach = None
+    if entry.index_ci is not None:
+        text = interval_reach(entry.index, *entry.index_ci)
+        reach = Cell(text, order=entry.index_ci_half_width)
     return {
-        "±": entry.index_ci_half_width,
+        "±": reach,
         "could be first": could,
         "possible ranks": _rank_text(entry.rank_ci),
         "tie group": group,
@@ -276,7 +283,7 @@ def index_interval_note(stats: StatsDocument | dict[str, Any], model: str) -> No
     if entry.index is None:
         return Note(f"{model} has no index (status {entry.status}), so no interval.")
     lines = [
-        f"Index {points(entry.index)} ± {points(entry.index_ci_half_width)} points: "
+        f"Index {index_with_interval(entry.index, *entry.index_ci)} points: "
         f"{percent(stats.level)} interval {interval(*entry.index_ci)}, standard error "
         f"{points(entry.index_se)}.",
     ]
