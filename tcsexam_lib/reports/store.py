@@ -108,7 +108,7 @@ class Store:
     >>> stored = store.add_file(page)
     >>> store.object_path(stored.sha256).read_text(), store.check_file(stored)
     ('<p>hi</p>', '')
-    >>> _ = store.object_path(stored.sha256).write_text("<p>altered</p>")
+    >>> _ = store.object_path(stored.sha256).write_text("<p>ho</p>")
     >>> store.check_file(stored)
     'altered (its sha256 is not the one recorded)'
     """
