@@ -42,6 +42,7 @@ COMPUTATION_PATH: dict[str, tuple[str, ...]] = {
     "run_solver_score": (*_NUMBERS, *_JSON),
     "run_score": _JSON,
     "run_stats": (*_NUMBERS, *_JSON, "orjson"),
+    "run_model_index": _JSON,
     "report": (
         *_NUMBERS,
         *_JSON,

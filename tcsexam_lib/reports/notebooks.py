@@ -161,6 +161,7 @@ NOTEBOOKS: tuple[ReportNotebook, ...] = (
             "index_json": INPUT_FILE,
             "stats_json": INPUT_FILE,
             "compare": DATA,
+            "changes": DATA,
         },  # fmt: skip
         always=("suite", "protocol"),
         unless=(_INDEX_UNNEEDED,),
@@ -169,7 +170,9 @@ NOTEBOOKS: tuple[ReportNotebook, ...] = (
             "index_json": "index_json",
             "stats_json": "stats_json",
             "compare": "compare",
+            "changes": "changes",
         },  # fmt: skip
+        reads_beside={"index_json": "run-set.json"},  # the pages it links (published_pages)
     ),
     ReportNotebook(
         name="index",

@@ -83,6 +83,8 @@ margin:8px 0;font-size:1.3em;font-weight:bold;text-align:center}
 .tcs-lead{font-size:1.1em;padding:6px 12px;margin:8px 0;border-left:6px solid #0072B2;
 background:#f2f7fb}
 .tcs-lead.open{border-color:#E69F00;background:#fdf6ec}
+.tcs-changes{padding:4px 12px;margin:8px 0;border-left:6px solid #6a6a6a;background:#f4f4f4}
+.tcs-changes p{margin:4px 0}.tcs-changes ul{margin:4px 0 4px 1.2em;padding:0}
 .tcs-scroll{overflow-x:auto;max-width:100%;margin:0.5em 0 1em 0}
 table.tcs-table{border-collapse:collapse;margin:0;font-size:0.92em;width:auto}
 .jp-RenderedHTMLCommon table.tcs-table{table-layout:auto;margin:0;width:auto}

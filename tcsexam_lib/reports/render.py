@@ -18,59 +18,54 @@ stays as it was, and the store stays consistent (see :mod:`.store`).
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from ..folders import remove_tree
 from ..jsonio import write_stream_atomic
 from ..scoring.issues import describe_model
 from .execute import NotebookJob, NotebookOutcome, Progress, execute_notebooks
+from .history import (
+    Changes,
+    compare_publications,
+    last_publications,
+    publication_inputs,
+    publication_record,
+    read_history,
+)
 from .kernels import append_to_log, expected_kernel_log_header
+from .notebooks import COHORT_NOTEBOOK
 from .outputs import build_outputs
+from .params import ReportParams
 from .prepare import PreparedRunSet
 from .publish import MANIFEST, is_run_set_folder, new_staging
 from .reuse import Decision, InputDigests, decide, describe_reuse
 from .runsets import (
     KERNEL_LOG,
     RunSetResult,
+    compared_with,
     comparisons,
     notebook_jobs,
     planned_manifest_text,
     publish,
     tidy_paths,
 )
-from .store import Store, StoredNotebook
+from .store import Store, StoredNotebook, folder_digests
 
 
-def write_run_set(prepared: PreparedRunSet, say: Progress) -> RunSetResult:
-    """Compute a prepared run set's outputs and write them into its staging folder.
+def run_set_in_memory(prepared: PreparedRunSet, say: Progress) -> RunSetResult:
+    """A prepared run set's outputs made in memory (nothing written), as a run set.
 
     The index records the sha256 of the solver outputs and the filled table as they are
     published (``tcsexam verify`` recomputes it from the files); every path an output
     records is relative to the run set's folder (the report may be published anywhere).
     """
     params = prepared.params
-    staging = new_staging(params.output, params.name)
-    try:
-        return _write_staged(prepared, staging, say)
-    except BaseException:
-        remove_tree(staging)  # nothing half-written stays
-        raise
-
-
-def _write_staged(prepared: PreparedRunSet, staging: Path, say: Progress) -> RunSetResult:
-    params = prepared.params
     final = params.output / params.name
-    previous = final if is_run_set_folder(final) else None
-    built = build_outputs(prepared, final, previous)
-    for relative, data in built.files.items():
-        if (
-            previous is None
-            or relative not in built.kept
-            or not _linked(previous / relative, staging / relative)
-        ):
-            write_stream_atomic(staging / relative, [data])
+    built = build_outputs(prepared, final, final if is_run_set_folder(final) else None)
     for model, outputs in built.solver_outputs.items():
         say(f"[{params.name}] {model}: {len(outputs)} solver-score output(s)")
     fill = prepared.fill
@@ -96,11 +91,27 @@ def _write_staged(prepared: PreparedRunSet, staging: Path, say: Progress) -> Run
         fill,
         built.solver_outputs,
         simulated,
-        staging=staging,
         stats_output=final / built.stats_name,
         stats=built.stats,
         files=built.files,
+        kept=built.kept,
     )
+
+
+def write_staging(rs: RunSetResult) -> None:
+    """Write a run set's outputs into a new staging folder (an output that did not change
+    is linked from the published run set, not written again)."""
+    staging = new_staging(rs.params.output, rs.params.name)
+    rs.staging = staging
+    try:
+        for relative, data in rs.files.items():
+            previous = rs.folder / relative
+            if relative not in rs.kept or not _linked(previous, staging / relative):
+                write_stream_atomic(staging / relative, [data])
+    except BaseException:
+        remove_tree(staging)  # nothing half-written stays
+        rs.staging = None
+        raise
 
 
 def _linked(source: Path, destination: Path) -> bool:
@@ -116,10 +127,21 @@ def _linked(source: Path, destination: Path) -> bool:
 def plan_jobs(
     run_sets: list[RunSetResult], source_dir: Path
 ) -> list[tuple[RunSetResult, NotebookJob]]:
-    """Every run set's notebook jobs; each run set's planned ``run-set.json`` among its files
-    (the cohort report links the pages it lists)."""
+    """Every run set's notebook jobs, once each run set knows what it is compared with,
+    its publication's record and what changed since the previous one (see
+    :mod:`.history`); each run set's planned ``run-set.json`` among its files (the cohort
+    report links the pages it lists)."""
     compare = comparisons(run_sets)
-    planned = [(rs, job) for rs in run_sets for job in notebook_jobs(rs, source_dir, compare)]
+    histories = {folder: read_history(folder) for folder in {rs.params.output for rs in run_sets}}
+    for rs in run_sets:
+        p = rs.params
+        if COHORT_NOTEBOOK in p.notebooks:
+            rs.compared = compared_with(p.name, compare.get(p.name), compare)
+        sources = {name: source_dir / f"{name}.ipynb" for name in p.notebooks}
+        rs.record = publication_record(rs, publication_inputs(p, sources, rs.compared))
+        previous = last_publications(histories[p.output], p.name)
+        rs.changes = compare_publications(previous[-1] if previous else None, rs.record).to_dict()
+    planned = [(rs, job) for rs in run_sets for job in notebook_jobs(rs, source_dir)]
     for rs in run_sets:
         text = planned_manifest_text(rs, [job for r, job in planned if r is rs])
         rs.files[MANIFEST] = text.encode("utf-8")
@@ -159,8 +181,10 @@ def render_run_sets(
     keys: dict[int, dict[str, str]] = {}
     try:
         for item in prepared:
-            run_sets.append(write_run_set(item, say))
-        planned = plan_jobs(run_sets, source_dir)
+            run_sets.append(run_set_in_memory(item, say))
+        for rs in run_sets:
+            write_staging(rs)
+        planned = plan_jobs(run_sets, source_dir)  # the jobs write into the staging folders
         for rs in run_sets:
             staging = rs.staging or rs.folder
             (staging / MANIFEST).write_bytes(rs.files[MANIFEST])
@@ -175,7 +199,10 @@ def render_run_sets(
         def publish_run_set(rs: RunSetResult) -> None:
             rs.notebooks.sort(key=lambda nb: order[nb.label])
             page = publish(rs, say)
-            stores[rs.params.output].set_published(rs.params.name, {"jobs": keys[id(rs)]})
+            files = folder_digests(rs.folder)
+            stores[rs.params.output].set_published(
+                rs.params.name, {"jobs": keys[id(rs)], "files": files}
+            )
             if page not in landing:
                 landing.append(page)
 
@@ -244,3 +271,64 @@ def _store_page(
     )
     store.put_entry(entry)
     return entry.key
+
+
+def nothing_changed(params: list[ReportParams], source_dir: Path) -> bool:
+    """True when every run set's inputs have the digests its last publication recorded and
+    its published files are intact: then nothing is to be written (checked before scoring).
+
+    Each run set's comparisons are read from the run sets published beside it.
+    """
+    for p in params:
+        last = last_publications(read_history(p.output), p.name)
+        published = Store(p.output).published(p.name)
+        if not last or not published.get("files") or not is_run_set_folder(p.output / p.name):
+            return False
+        compared: dict[str, Any] = {}
+        if COHORT_NOTEBOOK in p.notebooks:
+            compare = comparisons([], [p.output])
+            compared = compared_with(p.name, compare.get(p.name), compare)
+        sources = {name: source_dir / f"{name}.ipynb" for name in p.notebooks}
+        if publication_inputs(p, sources, compared) != dict(last[-1].inputs):
+            return False
+        if folder_digests(p.output / p.name) != published["files"]:
+            return False
+    return True
+
+
+def dry_run(
+    prepared: list[PreparedRunSet],
+    *,
+    source_dir: Path,
+    stores: dict[Path, Store],
+    force: bool,
+    say: Progress,
+) -> list[RunSetResult]:
+    """Say what a run would change and which notebooks it would run, writing nothing."""
+    run_sets = [run_set_in_memory(item, _silent) for item in prepared]
+    planned = plan_jobs(run_sets, source_dir)
+    decisions = decide_jobs(planned, stores, force=force)
+    for rs in run_sets:
+        name = rs.params.name
+        say(f"[{name}] would publish {rs.folder}")
+        changes = Changes.from_dict(rs.changes)
+        for line in changes.lines() if changes is not None else []:
+            say(f"[{name}]   {line}")
+        mine = [decisions[job.label] for r, job in planned if r is rs]
+        running = [d for d in mine if not d.reused]
+        say(f"[{name}] {describe_reuse(mine)}")
+        for decision in running[:DRY_RUN_LISTED]:
+            say(f"[{name}]   would run {decision.job.label}: {decision.why}")
+        if len(running) > DRY_RUN_LISTED:
+            reasons = Counter(d.why.split(" (")[0] for d in running[DRY_RUN_LISTED:])
+            why = "; ".join(f"{count} {reason}" for reason, count in reasons.most_common())
+            say(f"[{name}]   ... and {len(running) - DRY_RUN_LISTED} more ({why})")
+    return run_sets
+
+
+#: How many notebooks a dry run lists by name (the rest are counted by reason).
+DRY_RUN_LISTED = 20
+
+
+def _silent(_: str) -> None:
+    return None

@@ -105,11 +105,14 @@ class InputDigests:
             )
             return _sha(json.dumps(listing).encode("utf-8"))
         if path not in self._disk:
-            self._disk[path] = _disk_digest(path, is_folder)
+            self._disk[path] = disk_digest(path, is_folder)
         return self._disk[path]
 
 
-def _disk_digest(path: Path, is_folder: bool) -> str:
+def disk_digest(path: Path, is_folder: bool) -> str:
+    """The sha256 of a file's bytes, or of a folder's sorted (name, sha256) listing
+    (``absent`` when it is not there)."""
+    path = Path(path)
     if not is_folder:
         return sha256_of(path) if path.is_file() else "absent"
     if not path.is_dir():

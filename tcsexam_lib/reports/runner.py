@@ -33,7 +33,7 @@ import contextlib
 import os
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputRefused, Problem
@@ -46,7 +46,8 @@ from .publish import (
     refuse_foreign_folders,
     remove_stale_staging,
 )
-from .render import render_run_sets
+from .render import dry_run as render_dry_run
+from .render import nothing_changed, render_run_sets
 from .runsets import (
     RunSetResult,
 )
@@ -63,6 +64,10 @@ class ReportResult:
     run_sets: list[RunSetResult]
     landing_pages: list[Path]
     seconds: float
+    #: the run sets left as published: nothing they read had changed
+    unchanged: list[str] = field(default_factory=list)
+    #: a dry run: nothing was written
+    dry_run: bool = False
 
     @property
     def failures(self) -> list[NotebookOutcome]:
@@ -86,6 +91,7 @@ def run_report(
     notebooks_dir: str | os.PathLike[str] | None = None,
     progress: Progress | None = None,
     force: bool = False,
+    dry_run: bool = False,
 ) -> ReportResult:
     """Build the reports of every run set and the landing page(s).
 
@@ -95,7 +101,9 @@ def run_report(
     :attr:`ReportResult.failures` (with its cell and error) and on the landing page.
     ``output`` overrides the files' output folder. A notebook whose stored page is intact
     and whose inputs did not change is reused from the store (see :mod:`.reuse`);
-    ``force`` runs every notebook.
+    ``force`` runs every notebook. When nothing any run set reads has changed since its
+    last publication (and its published files are intact), nothing is written at all.
+    ``dry_run`` says what would change and which notebooks would run, writing nothing.
 
     Examples
     --------
@@ -123,18 +131,28 @@ def run_report(
     for folder in sorted({p.output for p in all_params}):
         names = sorted(p.name for p in all_params if p.output == folder)
         refuse_foreign_folders(folder, names, ", ".join(str(p.source) for p in all_params))
+    source_dir = Path(notebooks_dir) if notebooks_dir is not None else NOTEBOOKS_DIR
+    if not force and nothing_changed(all_params, source_dir):
+        names = [p.name for p in all_params]
+        for name in names:
+            say(f"[{name}] nothing it reads changed since its last publication: left as it is")
+        return ReportResult([], [], time.monotonic() - started, unchanged=names, dry_run=dry_run)
     prepared = []
     for params in all_params:  # everything in memory first: a refusal writes nothing
         say(f"[{params.name}] scoring ({params.source.name})")
         prepared.append(prepare_run_set(params))
+    stores = {folder: Store(folder) for folder in sorted({p.output for p in all_params})}
+    if dry_run:
+        run_sets = render_dry_run(
+            prepared, source_dir=source_dir, stores=stores, force=force, say=say
+        )
+        return ReportResult(run_sets, [], time.monotonic() - started, dry_run=True)
     for folder in sorted({p.output for p in all_params}):
         _make_output_folder(folder, [p for p in all_params if p.output == folder])
     for folder in sorted({p.output for p in all_params}):
         for stale in remove_stale_staging(folder):
             say(f"removed {stale.name} (left by an interrupted run)")
         write_assets(folder)
-    source_dir = Path(notebooks_dir) if notebooks_dir is not None else NOTEBOOKS_DIR
-    stores = {folder: Store(folder) for folder in sorted({p.output for p in all_params})}
     with contextlib.ExitStack() as held:
         for store in stores.values():
             held.enter_context(store.shared())

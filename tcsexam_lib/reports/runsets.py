@@ -27,6 +27,7 @@ from ..scoring.from_records import EVIDENCE
 from ..scoring.index_document import IndexDocument, as_index_document, load_index
 from ..stats.document import ComputedStats, StatsDocument, StatsModel, as_stats_document
 from .execute import NotebookJob, NotebookOutcome, Progress
+from .history import append_publication
 from .landing import write_landing_page
 from .notebooks import COHORT_NOTEBOOK, MODEL_NOTEBOOKS, ReportNotebook, cell_parameters, notebook
 from .outputs import MODEL_INDEX, MODEL_STATS, MODELS
@@ -63,6 +64,13 @@ class RunSetResult:
     published: bool = False
     #: its outputs' bytes by path relative to its folder (and its planned run-set.json)
     files: dict[str, bytes] = field(default_factory=dict)
+    #: the outputs whose published bytes are kept (their content did not change)
+    kept: set[str] = field(default_factory=set)
+    #: the run sets its cohort report compares with, its publication's history record,
+    #: and what changed since its previous one (see :mod:`.history`)
+    compared: dict[str, Any] = field(default_factory=dict)
+    record: dict[str, Any] | None = None
+    changes: dict[str, Any] = field(default_factory=dict)
 
 
 def summary(
@@ -122,17 +130,20 @@ def _task_means(score: IndexDocument) -> dict[str, dict[str, dict[str, float | N
     return {model: entry.task_means() for model, entry in score.results.items()}
 
 
-def comparisons(run_sets: list[RunSetResult]) -> dict[str, dict[str, Any]]:
+def comparisons(
+    run_sets: list[RunSetResult], folders: list[Path] | None = None
+) -> dict[str, dict[str, Any]]:
     """Every run set a cohort report can compare with: this run's, then those on disk.
 
     Each is its :func:`summary` with its models' ``task_means`` (by track), so that the
     cohort report pairs the two run sets task by task; a run set published before is read
-    from its folder (its ``run-set.json`` and index JSON).
+    from its folder (its ``run-set.json`` and index JSON) in the run sets' output folders
+    (or ``folders``).
     """
     found: dict[str, dict[str, Any]] = {}
     for rs in run_sets:
         found[rs.params.name] = {**summary(rs.score, rs.stats), "task_means": _task_means(rs.score)}
-    for folder in sorted({rs.params.output for rs in run_sets}):
+    for folder in sorted(set(folders or ()) | {rs.params.output for rs in run_sets}):
         for manifest in read_manifests(folder):
             if manifest.name in found or not manifest.summary:
                 continue
@@ -140,6 +151,33 @@ def comparisons(run_sets: list[RunSetResult]) -> dict[str, dict[str, Any]]:
             task_means = {"task_means": _task_means(load_index(index))} if index.is_file() else {}
             found[manifest.name] = {**manifest.summary, **task_means}
     return found
+
+
+def compared_with(
+    name: str, mine: dict[str, Any] | None, compare: dict[str, dict[str, Any]]
+) -> dict[str, dict[str, Any]]:
+    """The run sets of ``compare`` the cohort report of run set ``name`` compares with.
+
+    Those on the same suite under the other protocol, or under the same protocol on
+    another suite, that share a model with ``mine`` (its summary).
+
+    Examples
+    --------
+    >>> def run_set(suite, protocol):
+    ...     return {"suite": suite, "solver_protocol": protocol, "models": {"m": {}}}
+    >>> compare = {"l-on": run_set("l", "online"), "f-off": run_set("f", "offline"),
+    ...            "f-on": run_set("f", "online")}
+    >>> sorted(compared_with("l-off", run_set("l", "offline"), compare))
+    ['f-off', 'l-on']
+    """
+    if not mine:
+        return {}
+    me = RunSetSummary(mine)
+    return {
+        other: data
+        for other, data in compare.items()
+        if other != name and _comparable(me, RunSetSummary(data))
+    }
 
 
 def _comparable(mine: RunSetSummary, other: RunSetSummary) -> bool:
@@ -153,9 +191,7 @@ def _relative(path: Path | None, start: Path) -> str | None:
     return None if path is None else Path(os.path.relpath(path, start)).as_posix()
 
 
-def notebook_jobs(
-    rs: RunSetResult, source_dir: Path, compare: dict[str, dict[str, Any]]
-) -> list[NotebookJob]:
+def notebook_jobs(rs: RunSetResult, source_dir: Path) -> list[NotebookJob]:
     """The cohort notebook, then each model's, given the run set's written outputs.
 
     Each notebook gets what its declaration (:mod:`.notebooks`) says the runner gives it,
@@ -179,7 +215,7 @@ def notebook_jobs(
     declared_in = _cell_names(source_dir)
 
     def job(declared: ReportNotebook, model: str | None, folder: Path, final: Path, nav: str):
-        gives = _runner_gives(rs, model, final, compare)
+        gives = _runner_gives(rs, model, final)
         names = declared_in(declared)
         parameters = {name: gives[what] for name, what in declared.runner.items()
                       if name in names}  # fmt: skip
@@ -236,9 +272,7 @@ def _cell_names(source_dir: Path) -> Callable[[ReportNotebook], set[str]]:
     return names
 
 
-def _runner_gives(
-    rs: RunSetResult, model: str | None, final: Path, compare: dict[str, dict[str, Any]]
-) -> dict[str, Any]:
+def _runner_gives(rs: RunSetResult, model: str | None, final: Path) -> dict[str, Any]:
     """What the runner gives a notebook published in ``final`` (see ``RUNNER_GIVES``)."""
     p = rs.params
     index_json = _relative(rs.index_output, final)
@@ -252,13 +286,7 @@ def _runner_gives(
         "stats_json": stats_json,
     }
     if model is None:
-        mine = RunSetSummary(summary(rs.score))
-        others = {
-            name: data
-            for name, data in compare.items()
-            if name != p.name and _comparable(mine, RunSetSummary(data))
-        }
-        return {**gives, "compare": others}
+        return {**gives, "compare": rs.compared, "changes": rs.changes}
     return {
         **gives,
         "model": model,
@@ -364,6 +392,8 @@ def publish(rs: RunSetResult, say: Progress) -> Path:
     write_text_atomic(staging / MANIFEST, dumps_json(manifest(rs)))
     switch_into_place(staging, rs.folder)
     rs.published = True
+    if rs.record is not None:  # after the switch: the history says what was published
+        append_publication(rs.params.output, rs.record)
     for nb in rs.notebooks:
         for attr in ("executed", "html"):
             path = getattr(nb, attr)

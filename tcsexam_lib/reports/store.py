@@ -289,6 +289,25 @@ class Store:
             return removed
 
 
+def folder_digests(folder: Path) -> dict[str, str]:
+    """The sha256 of every file under ``folder``, by its POSIX path relative to it
+    (what a published run set holds; checked before a run finds nothing to do).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "a.txt").write_text("")
+    >>> folder_digests(folder)["a.txt"][:12]
+    'e3b0c44298fc'
+    """
+    return {
+        path.relative_to(folder).as_posix(): sha256_of(path)
+        for path in sorted(folder.rglob("*"))
+        if path.is_file() and not path.is_symlink()
+    }
+
+
 def _files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*") if p.is_file() or p.is_symlink())
 

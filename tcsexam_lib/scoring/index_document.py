@@ -225,20 +225,17 @@ class IndexDocument(Record):
         self.data["provenance"] = provenance
 
     def for_model(self, model: str, provenance: dict[str, Any]) -> IndexDocument:
-        """The index of ``model`` alone (what its report pages read): its entry as here, the
-        cohort's suite, protocol, reference, weights; its status and evidence verdict.
+        """``model`` alone: its entry as here, its status and evidence verdict (its pages read it).
 
-        >>> IndexDocument({"models": {"a": {"status": "complete", "issues": []}, "b": {}}}
-        ...               ).for_model("a", {}).data["status"]
+        >>> IndexDocument({"models": {"a": {"status": "complete"}}}).for_model("a", {}).status
         'complete'
         """
         entry = self.result(model)
         data = {k: v for k, v in self.data.items() if k not in ("models", "provenance")}
         data.update(status=entry.status, models={model: entry.data}, provenance=provenance)
-        if self.solver_evidence is not None:
+        if self.solver_evidence is not None:  # the model's own verdict
             agree = not any(i.code.startswith("solver_evidence_") for i in entry.issues)
-            data["solver_evidence"] = {"evidence_dir": self.solver_evidence.evidence_dir,
-                                       "consistent": agree}  # fmt: skip
+            data["solver_evidence"] = {**self.solver_evidence, "consistent": agree}
         return IndexDocument(data)
 
     def drop_provenance(self) -> None:
