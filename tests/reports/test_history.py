@@ -40,8 +40,8 @@ def _model(status="complete", index=50.0, ci=(45.0, 55.0), first=False) -> dict:
             {"a": _model(index=50.0)},
             {"a": _model(index=54.9)},
             [
-                "No model added or removed, no status changed, no index moved outside its interval, "
-                "the same models could be first."
+                "No model added or removed, no status changed, no index moved outside its "
+                "interval, the same models could be first."
             ],
         ),
         (
