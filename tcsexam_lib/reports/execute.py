@@ -31,6 +31,7 @@ from .kernels import (
     private_runtime_folder,
 )
 from .pages import render_html
+from .space import no_space_note
 from .workers import run_jobs
 
 Progress = Callable[[str], None]
@@ -137,13 +138,14 @@ def execute_notebooks(
             if state == "ok":
                 outcome = value
             else:
+                full = no_space_note(job.folder) if "No space" not in str(value) else ""
                 outcome = NotebookOutcome(
                     job.label,
                     job.name,
                     job.folder / f"{job.name}.ipynb",
                     html=None,
                     seconds=0.0,
-                    error=f"worker failed: {value}",
+                    error=f"{full + ': ' if full else ''}worker failed: {value}",
                     model=job.model,
                 )
                 outcome.log = _log_stderr(job, f"{outcome.error}\n")  # what it wrote, kept
@@ -323,7 +325,7 @@ def _execute(
     job.folder.mkdir(parents=True, exist_ok=True)
     executed = job.folder / f"{job.name}.ipynb"
     partial = job.folder / f".{job.name}.partial.ipynb"
-    error, cell = None, None
+    error, cell, failure = None, None, None
     try:
         papermill.execute_notebook(
             str(job.source),
@@ -335,25 +337,26 @@ def _execute(
             **engine_options(job.transport, str(job.runtime), on_retry, on_stop),
         )
     except papermill.PapermillExecutionError as exc:
-        cell = exc.cell_index
+        cell, failure = exc.cell_index, exc
         error = (
             f"cell In [{exc.exec_count}] ({_first_line(exc.source)}): "
             f"{exc.ename}: {_first_line(str(exc.evalue), 200)}"
         )
     except Exception as exc:  # noqa: BLE001 - any failure is reported, others go on
+        failure = exc
         error = f"{type(exc).__name__}: {_first_line(str(exc), 200)}"
     html_path = None
-    if partial.exists():
-        notebook = nbformat.read(partial, as_version=4)
-        stable_cell_ids(notebook)
-        if source_date_epoch() is not None:
-            clamp_execution_times(notebook, created_utc())
-        meta = notebook.metadata.get("papermill", {})
-        meta["input_path"] = job.source_name or job.source.name  # no path of this machine
-        meta["output_path"] = executed.name
-        write_text_atomic(executed, nbformat.writes(notebook) + "\n")
-        partial.unlink()
-        try:
+    try:
+        if partial.exists():
+            notebook = nbformat.read(partial, as_version=4)
+            stable_cell_ids(notebook)
+            if source_date_epoch() is not None:
+                clamp_execution_times(notebook, created_utc())
+            meta = notebook.metadata.get("papermill", {})
+            meta["input_path"] = job.source_name or job.source.name  # no path of this machine
+            meta["output_path"] = executed.name
+            write_text_atomic(executed, nbformat.writes(notebook) + "\n")
+            partial.unlink()
             html_path = render_html(
                 executed,
                 f"{job.label} (TCSExam report)",
@@ -362,8 +365,14 @@ def _execute(
                 nav=job.nav,
                 footer=job.footer,
             )
-        except Exception as exc:  # noqa: BLE001
-            error = error or f"HTML export failed: {type(exc).__name__}: {exc}"
+    except Exception as exc:  # noqa: BLE001 - the notebook or its page could not be written
+        failure = failure or exc
+        what = "HTML export failed: " if executed.exists() else ""
+        error = error or f"{what}{type(exc).__name__}: {_first_line(str(exc), 200)}"
+    if error is not None:  # a full disk is named, whatever the library that met it raised
+        full = no_space_note(job.folder, failure)
+        if full and not error.startswith(full):
+            error = f"{full}: {error}"
     return NotebookOutcome(
         job.label,
         job.name,

@@ -234,6 +234,19 @@ def write_assets(output: Path) -> Path:
     return folder
 
 
+def assets_bytes(output: Path) -> int:
+    """About how many bytes :func:`write_assets` will write in ``output`` (0: all there).
+
+    The DataTables bundle and its CSS, the kit's CSS and the template's (about 300 kB).
+    """
+    folder = output / ASSETS
+    names = ("notebook.css", "report.css", "datatables.css", "report.js")
+    if all((folder / name).is_file() for name in names):
+        return 0
+    bundle = sum(_itables_file(name).stat().st_size for name in ("dt_bundle.js", "dt_bundle.css"))
+    return bundle + len(REPORT_CSS) + 300_000
+
+
 def relative_link(target: str | os.PathLike[str], start: str | os.PathLike[str]) -> str:
     """A URL-quoted, HTML-safe relative link from folder ``start`` to ``target``.
 

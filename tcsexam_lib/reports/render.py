@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +41,7 @@ from .notebooks import COHORT_NOTEBOOK
 from .outputs import build_outputs
 from .params import ReportParams
 from .prepare import PreparedRunSet
-from .publish import MANIFEST, is_run_set_folder, new_staging
+from .publish import MANIFEST, is_run_set_folder, new_staging, staging_folder
 from .reuse import Decision, InputDigests, decide, describe_reuse
 from .runsets import (
     KERNEL_LOG,
@@ -166,31 +166,47 @@ def decide_jobs(
     return decisions
 
 
-def render_run_sets(
+@dataclass
+class Plan:
+    """Run sets scored and planned in memory (nothing written): their outputs, their
+    notebook jobs (which write into staging folders not made yet) and each job's decision."""
+
+    run_sets: list[RunSetResult]
+    planned: list[tuple[RunSetResult, NotebookJob]]
+    decisions: dict[str, Decision]
+
+
+def plan_publication(
     prepared: list[PreparedRunSet],
     *,
-    jobs: int,
     source_dir: Path,
     stores: dict[Path, Store],
     force: bool,
     say: Progress,
+) -> Plan:
+    """Every run set's outputs, jobs and decisions, in memory: what a run will do."""
+    run_sets = [run_set_in_memory(item, say) for item in prepared]
+    for rs in run_sets:  # where it will be staged (its jobs write there)
+        rs.staging = staging_folder(rs.params.output, rs.params.name)
+    planned = plan_jobs(run_sets, source_dir)
+    return Plan(run_sets, planned, decide_jobs(planned, stores, force=force))
+
+
+def render_run_sets(
+    plan: Plan, *, jobs: int, stores: dict[Path, Store], say: Progress
 ) -> tuple[list[RunSetResult], list[Path]]:
-    """Stage, decide, reuse or run, store and publish every run set (see the docstring)."""
-    run_sets: list[RunSetResult] = []
+    """Stage, reuse or run, store and publish every run set of ``plan`` (see the docstring)."""
+    run_sets, planned, decisions = plan.run_sets, plan.planned, plan.decisions
     landing: list[Path] = []
-    keys: dict[int, dict[str, str]] = {}
+    keys: dict[int, dict[str, str]] = {id(rs): {} for rs in run_sets}
+    written: list[RunSetResult] = []
     try:
-        for item in prepared:
-            run_sets.append(run_set_in_memory(item, say))
         for rs in run_sets:
             write_staging(rs)
-        planned = plan_jobs(run_sets, source_dir)  # the jobs write into the staging folders
-        for rs in run_sets:
+            written.append(rs)
             staging = rs.staging or rs.folder
             (staging / MANIFEST).write_bytes(rs.files[MANIFEST])
             (staging / KERNEL_LOG).write_text(expected_kernel_log_header(), encoding="utf-8")
-            keys[id(rs)] = {}
-        decisions = decide_jobs(planned, stores, force=force)
         to_run = [(rs, replace(job, why=decisions[job.label].why))
                   for rs, job in planned if not decisions[job.label].reused]  # fmt: skip
         order = {job.label: k for k, (_, job) in enumerate(planned)}
@@ -221,8 +237,12 @@ def render_run_sets(
             assert outcome.label == job.label
             if outcome.ok and outcome.html is not None:
                 store = stores[rs.params.output]
-                key = _store_page(store, decisions[job.label], outcome, _tidy(rs))
-                keys[id(rs)][job.label] = key
+                try:
+                    key = _store_page(store, decisions[job.label], outcome, _tidy(rs))
+                except OSError as exc:  # the page is published; it is not stored for reuse
+                    say(f"[{job.label}] not stored for reuse: {exc.strerror or exc}")
+                else:
+                    keys[id(rs)][job.label] = key
             rs.notebooks.append(outcome)
             remaining[id(rs)] -= 1
             if not remaining[id(rs)]:
@@ -232,7 +252,7 @@ def render_run_sets(
             say(f"executing {len(to_run)} notebook(s), {jobs} at a time")
             execute_notebooks([job for _, job in to_run], jobs, say, finished, headers=False)
     finally:
-        for rs in run_sets:  # interrupted or failed: nothing half-written stays
+        for rs in written:  # interrupted or failed: nothing half-written stays
             if not rs.published and rs.staging is not None:
                 remove_tree(rs.staging)
     return run_sets, landing
@@ -296,25 +316,15 @@ def nothing_changed(params: list[ReportParams], source_dir: Path) -> bool:
     return True
 
 
-def dry_run(
-    prepared: list[PreparedRunSet],
-    *,
-    source_dir: Path,
-    stores: dict[Path, Store],
-    force: bool,
-    say: Progress,
-) -> list[RunSetResult]:
-    """Say what a run would change and which notebooks it would run, writing nothing."""
-    run_sets = [run_set_in_memory(item, _silent) for item in prepared]
-    planned = plan_jobs(run_sets, source_dir)
-    decisions = decide_jobs(planned, stores, force=force)
-    for rs in run_sets:
+def dry_run(plan: Plan, say: Progress) -> list[RunSetResult]:
+    """Say what ``plan`` would change and which notebooks it would run, writing nothing."""
+    for rs in plan.run_sets:
         name = rs.params.name
         say(f"[{name}] would publish {rs.folder}")
         changes = Changes.from_dict(rs.changes)
         for line in changes.lines() if changes is not None else []:
             say(f"[{name}]   {line}")
-        mine = [decisions[job.label] for r, job in planned if r is rs]
+        mine = [plan.decisions[job.label] for r, job in plan.planned if r is rs]
         running = [d for d in mine if not d.reused]
         say(f"[{name}] {describe_reuse(mine)}")
         for decision in running[:DRY_RUN_LISTED]:
@@ -323,12 +333,8 @@ def dry_run(
             reasons = Counter(d.why.split(" (")[0] for d in running[DRY_RUN_LISTED:])
             why = "; ".join(f"{count} {reason}" for reason, count in reasons.most_common())
             say(f"[{name}]   ... and {len(running) - DRY_RUN_LISTED} more ({why})")
-    return run_sets
+    return plan.run_sets
 
 
 #: How many notebooks a dry run lists by name (the rest are counted by reason).
 DRY_RUN_LISTED = 20
-
-
-def _silent(_: str) -> None:
-    return None

@@ -39,7 +39,7 @@ from pathlib import Path
 from ..errors import InputRefused, Problem
 from ..paths import KIT_ROOT
 from .execute import NotebookOutcome, Progress
-from .pages import write_assets
+from .pages import assets_bytes, write_assets
 from .params import ReportParams, load_report_params
 from .prepare import prepare_run_set
 from .publish import (
@@ -47,10 +47,11 @@ from .publish import (
     remove_stale_staging,
 )
 from .render import dry_run as render_dry_run
-from .render import nothing_changed, render_run_sets
+from .render import nothing_changed, plan_publication, render_run_sets
 from .runsets import (
     RunSetResult,
 )
+from .space import refuse_short_space, space_needed
 from .store import Store
 
 #: Folder of the kit's report notebooks.
@@ -142,23 +143,26 @@ def run_report(
         say(f"[{params.name}] scoring ({params.source.name})")
         prepared.append(prepare_run_set(params))
     stores = {folder: Store(folder) for folder in sorted({p.output for p in all_params})}
-    if dry_run:
-        run_sets = render_dry_run(
+    with contextlib.ExitStack() as held:
+        for store in stores.values():  # no garbage collected under this run's plan
+            held.enter_context(store.shared(create=False))
+        plan = plan_publication(
             prepared, source_dir=source_dir, stores=stores, force=force, say=say
         )
-        return ReportResult(run_sets, [], time.monotonic() - started, dry_run=True)
-    for folder in sorted({p.output for p in all_params}):
-        _make_output_folder(folder, [p for p in all_params if p.output == folder])
-    for folder in sorted({p.output for p in all_params}):
-        for stale in remove_stale_staging(folder):
-            say(f"removed {stale.name} (left by an interrupted run)")
-        write_assets(folder)
-    with contextlib.ExitStack() as held:
-        for store in stores.values():
-            held.enter_context(store.shared())
-        run_sets, landing = render_run_sets(
-            prepared, jobs=jobs, source_dir=source_dir, stores=stores, force=force, say=say
-        )
+        if dry_run:
+            run_sets = render_dry_run(plan, say)
+            return ReportResult(run_sets, [], time.monotonic() - started, dry_run=True)
+        refuse_short_space(space_needed(plan, stores, assets_bytes))  # before anything is written
+        for folder in sorted({p.output for p in all_params}):
+            _make_output_folder(folder, [p for p in all_params if p.output == folder])
+        for folder in sorted({p.output for p in all_params}):
+            for stale in remove_stale_staging(folder):
+                say(f"removed {stale.name} (left by an interrupted run)")
+            write_assets(folder)
+        for store in stores.values():  # a store made by this run
+            if not store.held:
+                held.enter_context(store.shared())
+        run_sets, landing = render_run_sets(plan, jobs=jobs, stores=stores, say=say)
     for store in stores.values():  # what no published run set uses, once no run holds it
         store.collect_garbage()
     return ReportResult(run_sets, landing, time.monotonic() - started)

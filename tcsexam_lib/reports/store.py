@@ -240,9 +240,18 @@ class Store:
 
     # --- locking and garbage ---------------------------------------------------------
 
+    @property
+    def held(self) -> bool:
+        """True while this run holds the store's shared lock."""
+        return self._lock is not None
+
     @contextlib.contextmanager
-    def shared(self) -> Iterator[Store]:
-        """Hold the store's shared lock for the block (every run does)."""
+    def shared(self, create: bool = True) -> Iterator[Store]:
+        """Hold the store's shared lock for the block (every run does); with ``create``
+        off, only a store that is there (nothing is written)."""
+        if not create and not (self.root / "lock").is_file():
+            yield self
+            return
         self.root.mkdir(parents=True, exist_ok=True)
         handle = open(self.root / "lock", "a+b")  # noqa: SIM115 - held for the block
         try:
