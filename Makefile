@@ -25,7 +25,7 @@ $(STAMP): pyproject.toml $(LOCK)
 	$(BIN)/python -m pip install --quiet --require-hashes -r $(LOCK)
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	$(BIN)/python -m tcsexam_lib.environment --installed-from $(LOCK)
-	$(BIN)/python -m ipykernel install --sys-prefix --name python3 >/dev/null
+	$(BIN)/python -m tcsexam_lib.reports.kernelspec  # python3, through the kit's launcher
 	$(BIN)/python -m compileall -q tcsexam_lib  # bytecode even where PYTHONDONTWRITEBYTECODE is set
 	touch $(STAMP)
 

@@ -62,6 +62,10 @@ class PublicationRecord(Record):
     inputs: dict[str, str] = record_field()
     results: dict[str, PublishedModel] = record_field(PublishedModel, shape="dict", key="models")
 
+    def made_with(self) -> tuple[str | None, str | None]:
+        """The digests of the kit and of the environment that made this publication."""
+        return self.inputs.get("kit"), self.inputs.get("environment")
+
 
 def publication_record(rs: Any, inputs: dict[str, str]) -> dict[str, Any]:
     """The record of publishing run set ``rs`` (a :class:`.runsets.RunSetResult`)."""

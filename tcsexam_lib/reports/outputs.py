@@ -105,13 +105,17 @@ def kept_bytes(new: bytes, previous: Path | None) -> bytes | None:
     return old if _CREATED.sub(b"", old) == _CREATED.sub(b"", new) else None
 
 
-def build_outputs(prepared: Any, folder: Path, previous: Path | None = None) -> RunSetOutputs:
+def build_outputs(
+    prepared: Any, folder: Path, previous: Path | None = None, same_tools: bool = False
+) -> RunSetOutputs:
     """The output files of a prepared run set to be published at ``folder``.
 
     ``previous`` is the run set's folder as published before (or None): an output that
     did not change keeps its bytes from there (see the module's docstring). The index's
     provenance records the sha256 of the evidence and the filled table as they will be
-    published, and the intervals' that of the index.
+    published, and the intervals' that of the index. With ``same_tools`` (the kit and the
+    environment are those of the previous publication), a model whose own index kept its
+    bytes keeps its intervals file too, without computing them again.
     """
     params = prepared.params
     files: dict[str, bytes] = {}
@@ -156,6 +160,11 @@ def build_outputs(prepared: Any, folder: Path, previous: Path | None = None) -> 
         provenance = model_index_provenance(f"../../{index_name}", model, PRODUCER)
         alone = score.for_model(model, provenance)
         alone_index = settle(f"{where}/{MODEL_INDEX}", dumps_json(alone.data).encode("utf-8"))
+        stats_of = _kept_stats(previous, where, alone_index) if same_tools else None
+        if stats_of is not None:
+            files[f"{where}/{MODEL_STATS}"] = stats_of
+            kept.add(f"{where}/{MODEL_STATS}")
+            continue
         alone_stats = _stats(alone_index, folder / where / MODEL_INDEX, alone, PRODUCER)
         settle(f"{where}/{MODEL_STATS}", b"".join(alone_stats.json_chunks()))
     disagreeing = [  # hand-written scores the solver evidence check found other than computed
@@ -166,6 +175,22 @@ def build_outputs(prepared: Any, folder: Path, previous: Path | None = None) -> 
     ]
     return RunSetOutputs(files, score, stats, solver_outputs, index_name, stats_name,
                          attempts_name, disagreeing, kept)  # fmt: skip
+
+
+def _kept_stats(previous: Path | None, where: str, index: bytes) -> bytes | None:
+    """The published intervals of a model whose own index did not change (they are
+    ``tcsexam stats`` of those same bytes, by the same kit and environment)."""
+    if previous is None:
+        return None
+    try:
+        old_index = (previous / where / MODEL_INDEX).read_bytes()
+        old_stats = (previous / where / MODEL_STATS).read_bytes()
+    except OSError:
+        return None
+    digest = sha256_bytes(index).encode("ascii")
+    if old_index != index or b'"index_sha256": "' + digest + b'"' not in old_stats:
+        return None
+    return old_stats
 
 
 def _stats(index: bytes, path: Path, score: IndexDocument, producer: str) -> ComputedStats:

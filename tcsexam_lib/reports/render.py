@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from ..environment import environment_fingerprint, kit_fingerprint
 from ..folders import remove_tree
 from ..jsonio import write_stream_atomic
 from ..scoring.issues import describe_model
@@ -56,7 +57,7 @@ from .runsets import (
 from .store import Store, StoredNotebook, folder_digests
 
 
-def run_set_in_memory(prepared: PreparedRunSet, say: Progress) -> RunSetResult:
+def run_set_in_memory(prepared: PreparedRunSet, say: Progress, force: bool = False) -> RunSetResult:
     """A prepared run set's outputs made in memory (nothing written), as a run set.
 
     The index records the sha256 of the solver outputs and the filled table as they are
@@ -65,7 +66,11 @@ def run_set_in_memory(prepared: PreparedRunSet, say: Progress) -> RunSetResult:
     """
     params = prepared.params
     final = params.output / params.name
-    built = build_outputs(prepared, final, final if is_run_set_folder(final) else None)
+    previous = final if is_run_set_folder(final) else None
+    last = last_publications(read_history(params.output), params.name)
+    tools = (kit_fingerprint(), environment_fingerprint())
+    same_tools = not force and bool(last) and last[-1].made_with() == tools
+    built = build_outputs(prepared, final, previous, same_tools)
     for model, outputs in built.solver_outputs.items():
         say(f"[{params.name}] {model}: {len(outputs)} solver-score output(s)")
     fill = prepared.fill
@@ -185,7 +190,7 @@ def plan_publication(
     say: Progress,
 ) -> Plan:
     """Every run set's outputs, jobs and decisions, in memory: what a run will do."""
-    run_sets = [run_set_in_memory(item, say) for item in prepared]
+    run_sets = [run_set_in_memory(item, say, force) for item in prepared]
     for rs in run_sets:  # where it will be staged (its jobs write there)
         rs.staging = staging_folder(rs.params.output, rs.params.name)
     planned = plan_jobs(run_sets, source_dir)

@@ -85,6 +85,13 @@ class InputDigests:
         self.folder = Path(os.path.normpath(folder))
         self.files = files
         self._disk: dict[Path, str] = {}
+        self._sha: dict[str, str] = {}
+        self._folders: dict[str, str] = {}
+
+    def _file_sha(self, name: str) -> str:
+        if name not in self._sha:
+            self._sha[name] = _sha(self.files[name])
+        return self._sha[name]
 
     def digest(self, path: Path, is_folder: bool) -> str:
         """The sha256 of a file's bytes, or of a folder's sorted (name, sha256) listing."""
@@ -95,15 +102,16 @@ class InputDigests:
             inside = None
         if inside is not None:
             if not is_folder:
-                data = self.files.get(inside)
-                return "absent" if data is None else _sha(data)
-            prefix = "" if inside == "." else inside + "/"
-            listing = sorted(
-                (name[len(prefix) :], _sha(data))
-                for name, data in self.files.items()
-                if name.startswith(prefix)
-            )
-            return _sha(json.dumps(listing).encode("utf-8"))
+                return self._file_sha(inside) if inside in self.files else "absent"
+            if inside not in self._folders:
+                prefix = "" if inside == "." else inside + "/"
+                listing = sorted(
+                    (name[len(prefix) :], self._file_sha(name))
+                    for name in self.files
+                    if name.startswith(prefix)
+                )
+                self._folders[inside] = _sha(json.dumps(listing).encode("utf-8"))
+            return self._folders[inside]
         if path not in self._disk:
             self._disk[path] = disk_digest(path, is_folder)
         return self._disk[path]

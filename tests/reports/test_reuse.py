@@ -39,21 +39,46 @@ def _files(folder):
     }
 
 
-def test_nothing_read_changed_so_every_page_is_reused_with_the_same_bytes(ws, published):
+def test_nothing_read_changed_so_nothing_is_written(ws, published):
     out = ws.root / "out"
     before = _files(out)
+    dates = {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()}
+    said: list[str] = []
+    result = run_report([published], progress=said.append)
+    assert result.unchanged == ["lite-offline"] and result.run_sets == []
+    assert said == ["[lite-offline] nothing it reads changed since its last publication: "
+                    "left as it is"]  # fmt: skip
+    assert _files(out) == before
+    assert {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()} == dates
+
+
+def test_a_change_no_page_reads_reuses_every_page_with_the_same_bytes(ws, published):
+    out = ws.root / "out"
+    page = out / "lite-offline" / "models" / MODEL / "index.html"
+    before = page.read_bytes()
+    _note(ws)
     said = _publish(published)
     assert "1 notebook(s) reused from the store, 0 to run" in said
     assert not any(line.startswith("executing") for line in said)
-    assert _files(out) == before
+    assert page.read_bytes() == before
+
+
+def _note(ws) -> None:
+    """A note in the attempts table: the tiny index notebook reads nothing it changes."""
+    for row in ws.rows:
+        if row["item"] == "test-thm-1":
+            row["note"] = (row.get("note") or "") + " checked"
+    ws.write()
 
 
 def test_force_runs_every_notebook_and_publishes_the_same_bytes(ws, published):
-    out = ws.root / "out"
-    before = _files(out)
+    """A new publication (one more history record) whose run set holds the same bytes."""
+    run_set = ws.root / "out" / "lite-offline"
+    before = _files(run_set)
     said = _publish(published, force=True)
     assert any(line.startswith(f"[1/1] ok {LABEL} (") and "; --force)" in line for line in said)
-    assert _files(out) == before
+    assert _files(run_set) == before
+    assert len((ws.root / "out" / "history.jsonl").read_text().splitlines()) == 2
 
 
 def test_a_changed_notebook_runs_again_and_says_why(ws, published, tiny_notebooks):
@@ -81,6 +106,7 @@ def test_a_damaged_entry_is_said_and_its_notebook_runs_again(ws, published):
     store = Store(ws.root / "out")
     key = store.published("lite-offline")["jobs"][LABEL]
     store.entry_path(key).write_text('{"kind": "tcsexam report stored')  # truncated
+    _note(ws)  # something changed: the run plans its pages again
     said = _publish(published)
     assert any(f"ok {LABEL} (" in s and "its stored entry is damaged" in s for s in said)
     assert store.entry(key)[1] == ""  # stored again, intact
@@ -92,7 +118,7 @@ def test_a_changed_input_is_named_as_the_first_change(ws, tiny_notebooks, monkey
                   'model = ""\nsuite = ""\nindex_json = ""')  # fmt: skip
     path = write_run_set(ws, notebooks=["index"])
     assert run_report([path]).ok
-    assert "1 notebook(s) reused from the store, 0 to run" in _publish(path)
+    assert run_report([path]).unchanged == ["lite-offline"]
     for row in ws.rows:
         if row["item"] == "test-thm-1":
             row["score"] = "0" if row["score"] == "1" else "1"
