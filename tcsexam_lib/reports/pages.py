@@ -216,9 +216,17 @@ def notebook_css() -> str:
     return "\n".join(re.findall(r"<style[^>]*>(.*?)</style>", head, flags=re.S))
 
 
-def write_assets(output: Path) -> Path:
-    """Write ``<output>/_assets/`` (shared CSS and the table script); return the folder."""
-    folder = ensure_real_folder(output / ASSETS)
+def write_assets(output: Path, unchanged: bool = False) -> Path:
+    """Write ``<output>/_assets/`` (shared CSS and the table script); return the folder.
+
+    ``unchanged``: the kit and the environment are those that wrote the assets there;
+    then, when every file is there, nothing is rendered again (the template's CSS takes
+    nbconvert a second or more to make).
+    """
+    folder = output / ASSETS
+    if unchanged and assets_bytes(output) == 0 and not folder.is_symlink():
+        return folder
+    folder = ensure_real_folder(folder)
     bundle = _itables_file("dt_bundle.js").read_text(encoding="utf-8")
     files = {
         "notebook.css": notebook_css(),

@@ -119,16 +119,28 @@ class InputDigests:
 
 def disk_digest(path: Path, is_folder: bool) -> str:
     """The sha256 of a file's bytes, or of a folder's sorted (name, sha256) listing
-    (``absent`` when it is not there)."""
+    (``absent`` when it is not there). A file is read once per run (while its size and
+    time stay the same)."""
     path = Path(path)
     if not is_folder:
-        return sha256_of(path) if path.is_file() else "absent"
+        return _file_digest(path) if path.is_file() else "absent"
     if not path.is_dir():
         return "absent"
     listing = sorted(
-        (p.relative_to(path).as_posix(), sha256_of(p)) for p in path.rglob("*") if p.is_file()
+        (p.relative_to(path).as_posix(), _file_digest(p)) for p in path.rglob("*") if p.is_file()
     )
     return _sha(json.dumps(listing).encode("utf-8"))
+
+
+_READ: dict[tuple[str, int, int, int], str] = {}
+
+
+def _file_digest(path: Path) -> str:
+    found = path.stat()
+    key = (str(path), found.st_ino, found.st_size, found.st_mtime_ns)
+    if key not in _READ:
+        _READ[key] = sha256_of(path)
+    return _READ[key]
 
 
 def job_inputs(job: NotebookJob, digests: InputDigests) -> JobInputs:

@@ -36,9 +36,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..environment import environment_fingerprint, kit_fingerprint
 from ..errors import InputRefused, Problem
 from ..paths import KIT_ROOT
 from .execute import NotebookOutcome, Progress
+from .history import read_history
 from .pages import assets_bytes, write_assets
 from .params import ReportParams, load_report_params
 from .prepare import prepare_run_set
@@ -158,7 +160,7 @@ def run_report(
         for folder in sorted({p.output for p in all_params}):
             for stale in remove_stale_staging(folder):
                 say(f"removed {stale.name} (left by an interrupted run)")
-            write_assets(folder)
+            write_assets(folder, unchanged=_made_with_these_tools(folder))
         for store in stores.values():  # a store made by this run
             if not store.held:
                 held.enter_context(store.shared())
@@ -225,3 +227,11 @@ def _load_all_params(
     if problems:
         raise InputRefused.from_problems("Parameter files refused", problems)
     return loaded
+
+
+def _made_with_these_tools(folder: Path) -> bool:
+    """True when the last publication in ``folder`` was made by this kit in this
+    environment (what its shared assets depend on)."""
+    history = read_history(folder)
+    return bool(history) and history[-1].made_with() == (kit_fingerprint(),
+                                                          environment_fingerprint())  # fmt: skip
