@@ -422,5 +422,6 @@ def index_interval(
     terms = np.square(weights * sides / tracks.quantile)
     df = welch_satterthwaite(terms, tracks.df)
     q = t_quantile(0.5 + level / 2.0, np.where(np.isnan(df), 1.0, df))
-    width = np.where(np.isnan(df), np.nan, q * np.sqrt(terms.sum(axis=-1)))
+    total = terms.sum(axis=-1)  # 0: every track's interval ends at its mean on that side
+    width = np.where(total == 0, 0.0, np.where(np.isnan(df), np.nan, q * np.sqrt(total)))
     return np.maximum(index - width[0], 0.0), index + width[1], df[0], df[1]

@@ -190,3 +190,13 @@ def test_index_se_equals_the_straightforward_formula(tracks):
     se = stratified_standard_error(moments.sd, moments.n)
     terms = [w**2 * statistics.variance(t) / len(t) for w, t in zip(WEIGHTS, tracks, strict=True)]
     assert float(se[0]) == pytest.approx(math.sqrt(sum(terms)), rel=1e-9, abs=1e-12)
+
+
+def test_a_model_without_a_point_has_an_index_interval():
+    """Every task of every track scored 0: the low side ends at the index (0), the high
+    side reaches up; the interval is not null (each track's own interval is [0, x])."""
+    values = [np.zeros((1, 5))] * 4
+    moments = track_moments(values)
+    tracks = track_intervals(values, moments, LEVEL)
+    low, high, df_low, _ = index_interval(np.zeros(1), tracks, moments, LEVEL)
+    assert float(low[0]) == 0.0 and float(high[0]) > 20.0 and np.isnan(df_low[0])
