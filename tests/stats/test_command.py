@@ -279,13 +279,18 @@ def test_small_cohorts(tmp_path, models, ranking, pairs):
 
 
 def test_holm_significant_difference_and_rank_intervals(tmp_path):
-    """A model the same amount ahead on every one of 40 tasks: p = 0, two groups."""
+    """A model ahead on every one of 40 tasks: separated, two groups.
+
+    The 0/1 tracks (10 of 10 against 0 of 10) keep their floor of one pseudo task each
+    way, ``2 (1 + 1) / 9`` per task: ``se = sqrt(900 * 4/9 / 10 + 100 * 4/9 / 10)``.
+    """
     high = {t: [[1.0] if t in ("theorem", "conjecture") else [0.9]] * 10 for t in TRACKS}
     low = {t: [[0.0] if t in ("theorem", "conjecture") else [0.1]] * 10 for t in TRACKS}
     doc = run_stats(index=write_index(tmp_path / "i.json", {"lo": low, "hi": high}))
     (pair,) = doc["pairs"]
     assert (pair["model_a"], pair["model_b"]) == ("hi", "lo")
-    assert pair["se"] == 0.0 and pair["p_value"] == 0.0 and pair["significant"]
+    assert pair["se"] == pytest.approx(math.sqrt(40 + 40 / 9))
+    assert pair["p_value"] < 1e-6 and pair["significant"]
     assert doc["leader_group"] == ["hi"]
     assert doc["models"]["hi"]["rank_ci"] == [1, 1] and doc["models"]["lo"]["rank_ci"] == [2, 2]
     assert doc["tie_groups"] == [["hi"], ["lo"]]

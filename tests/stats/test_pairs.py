@@ -1,8 +1,9 @@
 """Paired tests, Holm, rank intervals, the leader group and tie groups (`stats.pairs`).
 
-The p-values are checked against a plain-Python recomputation with scipy's t
-distribution; the rank claims against their definitions on random cohorts
-(hypothesis), and against the issue's leaderboard of 60 models.
+The pairs' figures are checked against a plain-Python recomputation from their
+definitions, the one-way Hall statistic by a numerical search over the skewness (scipy),
+the 0/1 floor against the exact sign test; the rank claims against their definitions on
+random cohorts (hypothesis), and against the issue's leaderboard of 60 models.
 """
 
 from __future__ import annotations
@@ -14,13 +15,39 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy import optimize
 from scipy import stats as scipy_stats
 
 from tcsexam_lib.stats import analyse_cohort
-from tcsexam_lib.stats.pairs import holm_adjust
+from tcsexam_lib.stats.pairs import holm_adjust, tie_groups
 
 WEIGHTS = (30, 30, 30, 10)
-Z = scipy_stats.norm.ppf(0.975)
+
+
+def _hall(t: float, skew: float) -> float:
+    return t + skew * t * t / 3 + skew * skew * t**3 / 27 + skew / 6
+
+
+def _oracle_statistic(t: float, skew: float) -> float:
+    """|t|, or on the long side the smallest |g(t)| over skewness between 0 and ``skew``."""
+    if t * skew >= 0:
+        return abs(t)
+    grid = np.linspace(0.0, skew, 20001)
+    coarse = float(np.min(np.abs([_hall(t, a) for a in grid])))
+    best = optimize.minimize_scalar(
+        lambda a: abs(_hall(t, a)), bounds=sorted((0.0, skew)), method="bounded",
+        options={"xatol": 1e-13},
+    )  # fmt: skip
+    return min(coarse, float(best.fun))
+
+
+def _oracle_end(delta: float, se: float, skew: float, q: float, side: int) -> float:
+    """The interval's end on ``side`` (-1 low, +1 high): where the statistic reaches ``q``."""
+
+    def excess(u: float) -> float:  # theta = delta + side * u * se, so t = -side * u
+        return _oracle_statistic(-side * u, skew) - q
+
+    return delta + side * se * optimize.brentq(excess, 0.0, 200.0, xtol=1e-13)
 
 
 def _oracle_pair(a: list[list[float]], b: list[list[float]], delta: float) -> dict[str, float]:
@@ -30,29 +57,28 @@ def _oracle_pair(a: list[list[float]], b: list[list[float]], delta: float) -> di
         d = [x - y for x, y in zip(xa, xb, strict=True)]
         n = len(d)
         mean = statistics.fmean(d)
-        m2 = sum((x - mean) ** 2 for x in d) / n
         m3 = sum((x - mean) ** 3 for x in d) / n
-        m4 = sum((x - mean) ** 4 for x in d) / n
         s2 = statistics.variance(d)
-        var_s2 = (m4 - m2 * m2 * (n - 3) / (n - 1)) / n
-        df = n - 1 if var_s2 <= 0 else min(max(2 * s2 * s2 / var_s2, 1), n - 1)
+        binary = all(x in (0.0, 1.0) for x in [*xa, *xb])
+        if binary and (s2 > 0 or mean != 0):  # one pseudo task each way
+            s2 = (sum((x - mean) ** 2 for x in [*d, 1.0, -1.0])) / (n - 1)
         term = w * w * s2 / n
         variance += term
-        denominator += term * term / df if term > 0 else 0.0
-        cumulant += w**3 * m3 * n * n / ((n - 1) * (n - 2)) / n**2
+        denominator += term * term / (n - 1) if term > 0 else 0.0
+        if not binary:  # a 0/1 track has no third cumulant in the test
+            cumulant += w**3 * m3 * n * n / ((n - 1) * (n - 2)) / n**2
     se = math.sqrt(variance)
     skew = cumulant / se**3
-    adjusted = se * (1 + skew * skew * (Z**4 + 2 * Z * Z - 3) / 18)
     df = variance**2 / denominator
-    p = 2 * scipy_stats.t.sf(abs(delta) / adjusted, df)
-    half = scipy_stats.t.ppf(0.975, df) * adjusted
+    t = delta / se
+    q = scipy_stats.t.ppf(0.975, df)
     return {
         "se": se,
-        "se_adjusted": adjusted,
+        "skew": skew,
         "df": df,
-        "p": p,
-        "low": delta - half,
-        "high": delta + half,
+        "p": 2 * scipy_stats.t.sf(_oracle_statistic(t, skew), df),
+        "low": _oracle_end(delta, se, skew, q, -1),
+        "high": _oracle_end(delta, se, skew, q, +1),
     }
 
 
@@ -65,23 +91,92 @@ def test_pair_figures_equal_their_definitions():
         (rng.random((3, 6)) < 0.3).astype(float),
     ]
     out = analyse_cohort(values, names=["x", "y", "z"])
-    for k in range(len(out.pairs)):
-        a, b = int(out.pairs.first[k]), int(out.pairs.second[k])
+    got = out.pairs
+    assert np.all(np.abs(got.skewness) > 0.03)  # the correction is exercised
+    for k in range(len(got)):
+        a, b = int(got.first[k]), int(got.second[k])
         expected = _oracle_pair(
-            [v[a].tolist() for v in values], [v[b].tolist() for v in values], out.pairs.delta[k]
+            [v[a].tolist() for v in values], [v[b].tolist() for v in values], got.delta[k]
         )
-        got = out.pairs
         assert got.se[k] == pytest.approx(expected["se"], rel=1e-12)
-        assert got.se_adjusted[k] == pytest.approx(expected["se_adjusted"], rel=1e-12)
+        assert got.skewness[k] == pytest.approx(expected["skew"], rel=1e-10)
         assert got.df[k] == pytest.approx(expected["df"], rel=1e-12)
-        assert got.p_value[k] == pytest.approx(expected["p"], rel=1e-10)
+        assert got.p_value[k] == pytest.approx(expected["p"], rel=1e-7)
         assert (got.ci_low[k], got.ci_high[k]) == pytest.approx(
-            (expected["low"], expected["high"]), rel=1e-11
+            (expected["low"], expected["high"]), rel=1e-8
         )
-        reach = scipy_stats.t.isf(0.05 / (2 * 3), expected["df"]) + scipy_stats.t.ppf(
-            0.8, expected["df"]
+        strictest = scipy_stats.t.isf(0.05 / (2 * 3), expected["df"])
+        reach = max(  # the long side at Holm's strictest step, over skewness 0 to |A|
+            -optimize.brentq(lambda t, s=s: _hall(t, s) + strictest, -200.0, 0.0, xtol=1e-13)
+            for s in np.linspace(0.0, abs(expected["skew"]), 4001)
         )
-        assert got.mdd[k] == pytest.approx(reach * expected["se_adjusted"], rel=1e-10)
+        power = scipy_stats.t.ppf(0.8, expected["df"])
+        assert got.mdd[k] == pytest.approx((reach + power) * expected["se"], rel=1e-6)
+
+
+def test_p_values_do_not_depend_on_the_level():
+    rng = np.random.default_rng(5)
+    values = [
+        (rng.random((5, 8)) < 0.5).astype(float),
+        rng.random((5, 8)),
+        rng.lognormal(0, 1.0, (5, 8)) * (rng.random((5, 8)) > 0.3),
+        (rng.random((5, 8)) < 0.3).astype(float),
+    ]
+    runs = [analyse_cohort(values, level=level) for level in (0.9, 0.95, 0.99)]
+    for other in runs[1:]:
+        assert other.pairs.p_value.tolist() == runs[0].pairs.p_value.tolist()
+        assert other.pairs.p_holm.tolist() == runs[0].pairs.p_holm.tolist()
+    widths = [r.pairs.ci_high - r.pairs.ci_low for r in runs]
+    assert np.all(widths[0] < widths[1]) and np.all(widths[1] < widths[2])
+
+
+def test_the_interval_is_the_set_the_test_does_not_reject():
+    """0 lies outside the pair's interval exactly when its p-value is at most 1 - level."""
+    rng = np.random.default_rng(8)
+    for _ in range(20):
+        values = [rng.random((6, 5)) ** 3, rng.random((6, 5)), rng.lognormal(0, 1, (6, 5)),
+                  (rng.random((6, 5)) < 0.5).astype(float)]  # fmt: skip
+        for level in (0.9, 0.95):
+            out = analyse_cohort(values, level=level).pairs
+            outside = (out.ci_low > 0) | (out.ci_high < 0)
+            clear = np.abs(out.p_value - (1 - level)) > 1e-9
+            assert np.array_equal(outside[clear], (out.p_value <= 1 - level)[clear])
+
+
+SPLITS = [
+    (n, b, c) for n in (5, 8, 20) for b in range(1, n + 1) for c in range(b) if b + c <= min(n, 12)
+]
+
+
+def test_a_0_1_track_follows_the_exact_sign_test():
+    """``b`` tasks solved by one model only and ``c`` by the other, every other task and
+    track the same: up to 12 discordant tasks, wherever the exact sign test gives 0.001
+    to 0.5, the p-value is 0.65 to 1.5 times its p-value (never 0). The exact test counts
+    the observed split whole, so it is itself above the mid-p value.
+    """
+    ratios = []
+    for n, b, c in SPLITS:
+        theorem = np.zeros((2, n))
+        theorem[0, :b] = theorem[1, b : b + c] = 1.0
+        same = [np.tile(np.linspace(0.2, 0.8, n), (2, 1))] * 2 + [np.zeros((2, n))]
+        p = analyse_cohort([theorem, *same]).pairs.p_value[0]
+        exact = scipy_stats.binomtest(b, b + c).pvalue
+        assert p > 0
+        if 1e-3 <= exact <= 0.5:
+            ratios.append(p / exact)
+    assert len(ratios) > 40 and 0.65 <= min(ratios) and max(ratios) <= 1.5
+
+
+def test_five_of_five_against_none_is_not_called_different():
+    theorem = np.array([[1.0] * 5, [0.0] * 5])
+    same = [np.tile([0.3, 0.5, 0.7, 0.4, 0.6], (2, 1))] * 2 + [np.tile([0, 1, 0, 0, 1.0], (2, 1))]
+    for level in (0.9, 0.95, 0.99):
+        out = analyse_cohort([theorem, *same], level=level)
+        assert out.pairs.p_value[0] == pytest.approx(0.0890, abs=5e-4)  # exact sign: 0.0625
+        different = level == 0.9  # as the sign test: 0.0625 <= 0.10
+        assert out.pairs.significant[0] == different
+        assert (out.pairs.ci_low[0] > 0) == different and out.pairs.ci_high[0] > 0
+        assert out.tie_groups == ([[0], [1]] if different else [[0, 1]])
 
 
 def test_identical_and_constant_differences():
