@@ -51,8 +51,9 @@ METHOD = {
     "its own with probability about level or more (not simultaneous)",
     "leader_group": "the models that no model is significantly ahead of, in rank order: the "
     "models that could be first",
-    "tie_groups": "consecutive runs of the ranking in which no pair is significant; a new group "
-    "starts at the first model that a member of the current group is significantly ahead of",
+    "tie_groups": "every longest run of consecutive models in the ranking in which no pair is "
+    "significant (each run that no longer run contains), in rank order; runs may overlap: a "
+    "model that differs from neither of two models that differ is in both",
     "attempt_se": "sqrt(sum_t W_t^2 * attempt_part_t / n_t): the index's standard error from "
     "attempt noise alone (a rerun of the same tasks); null unless every track has a task "
     "with two or more attempts",

@@ -45,9 +45,10 @@ the Holm-significant pairs ("a is significantly ahead of b"):
   not simultaneous);
 - ``leader_group``: the models that no model is significantly ahead of, in rank order
   (the models that could be first);
-- ``tie_groups``: consecutive runs of the ranking in which no pair is significant; a new
-  group starts at the first model that a member of the current group is significantly
-  ahead of.
+- ``tie_groups``: the longest runs of consecutive models in the ranking that hold no
+  significant pair (each run that no longer run contains); runs may overlap, a model
+  between two separated ones belonging to both. They depend on the ranking and the
+  tests alone, not on a direction of reading.
 """
 
 from __future__ import annotations
@@ -180,9 +181,7 @@ def paired_tests(
     p_holm = holm_adjust(p_value)
     significant = (p_holm <= alpha) & (delta > 0)
     usable = np.where(np.isnan(df), 1.0, df)
-    ci_low, ci_high = one_sided_interval(
-        delta, se, skewness, t_quantile(0.5 + level / 2.0, usable)
-    )
+    ci_low, ci_high = one_sided_interval(delta, se, skewness, t_quantile(0.5 + level / 2.0, usable))
     tested = int(np.count_nonzero(~np.isnan(p_value)))
     if tested:
         strictest = t_quantile(None, usable, tail=alpha / (2 * tested))
@@ -344,25 +343,35 @@ def leader_group(ahead: np.ndarray) -> list[int]:
 
 
 def tie_groups(ahead: np.ndarray) -> list[list[int]]:
-    """Consecutive runs of rank positions in which no pair is significant.
+    """The longest runs of consecutive rank positions that hold no significant pair.
 
-    A new group starts at the first position that a member of the current group is
-    significantly ahead of, so no group ever holds a significant pair.
+    Each run ``[i, e(i)]`` starts at a position ``i`` and ends where the next position
+    would bring in a pair that differs; the runs kept are those that no other run
+    contains, in rank order. A model may be in two runs (the models on either side of it
+    differ, it differs from neither), and the runs do not depend on reading the ranking
+    from the top or from the bottom. No run holds a significant pair.
 
     Examples
     --------
+    Only the first of three models is significantly ahead of the third:
+
     >>> import numpy as np
+    >>> ahead = np.zeros((3, 3), dtype=bool)
+    >>> ahead[0, 2] = True
+    >>> tie_groups(ahead)
+    [[0, 1], [1, 2]]
     >>> ahead = np.zeros((4, 4), dtype=bool)
     >>> ahead[0, 2] = ahead[1, 3] = True
     >>> tie_groups(ahead)
-    [[0, 1], [2, 3]]
+    [[0, 1], [1, 2], [2, 3]]
     """
+    n = len(ahead)
     groups: list[list[int]] = []
-    start = 0
-    for position in range(len(ahead)):
-        if position and ahead[start:position, position].any():
-            start = position
-        if start == position:
-            groups.append([])
-        groups[-1].append(position)
+    end = 0  # the run from the current start reaches position end - 1
+    for start in range(n):
+        end = max(end, start + 1)
+        while end < n and not ahead[start:end, end].any():
+            end += 1
+        if not groups or end - 1 > groups[-1][-1]:
+            groups.append(list(range(start, end)))
     return groups

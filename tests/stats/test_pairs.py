@@ -107,7 +107,7 @@ def test_pair_figures_equal_their_definitions():
         )
         strictest = scipy_stats.t.isf(0.05 / (2 * 3), expected["df"])
         reach = max(  # the long side at Holm's strictest step, over skewness 0 to |A|
-            -optimize.brentq(lambda t, s=s: _hall(t, s) + strictest, -200.0, 0.0, xtol=1e-13)
+            -optimize.brentq(lambda t, s=s, q=strictest: _hall(t, s) + q, -200.0, 0.0, xtol=1e-13)
             for s in np.linspace(0.0, abs(expected["skew"]), 4001)
         )
         power = scipy_stats.t.ppf(0.8, expected["df"])
@@ -254,12 +254,19 @@ def test_rank_claims_never_contradict_the_tests(values):
         if s
     }
     position = {row: k for k, row in enumerate(out.order)}
-    # tie groups: consecutive runs of the ranking, none holding a separated pair
-    assert [row for group in out.tie_groups for row in group] == out.order
-    for group in out.tie_groups:
-        assert not any(a in group and b in group for a, b in ahead)
-    for earlier, later in zip(out.tie_groups, out.tie_groups[1:], strict=False):
-        assert any((a, later[0]) in ahead for a in earlier), "a group starts where a test says so"
+    # tie groups: the longest consecutive runs of the ranking holding no separated pair
+    runs = [[position[row] for row in group] for group in out.tie_groups]
+    covered = set()
+    for run in runs:
+        assert run == list(range(run[0], run[-1] + 1)), "a run of consecutive positions"
+        assert not any(a in run and b in run for a, b in ahead_positions(ahead, position))
+        for extra in (run[0] - 1, run[-1] + 1):  # one more model on either side: a pair
+            if 0 <= extra < m:
+                wider = set(run) | {extra}
+                assert any(a in wider and b in wider for a, b in ahead_positions(ahead, position))
+        covered |= set(run)
+    assert covered == set(range(m)) and [r[0] for r in runs] == sorted(r[0] for r in runs)
+    assert len({tuple(r) for r in runs}) == len(runs)
     # leader group: exactly the models nobody is significantly ahead of, in rank order
     expected_leaders = [row for row in out.order if not any(b == row for _, b in ahead)]
     assert out.leader_group == expected_leaders and out.order[0] in out.leader_group
@@ -272,3 +279,27 @@ def test_rank_claims_never_contradict_the_tests(values):
         marginal_best, marginal_worst = out.rank_ci_marginal[row]
         assert best <= marginal_best <= out.ranks[row] <= marginal_worst <= worst
         assert position[row] + 1 >= best
+
+
+def ahead_positions(ahead: set[tuple[int, int]], position: dict[int, int]) -> list[tuple[int, int]]:
+    """The significant pairs as rank positions."""
+    return [(position[a], position[b]) for a, b in ahead]
+
+
+@given(st.integers(1, 9), st.integers(0, 2**32 - 1), st.floats(0.0, 0.6))
+def test_tie_groups_read_the_same_from_either_end(n, seed, density):
+    """Reversing the ranking (and who is ahead of whom) reverses the groups, nothing else."""
+    rng = np.random.default_rng(seed)
+    ahead = np.triu(rng.random((n, n)) < density, k=1)
+    forward = tie_groups(ahead)
+    backward = tie_groups(ahead[::-1, ::-1].T)
+    assert sorted(sorted(n - 1 - p for p in g) for g in backward) == sorted(forward)
+
+
+def test_a_model_between_two_separated_ones_is_tied_with_both():
+    """Only A is significantly ahead of C: B is tied with each (the issue's example)."""
+    ahead = np.zeros((3, 3), dtype=bool)
+    ahead[0, 2] = True
+    assert tie_groups(ahead) == [[0, 1], [1, 2]]
+    assert tie_groups(np.zeros((0, 0), dtype=bool)) == []
+    assert tie_groups(np.ones((1, 1), dtype=bool)) == [[0]]
