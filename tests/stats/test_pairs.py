@@ -22,6 +22,7 @@ from tcsexam_lib.stats import analyse_cohort
 from tcsexam_lib.stats.pairs import holm_adjust, tie_groups
 
 WEIGHTS = (30, 30, 30, 10)
+PASS_FAIL = (True, False, False, True)  # theorem and conjecture: every attempt is 0 or 1
 
 
 def _hall(t: float, skew: float) -> float:
@@ -53,15 +54,16 @@ def _oracle_end(delta: float, se: float, skew: float, q: float, side: int) -> fl
 def _oracle_pair(a: list[list[float]], b: list[list[float]], delta: float) -> dict[str, float]:
     """The pair's figures from their definitions, one track at a time, in plain Python."""
     variance, cumulant, denominator = 0.0, 0.0, 0.0
-    for w, xa, xb in zip(WEIGHTS, a, b, strict=True):
+    for w, xa, xb, pass_fail in zip(WEIGHTS, a, b, PASS_FAIL, strict=True):
         d = [x - y for x, y in zip(xa, xb, strict=True)]
         n = len(d)
         mean = statistics.fmean(d)
         m3 = sum((x - mean) ** 3 for x in d) / n
         s2 = statistics.variance(d)
-        binary = all(x in (0.0, 1.0) for x in [*xa, *xb])
-        if binary and (s2 > 0 or mean != 0):  # one pseudo task each way
-            s2 = (sum((x - mean) ** 2 for x in [*d, 1.0, -1.0])) / (n - 1)
+        binary = pass_fail or all(x in (0.0, 1.0) for x in [*xa, *xb])
+        largest = max(abs(x) for x in d)
+        if binary and largest > 0:  # one pseudo task each way, as far as the largest |d|
+            s2 = (sum((x - mean) ** 2 for x in [*d, largest, -largest])) / (n - 1)
         term = w * w * s2 / n
         variance += term
         denominator += term * term / (n - 1) if term > 0 else 0.0
@@ -82,13 +84,14 @@ def _oracle_pair(a: list[list[float]], b: list[list[float]], delta: float) -> di
     }
 
 
-def test_pair_figures_equal_their_definitions():
+@pytest.mark.parametrize("attempts", [1, 3])
+def test_pair_figures_equal_their_definitions(attempts):
     rng = np.random.default_rng(11)
     values = [
-        (rng.random((3, 6)) < 0.5).astype(float),
+        rng.binomial(attempts, 0.5, (3, 6)) / attempts,
         rng.random((3, 6)),
         rng.lognormal(0, 0.7, (3, 6)) * (rng.random((3, 6)) > 0.3),
-        (rng.random((3, 6)) < 0.3).astype(float),
+        rng.binomial(attempts, 0.3, (3, 6)) / attempts,
     ]
     out = analyse_cohort(values, names=["x", "y", "z"])
     got = out.pairs
@@ -106,12 +109,19 @@ def test_pair_figures_equal_their_definitions():
             (expected["low"], expected["high"]), rel=1e-8
         )
         strictest = scipy_stats.t.isf(0.05 / (2 * 3), expected["df"])
-        reach = max(  # the long side at Holm's strictest step, over skewness 0 to |A|
-            -optimize.brentq(lambda t, s=s, q=strictest: _hall(t, s) + q, -200.0, 0.0, xtol=1e-13)
-            for s in np.linspace(0.0, abs(expected["skew"]), 4001)
+        reach = strictest  # in favour of a: on the long side when the skewness is negative
+        if expected["skew"] < 0:  # the furthest end over skewness 0 to |A|
+            reach = max(
+                -optimize.brentq(
+                    lambda t, s=s, q=strictest: _hall(t, s) + q, -200.0, 0.0, xtol=1e-13
+                )
+                for s in np.linspace(0.0, abs(expected["skew"]), 4001)
+            )
+        df = expected["df"]
+        shift = reach * (1 - 1 / (4 * df)) + scipy_stats.norm.ppf(0.8) * math.sqrt(
+            1 + reach * reach / (2 * df)
         )
-        power = scipy_stats.t.ppf(0.8, expected["df"])
-        assert got.mdd[k] == pytest.approx((reach + power) * expected["se"], rel=1e-6)
+        assert got.mdd[k] == pytest.approx(shift * expected["se"], rel=1e-6)
 
 
 def test_p_values_do_not_depend_on_the_level():
@@ -167,6 +177,16 @@ def test_a_0_1_track_follows_the_exact_sign_test():
     assert len(ratios) > 40 and 0.65 <= min(ratios) and max(ratios) <= 1.5
 
 
+def test_one_more_attempt_passed_on_every_task_is_not_certain():
+    """Three attempts a task: one model passes one attempt more than the other on each of
+    five theorems, all else equal. The same case as 5 of 5, scaled by 1/3."""
+    theorem = np.array([[2 / 3] * 5, [1 / 3] * 5])
+    same = [np.tile([0.3, 0.5, 0.7, 0.4, 0.6], (2, 1))] * 2 + [np.zeros((2, 5))]
+    out = analyse_cohort([theorem, *same])
+    assert out.pairs.p_value[0] == pytest.approx(0.0890, abs=5e-4)
+    assert not out.pairs.significant[0]
+
+
 def test_five_of_five_against_none_is_not_called_different():
     theorem = np.array([[1.0] * 5, [0.0] * 5])
     same = [np.tile([0.3, 0.5, 0.7, 0.4, 0.6], (2, 1))] * 2 + [np.tile([0, 1, 0, 0, 1.0], (2, 1))]
@@ -180,12 +200,15 @@ def test_five_of_five_against_none_is_not_called_different():
 
 
 def test_identical_and_constant_differences():
-    """Same task means: delta 0, ci [0, 0], p 1; the same lead on every task: p 0."""
+    """Same task means: delta 0, ci [0, 0], p 1; the same lead on every solver and
+    construction task (the pass/fail tracks the same): p 0."""
     rng = np.random.default_rng(1)
     base = [rng.random(20) for _ in range(4)]
-    out = analyse_cohort([np.vstack([b, b, b + 0.3]) for b in base], names=["x", "y", "z"])
+    lead = [0.0, 0.3, 0.3, 0.0]
+    values = [np.vstack([b, b, b + s]) for b, s in zip(base, lead, strict=True)]
+    out = analyse_cohort(values, names=["x", "y", "z"])
     assert out.order == [2, 0, 1]
-    assert out.pairs.delta.round(9).tolist() == [30.0, 30.0, 0.0]
+    assert out.pairs.delta.round(9).tolist() == [18.0, 18.0, 0.0]
     assert out.pairs.p_value.tolist() == [0.0, 0.0, 1.0]
     assert (out.pairs.ci_low[2], out.pairs.ci_high[2]) == (0.0, 0.0)
     assert out.leader_group == [2] and out.tie_groups == [[2], [0, 1]]
@@ -303,3 +326,11 @@ def test_a_model_between_two_separated_ones_is_tied_with_both():
     assert tie_groups(ahead) == [[0, 1], [1, 2]]
     assert tie_groups(np.zeros((0, 0), dtype=bool)) == []
     assert tie_groups(np.ones((1, 1), dtype=bool)) == [[0]]
+
+
+@pytest.mark.parametrize("df, reach", [(3, 4.0), (4, 5.0), (8, 3.5), (15, 4.0), (60, 4.5)])
+def test_the_mdd_has_80_percent_power_against_the_noncentral_t(df, reach):
+    from tcsexam_lib.stats.pairs import noncentrality
+
+    shift = float(noncentrality(np.array(reach), np.array(float(df)), 0.8))
+    assert 0.80 <= scipy_stats.nct.sf(reach, df, shift) <= 0.81
