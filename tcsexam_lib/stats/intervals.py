@@ -35,11 +35,15 @@ tail):
   hundreds, a Wald interval that cannot see the failures it did not draw;
 - **construction** (``[0, inf)``, often zero-inflated and heavy-tailed): the t-interval
   ``mean -+ q se`` lengthened on the side of the sample's skewness by Hall's (1992)
-  transformation, used one way only (:mod:`.skewness`): with ``A = G1 / sqrt(n_t)``
-  (``G1`` the adjusted sample skewness), the long side reaches ``-g^-1(-q)`` standard
-  errors with ``|A|`` capped where that reach is largest (about ``4 q``). The short
-  side is not shortened: a sample of a few rewards that holds one zero looks skewed to
-  the left although the rewards are skewed to the right. Rewards all equal to ``c`` have
+  transformation, used one way only (:mod:`.skewness`): with ``A = G / sqrt(n_t)``,
+  ``G`` the adjusted sample skewness ``G1`` but at least the coefficient of variation
+  ``s_t / mean``, the long side reaches ``-g^-1(-q)`` standard errors with ``|A|`` capped
+  where that reach is largest (about ``4 q``). The short side is not shortened: a sample
+  of a few rewards that holds one zero looks skewed to the left although the rewards are
+  skewed to the right. The floor on ``G``: rewards ``>= 0`` whose spread is comparable
+  with their mean have a long right tail (a gamma distribution of that mean and spread
+  has twice that skewness, a log-normal more), and a few tasks that missed the rare
+  large rewards under-state it. Rewards all equal to ``c`` have
   no spread to go on: the Wilson interval of ``c / U`` out of ``n_t`` with ``U = max(1,
   c)`` (it assumes rewards of at most ``max(1, c)``, 1 being the reference level);
 - a construction track of one task has no interval; reported intervals are clipped to
@@ -47,7 +51,9 @@ tail):
 
 The index interval combines the track intervals by MOVER (Zou & Donner 2008, "method
 of variance estimates recovery"): each side's half-width on each track is turned back
-into a standard error by the t quantile that built it, the sides' standard errors are
+into a standard error by the track's t quantile ``q`` (the one that built a Wilson or a
+skewness-lengthened side; a Clopper–Pearson side, which no quantile built, is scaled by
+the same ``q``), the sides' standard errors are
 summed with the index weights as variances, and the Welch–Satterthwaite degrees of
 freedom of that sum give the quantile. So the index interval is asymmetric where its
 tracks are, and a track without spread never vanishes from it.
@@ -288,7 +294,9 @@ def track_intervals(values: Sequence[np.ndarray], moments: Moments, level: float
                 )
                 method[binary, k] = _METHODS.index(METHOD_CLOPPER_PEARSON)
             continue
-        skew = moments.skewness[:, k] / np.sqrt(n)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            variation = np.where(mean > 0, sd / mean, 0.0)  # rewards >= 0: skewed right
+        skew = np.maximum(moments.skewness[:, k], variation) / np.sqrt(n)
         low[:, k], high[:, k] = one_sided_interval(mean, se, skew, q)
         method[:, k] = _METHODS.index(METHOD_HALL)
         if flat.any():
@@ -386,7 +394,7 @@ def index_interval(
     >>> index = np.array([30 * 0.6 + 30 * 0.4 + 30 * 1.0])
     >>> low, high, _, _ = index_interval(index, tracks, m, 0.95)
     >>> round(float(low[0]), 2), round(float(high[0]), 2)
-    (46.49, 71.46)
+    (46.49, 71.58)
     """
     weights = np.asarray(WEIGHT_VECTOR, dtype=float)
     sides = np.stack([moments.mean - tracks.low, tracks.high - moments.mean])  # (2, M, 4)

@@ -179,3 +179,36 @@ def test_a_model_without_a_point_has_an_index_interval():
     tracks = track_intervals(values, moments, LEVEL)
     low, high, df_low, _ = index_interval(np.zeros(1), tracks, moments, LEVEL)
     assert float(low[0]) == 0.0 and float(high[0]) > 20.0 and np.isnan(df_low[0])
+
+
+@pytest.mark.parametrize(
+    "rewards", [[0.0, 0.8, 1.0, 1.2, 0.9], [0.2, 0.3, 0.25, 3.5, 0.4, 0.3], [1.0, 1.1, 0.9, 1.05]]
+)
+def test_construction_lengthens_the_right_side_by_the_skewness_or_the_variation(rewards):
+    """A zero among moderate rewards looks left-skewed (G1 < 0): the right side still
+    reaches as far as a skewness equal to the coefficient of variation takes it; the left
+    side is the t side. Oracle: Hall's g solved by bisection, G from its definition."""
+    n = len(rewards)
+    values = [np.array([[0.0, 1.0]]), np.array([[0.3, 0.5]]), np.array([rewards])]
+    values.append(np.array([[0.0, 1.0]]))
+    out = track_intervals(values, track_moments(values), LEVEL)
+    mean, s = statistics.fmean(rewards), statistics.stdev(rewards)
+    m2 = sum((x - mean) ** 2 for x in rewards) / n
+    m3 = sum((x - mean) ** 3 for x in rewards) / n
+    g1 = m3 / m2**1.5 * math.sqrt(n * (n - 1)) / (n - 2)
+    skew = max(g1, s / mean) / math.sqrt(n)
+    q = scipy_stats.t.ppf(0.975, float(out.df[0, 2]))
+    grid = np.linspace(0.0, skew, 2001)  # the longest reach over skewness 0 to A
+
+    def reach(a: float) -> float:
+        g = lambda t: t + a * t * t / 3 + a * a * t**3 / 27 + a / 6  # noqa: E731
+        low, high = -1e4, 0.0
+        for _ in range(200):
+            middle = (low + high) / 2
+            low, high = (middle, high) if g(middle) < -q else (low, middle)
+        return -low
+
+    longest = max(reach(a) for a in grid[::50].tolist() + [skew])
+    se = s / math.sqrt(n)
+    assert float(out.low[0, 2]) == pytest.approx(mean - q * se, rel=1e-9)
+    assert float(out.high[0, 2]) == pytest.approx(mean + longest * se, rel=1e-4)
