@@ -24,4 +24,7 @@ def test_environment_yml_matches_pyproject():
     wanted |= {_name(r) for r in project["optional-dependencies"]["dev"]}
     env = yaml.safe_load((ROOT / "environment.yml").read_text())
     conda = {_name(d) for d in env["dependencies"] if isinstance(d, str)} - {"python", "pip"}
+    # what conda-forge does not have comes from PyPI in the environment's pip section
+    pip = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict))
+    conda |= {_name(d) for d in pip if not d.startswith("-e")}
     assert conda == wanted
