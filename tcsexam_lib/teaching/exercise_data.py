@@ -119,7 +119,7 @@ def status_exercise_cohort() -> TinyCohort:
 #: The self-check's notes.
 SELF_CHECK_NOTES = (
     "ILLUSTRATIVE: ran with a wrong time limit",
-    "ILLUSTRATIVE: judge crashed; re-judged as attempt 2",
+    "ILLUSTRATIVE: judge crashed; re-judged",
     "ILLUSTRATIVE: certificate awaits a re-check",
 )
 
