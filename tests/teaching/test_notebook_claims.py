@@ -699,3 +699,17 @@ def test_an_unchecked_number_is_found():
     prose = [*_prose(), _normalised("## 12. More\n\nA new model scores 42 points. Exercise 9.")]
     found = unchecked_sentences(prose)
     assert len(found) == 1 and found[0].endswith("A new model scores 42 points"), found
+
+
+def test_the_manual_states_the_word_count_and_the_reading_time():
+    """docs/teaching.md says how long the notebook is: the words to the nearest hundred,
+    the minutes at 200 words a minute rounded up, and the folded words to the nearest
+    hundred; the reading time stays under 30 minutes."""
+    text = _normalised((TEACHING.parents[1] / "docs" / "teaching.md").read_text(encoding="utf-8"))
+    shown, folded = reading_words()
+    words = int(re.search(r"About \*\*([\d,]+) words\*\*", text).group(1).replace(",", ""))
+    minutes = int(re.search(r"about \*\*(\d+) minutes\*\* at 200 words a minute", text).group(1))
+    extra = int(re.search(r"add about ([\d,]+) words", text).group(1).replace(",", ""))
+    assert words == round(shown, -2), shown
+    assert minutes == math.ceil(shown / WORDS_PER_MINUTE) < 30
+    assert extra == round(folded, -2), folded
