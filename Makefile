@@ -4,23 +4,46 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: help report report-full-size lab demo test test-unit test-hostile test-doctest test-nbval test-smoke test-browser lint format \
-	bench bench-speed bench-report bench-calibration bench-soak clean teaching-notebook
+.PHONY: help venv lock golden report report-full-size lab demo test test-unit test-hostile test-doctest test-nbval test-smoke test-browser lint format \
+	bench bench-speed bench-report bench-calibration bench-soak clean teaching-notebook teaching-html
 
 help:
 	@echo "make report   build the demo reports (simulated data) under build/reports/"
 	@echo "make test     run every test tier (unit, hostile, doctest, nbval, smoke, browser, lint)"
 	@echo "make lab      JupyterLab on the notebooks (open teaching.ipynb first, then Run All)"
+	@echo "make teaching-html  the teaching notebook as a page that reads offline (build/teaching/)"
 
-$(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+# The environment is installed from the lock (requirements.lock: every package of the
+# runtime and the dev extras, pip and the build backend, each pinned with its sha256 for
+# every supported Python and platform), with hash checking, so that every machine gets the
+# same versions: a changed lock or pyproject.toml makes a new .venv from scratch (nothing
+# left over from the old one). The kit itself goes in editable, with no dependency of its
+# own fetched and the locked setuptools as its build backend. The lock's sha256 is kept in
+# the environment (tcsexam-lock.sha256), and every output records it (docs/reproducing.md).
+LOCK := requirements.lock
+$(STAMP): pyproject.toml $(LOCK)
+	$(PYTHON) -m venv --clear $(VENV)
+	$(BIN)/python -m pip install --quiet --require-hashes -r $(LOCK)
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
+	$(BIN)/python -m tcsexam_lib.environment --installed-from $(LOCK)
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3 >/dev/null
 	$(BIN)/python -m compileall -q tcsexam_lib  # bytecode even where PYTHONDONTWRITEBYTECODE is set
 	touch $(STAMP)
 
 venv: $(STAMP)
+
+# Refresh the lock after a change to pyproject.toml or requirements-build.in: the versions
+# already locked are kept where they still fit (LOCK_ARGS=--upgrade moves everything to the
+# newest release, LOCK_ARGS='--upgrade-package scipy' one package). uv comes from the lock
+# itself (the dev extras). The lock is replaced only when its text changes (a new lock
+# means a new .venv). Then `make golden` if a published page changes its bytes.
+lock: | $(STAMP)
+	cp $(LOCK) $(LOCK).new
+	$(BIN)/uv pip compile pyproject.toml requirements-build.in --extra dev --universal \
+		--python-version 3.11 --generate-hashes --custom-compile-command "make lock" \
+		--quiet $(LOCK_ARGS) -o $(LOCK).new
+	@if cmp -s $(LOCK).new $(LOCK); then rm $(LOCK).new; echo "$(LOCK) unchanged"; \
+	else mv $(LOCK).new $(LOCK); echo "$(LOCK) changed: make venv installs it"; fi
 
 test: test-unit test-hostile test-doctest test-nbval test-smoke test-browser lint
 
@@ -33,13 +56,15 @@ test-hostile: $(STAMP)
 	$(BIN)/python -m pytest -q -m hostile tests
 
 # Pages and JupyterLab in a real browser: Playwright for Python driving the system Chromium
-# (never a downloaded one). Without a Chromium the tier says so and skips; .ci/run installs
+# (never a downloaded one), and an accessibility audit of every kind of page (axe-core, one
+# pinned release fetched from the npm registry and checked: tests/browser/axe.py). Without a Chromium the tier says so and skips; .ci/run installs
 # Debian's chromium and sets TCSEXAM_REQUIRE_BROWSER=1, so in CI a missing browser fails.
 CHROMIUM ?= $(shell command -v chromium || command -v chromium-browser)
 test-browser: $(STAMP)
 	@if [ -z "$(CHROMIUM)" ] && [ -z "$$TCSEXAM_REQUIRE_BROWSER" ]; then \
 		echo "test-browser: SKIPPED, no Chromium on PATH (apt-get install chromium to run it)"; \
 	else \
+		$(BIN)/python tests/browser/axe.py >/dev/null && \
 		TCSEXAM_CHROMIUM="$(CHROMIUM)" $(BIN)/python -m pytest -q -m browser tests; \
 	fi
 
@@ -85,6 +110,11 @@ teaching-notebook: $(STAMP)
 		--NotebookExporter.preprocessors=tcsexam_lib.teaching.strip_widget_views \
 		notebooks/teaching.ipynb
 
+# The teaching notebook as an HTML page that reads offline (MathJax in its _assets/, never
+# fetched): build/teaching/teaching.html. `make report` writes it beside the landing page too.
+teaching-html: $(STAMP)
+	$(BIN)/tcsexam teaching-html --output build/teaching
+
 lint: $(STAMP)
 	$(BIN)/ruff check tcsexam_lib tests notebooks benchmarks
 	$(BIN)/ruff format --check tcsexam_lib tests notebooks benchmarks
@@ -126,6 +156,14 @@ bench-report: $(STAMP)
 bench-soak: $(STAMP)
 	$(BIN)/python benchmarks/bench_kernel_stops.py
 	$(BIN)/python benchmarks/bench_soak.py
+
+# The golden digests (tests/golden/demo-digests.json): the sha256 of every file the demo
+# publishes (`make report` under a fixed SOURCE_DATE_EPOCH, into build/golden) and the
+# environment they were made in. Run it after an intended change of a page, a statistic or
+# a locked version, and commit the file; the quick-start test compares a fresh clone's
+# `make report` with it (GOLDEN_ARGS=--check compares here instead of rewriting).
+golden: $(STAMP)
+	$(BIN)/python tests/golden_digests.py $(GOLDEN_ARGS) build/golden
 
 demo: $(STAMP)
 	$(BIN)/tcsexam demo generate

@@ -54,6 +54,21 @@ def _show_value(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
+def did_you_mean(value: Any, choices: Sequence[str]) -> str | None:
+    """``did you mean 'x'?`` naming the choice closest to a mistyped ``value``, or ``None``
+    when none is close: the one way every refusal suggests a name.
+
+    Examples
+    --------
+    >>> did_you_mean("sim-alfa", ["sim-alpha", "sim-beta"]), did_you_mean("zzz", ["a"])
+    ("did you mean 'sim-alpha'?", None)
+    """
+    import difflib
+
+    close = difflib.get_close_matches(str(value), list(choices), n=1)
+    return f"did you mean '{close[0]}'?" if close else None
+
+
 def quoted_names(names: Sequence[str], limit: int) -> str:
     """The first ``limit`` names, quoted, and how many more there are (for a message).
 

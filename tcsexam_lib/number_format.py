@@ -5,6 +5,8 @@ all format numbers here, so that a number reads the same wherever it appears:
 
 - **points** (the index, its ± half-width and interval ends, differences of indexes Δ,
   track contributions, detectable differences, standard errors of the index): 2 decimals;
+  an index's interval reads ``± a`` only when both its sides read ``a``, else ``+a / −b``
+  (:func:`interval_reach`): a ``±`` never reaches outside the interval;
 - **means** (track means, task means, relative scores, instance scores and the ends of
   their intervals): a fixed 3 decimals;
 - **pass/fail**: a result of a 0/1 track (theorem, conjecture) that is exactly 0 or 1
@@ -153,6 +155,54 @@ def interval(low: Any, high: Any, kind: str = POINTS) -> str:
     if is_missing(low) or is_missing(high):
         return MISSING_TEXT
     return f"[{format_value(low, kind)}, {format_value(high, kind)}]"
+
+
+def interval_reach(centre: Any, low: Any, high: Any) -> str:
+    """How far an index's interval reaches from it, in points, never past its own bounds.
+
+    One number (the ``±`` of ``50.00 ± 10.00``) when both sides read the same at 2
+    decimals; both sides, ``+a / −b``, when the interval is asymmetric, so that no ``±``
+    reaches outside it (the interval of 38.49 that stops at 0.00 reads ``+49.53 / −38.49``,
+    never ``± 49.53``). ``—`` when a value is missing.
+
+    Examples
+    --------
+    >>> interval_reach(50.0, 40.0, 60.0), interval_reach(38.49, 0.0, 88.02)
+    ('10.00', '+49.53 / −38.49')
+    >>> interval_reach(None, None, None)
+    '—'
+    """
+    if is_missing(centre) or is_missing(low) or is_missing(high):
+        return MISSING_TEXT
+    above, below = points(high - centre), points(centre - low)
+    return above if above == below else f"+{above} / −{below}"
+
+
+def index_with_interval(centre: Any, low: Any, high: Any) -> str:
+    """An index with the reach of its interval, as prose shows it (points).
+
+    Examples
+    --------
+    >>> index_with_interval(50.0, 40.0, 60.0), index_with_interval(38.49, 0.0, 88.02)
+    ('50.00 ± 10.00', '38.49 (+49.53 / −38.49)')
+    """
+    return " ".join(filter(None, index_parts(centre, low, high)))
+
+
+def index_parts(centre: Any, low: Any, high: Any) -> tuple[str, str]:
+    """The index and the reach of its interval as two texts (``("50.00", "± 10.00")``, or
+    ``("38.49", "(+49.53 / −38.49)")``; the reach is empty without an interval): for a page
+    that lets the reach wrap under the index on a narrow screen.
+
+    Examples
+    --------
+    >>> index_parts(38.49, 0.0, 88.02), index_parts(38.49, None, None)
+    (('38.49', '(+49.53 / −38.49)'), ('38.49', ''))
+    """
+    reach = interval_reach(centre, low, high)
+    if reach == MISSING_TEXT:
+        return points(centre), ""
+    return points(centre), f"± {reach}" if "/" not in reach else f"({reach})"
 
 
 def rounded_parts(parts: list[float | None], decimals: int = 2) -> list[float | None]:

@@ -2,7 +2,9 @@
 
 Every output of the kit carries a ``provenance`` block: the kit version, the metric
 id, the reference id and the sha256 of the reference file, the sha256 of every input
-file, and the command (or notebook parameters) that produced it.
+file, the command (or notebook parameters) that produced it, and the environment it
+was computed in (Python, platform, the lock's sha256, the versions of the packages on
+its computation path: :mod:`tcsexam_lib.environment`).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import os
 from pathlib import Path
 from typing import Any, Protocol
 
+from .environment import COMPUTATION_PATH, describe_environment
 from .jsonio import sha256_file
 from .paths import resolve_references_dir
 from .version import VERSION
@@ -45,13 +48,17 @@ def created_utc() -> str:
     '1970-01-01T00:00:00Z'
     >>> del os.environ["SOURCE_DATE_EPOCH"]
     """
-    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    epoch = source_date_epoch()
     moment = (
-        _dt.datetime.fromtimestamp(int(epoch), _dt.UTC)
-        if epoch.isdigit()
-        else _dt.datetime.now(_dt.UTC)
+        _dt.datetime.now(_dt.UTC) if epoch is None else _dt.datetime.fromtimestamp(epoch, _dt.UTC)
     )
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def source_date_epoch() -> int | None:
+    """``$SOURCE_DATE_EPOCH`` (whole seconds since 1970), or ``None`` when it is not set."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    return int(epoch) if epoch.isdigit() else None
 
 
 #: An input file: its path, or its path and the sha256 of the bytes already read.
@@ -101,7 +108,9 @@ def build_provenance(
     in); when the parameters name a ``references_dir``,
     the references folder actually used is recorded (absolute). ``reference`` is the solver
     reference the output was computed against (its id, path and sha256 are recorded), or
-    only its id when the output was computed from another output.
+    only its id when the output was computed from another output. ``environment``
+    records Python, the platform, the lock's sha256 and the versions of the packages on
+    ``entry_point``'s computation path (a report's, when it names none of the kit's).
     """
     references_dir = None
     if "references_dir" in parameters:
@@ -130,6 +139,9 @@ def build_provenance(
             "sha256": digest,
         },
         "inputs": describe_inputs(inputs, base_dir),
+        "environment": describe_environment(
+            entry_point if entry_point in COMPUTATION_PATH else "report"
+        ),
         "created_utc": created_utc(),
     }
 

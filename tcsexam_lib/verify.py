@@ -16,6 +16,10 @@ reference file. :func:`verify_output`
 
 The output "still matches" when no input changed and the recomputation equals it.
 A different kit version is reported as a note, not a mismatch (the values decide).
+So is a different environment: every difference between the environment the output
+records (Python, platform, the lock's sha256, the packages on its computation path) and
+the current one is named (:attr:`Verification.environment`), and a MISMATCH that
+coincides with one says so (:attr:`Verification.mismatch_with_changed_environment`).
 """
 
 from __future__ import annotations
@@ -28,11 +32,13 @@ from pathlib import Path
 from typing import Any
 
 from .documents import Record
+from .environment import EnvironmentDifference, describe_environment, environment_differences
 from .errors import InputRefused, Problem, TcsexamError
 from .jsonio import dumps_json, read_json, sha256_file
 from .provenance import RELATIVE_TO_OUTPUT
 from .schemas import validate_with_schema
-from .scoring.commands import run_score, run_solver_score
+from .scoring.commands import run_solver_score
+from .scoring.score_command import run_score
 from .stats.command import run_stats
 from .vocab import METRIC_ID
 
@@ -106,6 +112,10 @@ class Verification:
     differences: list[Difference] = field(default_factory=list)
     recompute_error: str | None = None
     notes: list[str] = field(default_factory=list)
+    #: how the current environment differs from the one the output records
+    environment: list[EnvironmentDifference] = field(default_factory=list)
+    #: the output records its environment (outputs made before the kit recorded it do not)
+    environment_recorded: bool = True
 
     @property
     def changed_inputs(self) -> list[InputCheck]:
@@ -114,6 +124,12 @@ class Verification:
     @property
     def ok(self) -> bool:
         return not self.changed_inputs and not self.differences and self.recompute_error is None
+
+    @property
+    def mismatch_with_changed_environment(self) -> bool:
+        """A MISMATCH while the environment differs from the recorded one (a changed
+        package may be why the values differ)."""
+        return not self.ok and bool(self.environment)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -263,7 +279,20 @@ def verify_output(
             Difference("provenance.metric_id", provenance.get("metric_id"), METRIC_ID)
         )
     _recompute(result, data, provenance, entry, base)
+    _compare_environment(result, provenance.get("environment"), entry)
     return result
+
+
+def _compare_environment(result: Verification, recorded: Any, entry: str) -> None:
+    """Name every difference between the recorded environment and the current one."""
+    if not isinstance(recorded, dict):
+        result.environment_recorded = False
+        result.notes.append(
+            "the output records no environment (it was made before the kit recorded one): "
+            "package versions cannot be compared"
+        )
+        return
+    result.environment = environment_differences(recorded, describe_environment(entry))
 
 
 def _recompute(

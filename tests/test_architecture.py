@@ -102,11 +102,22 @@ LAYERS: list[tuple[str, set[str]]] = [
             "inputrules",
             "exports",
             "number_format",
+            "internals",
         },  # fmt: skip
     ),
     (
         "reading and writing",
-        {"inputfiles", "jsonio", "csvio", "yamlio", "schemas", "provenance", "documents"},
+        {
+            "inputfiles",
+            "jsonio",
+            "csvio",
+            "yamlio",
+            "schemas",
+            "provenance",
+            "documents",
+            "environment",
+            "folders",
+        },  # fmt: skip
     ),
     ("solver references and suites", {"references"}),
     ("scoring", {"scoring"}),
@@ -320,15 +331,25 @@ DOCUMENT_BUILDERS = {
 #: Modules that read outputs, and the keys they may still subscript, with the reason:
 #: other kinds of data that happen to share a key with an output document.
 READERS_MAY_SUBSCRIPT = {
-    # fill_table's own lists (orphan outputs, unfilled rows)
-    "reports/runner.py": {"model", "task", "attempt", "item", "line"},
     # a folder's run-set.json before it is known to be one the kit wrote
     "reports/publish.py": {"kind"},
-    # the attempts table's columns (CSV text, by column number), not a document
-    "reports/fill.py": {"score", "score_status", "track"},
+    # the attempts table's columns (CSV text, by column number), not a document; and
+    # fill_table's own lists (orphan outputs, unfilled rows)
+    "scoring/fill.py": {
+        "score",
+        "score_status",
+        "track",
+        "model",
+        "task",
+        "attempt",
+        "item",
+        "line",
+    },  # fmt: skip
     # inputs: a cohort file's raw data, the tiny cohort's attempts rows, a reference file
     "scoring/commands.py": {"simulated"},
     "teaching/examples.py": {"score", "adoption_status", "item", "model"},
+    # the self-check's answer: a dict the student types, {"status": ..., "index": ...}
+    "teaching/exercises.py": {"status", "index"},
     "demo.py": {"instances", "status"},
     # a reference file's raw data (the generator's input), not an output document
     "demo_models.py": {"direction", "instances", "kind", "tasks"},
@@ -342,7 +363,8 @@ READERS = [
     "reports/runsets.py",
     "reports/landing.py",
     "reports/publish.py",
-    "reports/fill.py",
+    "scoring/fill.py",
+    "scoring/from_records.py",
     "views/__init__.py",
     "views/notebook.py",
     "views/index.py",

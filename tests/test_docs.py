@@ -100,3 +100,44 @@ def test_the_readme_is_a_front_door():
     manual = {p.name for p in (ROOT / "docs").glob("*.md")}
     linked = {Path(t.partition("#")[0]).name for t in links(ROOT / "README.md")}
     assert manual - {"README.md"} <= linked, "every page of the manual is linked from the README"
+
+
+def _table_rows(text: str, first_header: str) -> dict[str, list[str]]:
+    """The rows of the Markdown table whose first header cell is ``first_header``, by the
+    text of their first cell (backticks dropped)."""
+    lines = text.splitlines()
+    start = next(k for k, line in enumerate(lines) if line.startswith(f"| {first_header} |"))
+    rows = {}
+    for line in lines[start + 2 :]:
+        if not line.startswith("|"):
+            break
+        cells = [cell.strip() for cell in line.strip("|").split(" | ")]
+        rows[cells[0].strip("`")] = cells[1:]
+    return rows
+
+
+def test_the_attempts_columns_table_is_the_row_schema_and_the_score_ranges():
+    """docs/input-formats.md lists each column's words as the row schema does, and each
+    track's score type and range as the kit checks them."""
+    from tcsexam_lib.schemas import load_schema
+    from tcsexam_lib.vocab import (
+        ATTEMPT_COLUMNS,
+        SCORE_RANGES,
+        SCORE_TYPE_OTHER,
+        SCORE_TYPE_SOLVER,
+        TRACKS,
+    )
+
+    text = (ROOT / "docs" / "input-formats.md").read_text(encoding="utf-8")
+    columns = _table_rows(text, "column")
+    assert list(columns)[: len(ATTEMPT_COLUMNS)] == list(ATTEMPT_COLUMNS)
+    schema = load_schema("attempts-row")["properties"]
+    for column, spec in schema.items():
+        if "enum" in spec:
+            listed = re.findall(r"`([^`]*)`", columns[column][0])
+            assert [w for w in spec["enum"] if w] == listed, column
+    by_track = _table_rows(text, "track")
+    assert list(by_track) == list(TRACKS)
+    for track, (score_type, score_range) in by_track.items():
+        want = SCORE_TYPE_SOLVER if track == "solver" else SCORE_TYPE_OTHER
+        assert (score_type.strip("`"), score_range) == (want, SCORE_RANGES[track])

@@ -13,6 +13,7 @@ validate against the schemas.
 from __future__ import annotations
 
 import json
+import platform
 import types
 import typing
 from typing import Any
@@ -20,14 +21,14 @@ from typing import Any
 import pytest
 from conftest import write_run_set
 
-from tcsexam_lib import run_report, run_score, run_solver_score
+from tcsexam_lib import environment, run_report, run_score, run_solver_score
 from tcsexam_lib.documents import Field, Record
 from tcsexam_lib.reports import run_set_document
 from tcsexam_lib.schemas import load_schema, schema_errors
 from tcsexam_lib.scoring import index_document, solver_document
 from tcsexam_lib.stats import document as stats_document
 
-MODULES = (index_document, solver_document, stats_document, run_set_document)
+MODULES = (index_document, solver_document, stats_document, run_set_document, environment)
 RECORDS = [
     value
     for module in MODULES
@@ -183,6 +184,36 @@ def test_the_kits_outputs_match_their_published_schemas(ws, tmp_path, tiny_noteb
     entry = loaded.result("test-model-a")
     assert entry.index == run_set.score.results["test-model-a"].index
     assert isinstance(entry.index_se_projected, stats_document.ProjectedSE)
+    # every output kind carries the environment it was made in, of the published shape
+    blocks = {
+        "solver-score": solver.provenance["environment"],
+        "score": index.provenance["environment"],
+        "stats": stats["provenance"]["environment"],
+        "run set": manifest["environment"],
+    }
+    for kind, block in blocks.items():
+        assert (
+            schema_errors(
+                {"provenance": {"parameters": {}, "inputs": {}, "environment": block}}, "provenance"
+            )
+            == []
+        ), kind
+        assert environment.Environment(block).python == platform.python_version(), kind
+    assert set(blocks["solver-score"]["packages"]) == {"numpy", "scipy", "fastjsonschema",
+                                                      "python-rapidjson"}  # fmt: skip
+    assert "matplotlib" in blocks["run set"]["packages"]
+    assert (
+        run_set_document.load_run_set(run_set.folder).environment.packages
+        == (blocks["run set"]["packages"])
+    )
+
+
+def test_the_environment_is_defined_once_in_the_published_schemas():
+    """run-set.schema.json holds a copy of provenance's (each schema file stands alone)."""
+    assert (
+        load_schema("run-set")["$defs"]["environment"]
+        == (load_schema("provenance")["$defs"]["environment"])
+    )
 
 
 def test_load_index_gives_tidy_tables(ws, tmp_path):

@@ -330,6 +330,24 @@ CASES = [
         r"'attempts_per_task\.sim-maxcut' = 4\.0",
     ),
     Case(
+        "evidence-of-another-reference-blocks-the-index",
+        evidence_edit(lambda d: d.update(reference_id="someone-elses-ref")),
+        0,
+        r"sim-alpha: incomplete, no index; blocked by 1 issue\(s\):\n  "
+        r"solver_evidence_reference_mismatch: sim-alpha/solver/sim-binpack attempt '1' \(line "
+        r"\d+\): .*was scored against reference 'someone-elses-ref', the cohort declares "
+        r"'demo-k3-sim-v1'\n    to do: score the records again against the cohort's reference"
+        r"(.|\n)*solver evidence: INCONSISTENT, 1 of \d+ adopted solver row\(s\) contradicted",
+    ),
+    Case(
+        "evidence-with-another-score-blocks-the-index",
+        evidence_edit(lambda d: d.update(relative_score=0.123)),
+        0,
+        r"sim-alpha: incomplete, no index; blocked by 1 issue\(s\):\n  "
+        r"solver_evidence_score_mismatch: sim-alpha/solver/sim-binpack attempt '1' \(line \d+\)"
+        r": table score [0-9.]+ differs from relative_score 0\.123 in ",
+    ),
+    Case(
         "evidence-relative-score-text",
         evidence_edit(lambda d: d.update(relative_score="abc")),
         2,
@@ -468,3 +486,30 @@ def test_hostile_input(case: Case, prepared: Path, tmp_path: Path):
         after.pop(case.output)  # the one file a successful command writes
         before.pop(case.output)
     assert after == before, sorted(set(after) ^ set(before)) or "a file's bytes changed"
+
+
+def test_a_model_whose_evidence_contradicts_its_table_is_never_ranked(prepared, tmp_path):
+    """Score with solver evidence that contradicts one of sim-alpha's solver rows, then ask
+    stats: sim-alpha, the demo's only complete model, has no index, interval or rank, and no
+    tie or leader group holds it."""
+    shutil.copytree(prepared, tmp_path / "ws", symlinks=True)
+    space = Space(tmp_path / "ws")
+    args = evidence_edit(lambda d: d.update(reference_id="someone-elses-ref"))(space)
+    run = [*tcsexam_command()]
+    scored = subprocess.run([*run, *args], capture_output=True, text=True, timeout=60)
+    assert scored.returncode == 0, scored.stderr
+    index = json.loads((space.root / "out" / "index.json").read_text(encoding="utf-8"))
+    alpha = index["models"]["sim-alpha"]
+    assert (alpha["status"], alpha["index"]) == ("incomplete", None)
+    stats_path = space.root / "out" / "stats.json"
+    ranked = subprocess.run(
+        [*run, "stats", str(space.root / "out" / "index.json"), "--output", str(stats_path)],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert ranked.returncode == 0, ranked.stderr
+    stats = json.loads(stats_path.read_text(encoding="utf-8"))
+    entry = stats["models"]["sim-alpha"]
+    assert [entry[k] for k in ("index", "index_ci", "rank_ci")] == [None, None, None]
+    assert "sim-alpha" not in stats["leader_group"]
+    assert all("sim-alpha" not in group for group in stats["tie_groups"])
+    assert all("sim-alpha" not in (p["model_a"], p["model_b"]) for p in stats["pairs"])

@@ -1,27 +1,168 @@
-"""The conda environment and the pip metadata declare the same dependencies."""
+"""The lock, the pip metadata and the conda environment declare the same environment.
+
+- ``requirements.lock`` satisfies ``pyproject.toml``: every dependency, dev extra and
+  build requirement is pinned, for each supported Python on Linux x86_64, at a version
+  its specifier allows, with its sha256 hashes (``make`` installs with
+  ``--require-hashes``);
+- ``environment.yml`` pins the lock's versions for conda users;
+- the installed environment is the locked one (what ``make`` installs).
+"""
 
 import re
 import tomllib
 from pathlib import Path
 
+import pytest
 import yaml
+from packaging.requirements import Requirement
+
+from tcsexam_lib.environment import (
+    COMPUTATION_PATH,
+    LOCK_FILE,
+    LOCK_RECORD,
+    installed_lock_sha256,
+    lock_differences,
+    locked_versions,
+    normalize_name,
+    sha256_of,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
-
+LOCK = ROOT / LOCK_FILE
+PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 
 #: conda-forge names that differ from the PyPI ones.
-CONDA_NAMES = {"python-fastjsonschema": "fastjsonschema"}
+CONDA_NAMES = {
+    "python-fastjsonschema": "fastjsonschema",
+    "jupyter_client": "jupyter-client",
+    "jupyterlab_pygments": "jupyterlab-pygments",
+}
+
+#: The Pythons the lock must serve (requires-python >= 3.11), on Linux x86_64.
+PYTHONS = ("3.11.7", "3.12.1", "3.13.0")
+HOW_TO_REFRESH = "run `make lock` (docs/reproducing.md) and commit requirements.lock"
+
+
+def _marker_environment(python: str) -> dict[str, str]:
+    return {
+        "python_version": ".".join(python.split(".")[:2]),
+        "python_full_version": python,
+        "sys_platform": "linux",
+        "platform_system": "Linux",
+        "platform_machine": "x86_64",
+        "os_name": "posix",
+        "implementation_name": "cpython",
+        "platform_python_implementation": "CPython",
+    }
+
+
+def _requirements() -> list[Requirement]:
+    """Every requirement the lock must satisfy: dependencies, dev extras, build system."""
+    project = PROJECT["project"]
+    texts = [*project["dependencies"], *project["optional-dependencies"]["dev"]]
+    texts += PROJECT["build-system"]["requires"]
+    texts += [
+        line.strip()
+        for line in (ROOT / "requirements-build.in").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    return [Requirement(text) for text in texts]
 
 
 def _name(requirement: str) -> str:
     name = re.split(r"[<>=!~ \[]", requirement.strip(), maxsplit=1)[0].lower()
-    return CONDA_NAMES.get(name, name)
+    return normalize_name(CONDA_NAMES.get(name, name))
 
 
-def test_environment_yml_matches_pyproject():
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    wanted = {_name(r) for r in project["dependencies"]}
-    wanted |= {_name(r) for r in project["optional-dependencies"]["dev"]}
+def unsatisfied(lock: Path, requirements: list[Requirement], python: str) -> list[str]:
+    """What the lock fails to pin, or pins outside its specifier, for ``python``."""
+    environment = _marker_environment(python)
+    pins = locked_versions(lock, environment)
+    problems = []
+    for requirement in requirements:
+        if requirement.marker is not None and not requirement.marker.evaluate(environment):
+            continue
+        name = normalize_name(requirement.name)
+        if name not in pins:
+            problems.append(f"{requirement} is not in the lock (Python {python})")
+        elif not requirement.specifier.contains(pins[name], prereleases=True):
+            problems.append(f"{requirement}: the lock pins {name}=={pins[name]} (Python {python})")
+    return problems
+
+
+@pytest.mark.parametrize("python", PYTHONS)
+def test_the_lock_satisfies_pyproject(python):
+    problems = unsatisfied(LOCK, _requirements(), python)
+    assert problems == [], f"requirements.lock no longer satisfies pyproject.toml: {problems}; " + (
+        HOW_TO_REFRESH
+    )
+
+
+def test_the_check_names_a_requirement_the_lock_does_not_satisfy(tmp_path):
+    lock = tmp_path / "requirements.lock"
+    lock.write_text("scipy==1.10.0 \\\n    --hash=sha256:00\n", encoding="utf-8")
+    assert unsatisfied(
+        lock, [Requirement("scipy>=1.11"), Requirement("numpy>=1.26")], "3.11.7"
+    ) == [
+        "scipy>=1.11: the lock pins scipy==1.10.0 (Python 3.11.7)",
+        "numpy>=1.26 is not in the lock (Python 3.11.7)",
+    ]
+
+
+def test_every_pin_of_the_lock_is_exact_and_hashed():
+    """pip's --require-hashes needs both; a line of another form would be a hand edit."""
+    text = LOCK.read_text(encoding="utf-8")
+    entries = re.split(r"\n(?=[A-Za-z0-9])", text.split("\n", 2)[2])
+    assert len(entries) > 100
+    for entry in entries:
+        head = entry.split("\n", 1)[0]
+        assert re.match(r"^[A-Za-z0-9][A-Za-z0-9._-]*==\S+", head), head
+        assert "--hash=sha256:" in entry, f"{head}: no hash"
+    assert text.startswith("# This file was autogenerated by uv via the following command:\n"
+                           "#    make lock\n")  # fmt: skip
+
+
+def test_the_lock_file_is_the_one_make_installs_from():
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert re.search(rf"^LOCK := {re.escape(LOCK_FILE)}$", makefile, re.M)
+    assert "pip install --quiet --require-hashes -r $(LOCK)" in makefile
+    assert re.search(r"^\$\(STAMP\): pyproject.toml \$\(LOCK\)$", makefile, re.M)
+
+
+def test_environment_yml_pins_the_locked_versions():
+    pins = locked_versions(LOCK, _marker_environment(PYTHONS[0]))
     env = yaml.safe_load((ROOT / "environment.yml").read_text())
-    conda = {_name(d) for d in env["dependencies"] if isinstance(d, str)} - {"python", "pip"}
-    assert conda == wanted
+    conda = {}
+    # what conda-forge does not have comes from PyPI in the environment's pip section
+    pip = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict))
+    entries = [e for e in env["dependencies"] if isinstance(e, str)]
+    for entry in entries + [e for e in pip if not e.startswith("-e")]:
+        if entry.split("=")[0] != "python":
+            name, _, version = entry.partition("==")
+            conda[_name(name)] = version
+    project = PROJECT["project"]
+    wanted = {
+        _name(r) for r in [*project["dependencies"], *project["optional-dependencies"]["dev"]]
+    }
+    wanted |= set(COMPUTATION_PATH["report"]) | {"pip", "setuptools"}
+    assert set(conda) == wanted
+    wrong = {
+        name: (version, pins[name]) for name, version in conda.items() if pins[name] != version
+    }
+    assert wrong == {}, f"environment.yml pins differ from requirements.lock (yml, lock): {wrong}"
+    assert "python=3.11" in env["dependencies"]
+
+
+def test_the_installed_environment_is_the_locked_one():
+    """What ``make`` installed is what the lock pins (a package installed or upgraded by
+    hand since, or a stale .venv after a change of the lock, fails here by name). An
+    environment not installed from the lock (conda, or made by hand) is not checked."""
+    installed = installed_lock_sha256()
+    if installed is None:
+        pytest.skip(f"this environment was not installed from the lock (no {LOCK_RECORD})")
+    assert installed == sha256_of(LOCK), "the lock changed since .venv was installed: make venv"
+    differences = [str(d) for d in lock_differences(LOCK)]
+    assert differences == [], (
+        "the installed packages differ from requirements.lock (recorded = locked): "
+        f"{differences}; `make venv` reinstalls from the lock"
+    )

@@ -11,6 +11,13 @@ block then runs on that copy with ``build/`` removed again (a reader may run it 
 after any ``make`` target); the commands of one block share one shell (``. .venv/bin/
 activate`` holds for the commands after it), as a reader types them in one terminal.
 
+The README's commands run under the golden digests' ``SOURCE_DATE_EPOCH``: the fresh
+``.venv`` must be installed from the lock (``requirements.lock``, hash-checked; every
+package at its locked version), and ``make report`` must publish the demo with the bytes
+of ``tests/golden/demo-digests.json`` (see tests/golden_digests.py: every file whose bytes
+changed is named, with how the environment differs; on another Python or platform than
+the digests', the bytes are not compared, and a warning says so).
+
 Two commands are not run as a plain shell command, each for a reason kept in
 :data:`NOT_PLAIN`: ``make test`` (it is the command that runs this test; ``.ci/run`` runs it
 on a clean clone) and ``make lab`` (a server that runs until stopped: it is started, must
@@ -19,6 +26,7 @@ serve the teaching notebook, and is stopped with every process it started).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -27,8 +35,10 @@ import subprocess
 import sys
 import time
 import urllib.request
+import warnings
 from pathlib import Path
 
+import golden_digests
 import pytest
 from conftest import isolate_jupyter_state
 
@@ -38,6 +48,9 @@ pytestmark = pytest.mark.smoke
 
 #: Marks a block of docs/ that runs on a fresh clone (put on the line before its fence).
 MARKER = "<!-- quick start: runs on a fresh clone (tests/test_quick_start.py) -->"
+#: Marks the blocks of docs/own-results.md: they run on a fresh clone too, once a seeded
+#: generator (tests/owndata.py) has written the files they name into my-work/.
+OWN_MARKER = "<!-- own results: runs on generated data (tests/test_quick_start.py) -->"
 #: Commands run otherwise than as written, and why.
 NOT_PLAIN = {
     "make test": "not run here: it is the command that runs this test (.ci/run runs it)",
@@ -48,8 +61,8 @@ TIMEOUT_S = 1800
 _FENCE = re.compile(r"^```sh\n(.*?)^```", re.M | re.S)
 
 
-def blocks(page: Path, marked_only: bool) -> list[list[str]]:
-    """The ``sh`` blocks of a page (those after :data:`MARKER`), each a list of commands.
+def blocks(page: Path, marked_only: bool, marker: str = MARKER) -> list[list[str]]:
+    """The ``sh`` blocks of a page (those after ``marker``), each a list of commands.
 
     A command is a line with its continuation lines (ending in ``\\``) joined; comment
     lines and blank lines are not commands (a trailing comment stays: bash ignores it).
@@ -58,7 +71,7 @@ def blocks(page: Path, marked_only: bool) -> list[list[str]]:
     found = []
     for match in _FENCE.finditer(text):
         before = text[: match.start()].rstrip("\n").rsplit("\n", 1)[-1]
-        if marked_only and before.strip() != MARKER:
+        if marked_only and before.strip() != marker:
             continue
         commands, current = [], ""
         for line in match.group(1).splitlines():
@@ -124,6 +137,7 @@ def _environment(home: Path) -> dict[str, str]:
     env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep) if p != kit_bin)
     isolate_jupyter_state(env, home)
     env["BROWSER"] = "true"  # make lab would open a browser: here, none
+    env["SOURCE_DATE_EPOCH"] = golden_digests.EPOCH  # the golden digests' build date
     return env
 
 
@@ -177,8 +191,15 @@ def _run_lab(command: str, cwd: Path, env: dict[str, str], log: list[str]) -> No
     assert "/lab/tree/notebooks/teaching.ipynb?token=" in text
 
 
-def _run_page(page: Path, marked_only: bool, cwd: Path, env: dict[str, str], log: list[str]):
-    for block in blocks(page, marked_only):
+def _run_page(
+    page: Path,
+    marked_only: bool,
+    cwd: Path,
+    env: dict[str, str],
+    log: list[str],
+    marker: str = MARKER,
+):
+    for block in blocks(page, marked_only, marker):
         plain: list[str] = []
         for command in block:
             key = _plain_key(command)
@@ -196,16 +217,90 @@ def _run_page(page: Path, marked_only: bool, cwd: Path, env: dict[str, str], log
             _run_shell(plain, cwd, env, log)
 
 
-def test_every_readme_command_and_quick_start_block_runs_on_a_fresh_clone(tmp_path):
-    clone = tmp_path / "tcsexam-kit"
+def _clone_python(clone: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [str(clone / ".venv" / "bin" / "python"), *args], cwd=clone, env=env,
+        capture_output=True, text=True, timeout=TIMEOUT_S,
+    )  # fmt: skip
+
+
+def _check_installed_from_the_lock(clone: Path, env: dict[str, str]) -> None:
+    """The fresh .venv holds the lock's versions, and records the lock's sha256."""
+    script = (
+        "from tcsexam_lib.environment import installed_lock_sha256, lock_differences, "
+        "sha256_of\n"
+        "assert installed_lock_sha256() == sha256_of('requirements.lock'), 'lock not recorded'\n"
+        "print('\\n'.join(str(d) for d in lock_differences('requirements.lock')))"
+    )
+    done = _clone_python(clone, env, "-c", script)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "", f"not the locked versions: {done.stdout}"
+
+
+def _check_golden_digests(clone: Path, env: dict[str, str]) -> None:
+    """``make report`` published the demo with the golden digests' bytes."""
+    done = _clone_python(clone, env, "tests/golden_digests.py", "--compare", "build/reports")
+    if done.returncode == 3:  # another interpreter or platform than the digests'
+        warnings.warn(done.stdout.strip(), stacklevel=2)
+        return
+    assert done.returncode == 0, (
+        f"make report under SOURCE_DATE_EPOCH={golden_digests.EPOCH} did not reproduce "
+        f"tests/golden/demo-digests.json:\n{done.stdout}{done.stderr[-3000:]}"
+    )
+
+
+@pytest.fixture(scope="module")
+def fresh_clone(tmp_path_factory):
+    """A fresh copy of the kit (no ``.venv``, no ``build/``) and the environment to run it in,
+    shared by this module's tests in file order: the README's ``make report`` creates
+    ``.venv`` there, as on a fresh clone."""
+    root = tmp_path_factory.mktemp("clone")
+    clone = root / "tcsexam-kit"
     _fresh_copy(clone)
+    return clone, _environment(root / "home")
+
+
+def test_every_readme_command_and_quick_start_block_runs_on_a_fresh_clone(fresh_clone):
+    clone, env = fresh_clone
     assert not (clone / ".venv").exists() and not (clone / "build").exists()
-    env = _environment(tmp_path / "home")
     log: list[str] = []
     _run_page(clone / "README.md", False, clone, env, log)
     assert (clone / "build" / "reports" / "index.html").is_file()  # make report's landing page
+    _check_installed_from_the_lock(clone, env)
+    _check_golden_digests(clone, env)
     for page in sorted((clone / "docs").glob("*.md")):
         if blocks(page, True):
             shutil.rmtree(clone / "build", ignore_errors=True)  # fresh: only .venv is there
             _run_page(page, True, clone, env, log)
     print("\n".join(log))
+
+
+def test_the_own_results_walk_through_runs_on_generated_data(fresh_clone):
+    """docs/own-results.md as written: build a reference from K runs, solver-score, fill,
+    score, stats, verify and report, on SIMULATED files of a model builder's own."""
+    from owndata import write_own_results
+
+    clone, env = fresh_clone
+    log: list[str] = []
+    if not (clone / ".venv").is_dir():  # run alone (-k): any make target makes it
+        _run_shell(["make venv"], clone, env, log)
+    work = write_own_results(clone)
+    kit_files = {p: p.stat().st_mtime_ns for p in (clone / "references").rglob("*")}
+    page = clone / "docs" / "own-results.md"
+    assert blocks(page, True, OWN_MARKER), "the page has no own-results block"
+    _run_page(page, True, clone, env, log, marker=OWN_MARKER)
+    print("\n".join(log))
+    index = json.loads((work / "out" / "index.json").read_text(encoding="utf-8"))
+    assert {m: e["status"] for m, e in index["models"].items()} == {
+        "model-a": "complete",
+        "model-b": "complete",
+    }
+    assert index["solver_evidence"]["consistent"] is True
+    assert (work / "out" / "index.attempts.csv").is_file()
+    assert sorted(p.name for p in (work / "out" / "index.evidence" / "model-b").iterdir()) == [
+        "my-maxcut-1.json", "my-maxcut-2.json", "my-sat-1.json"
+    ]  # fmt: skip
+    assert "verify: MATCH" in log[-1] or any("verify: MATCH" in entry for entry in log)
+    assert (work / "out" / "reports" / "index.html").is_file()
+    # nothing was written into the kit's own folders
+    assert {p: p.stat().st_mtime_ns for p in (clone / "references").rglob("*")} == kit_files

@@ -463,15 +463,36 @@ SPEC4_ATTEMPTS = [
     Refusal(
         "unknown-model",
         "score",
-        row(THM2, model="test-model-z"),
-        field_msg(line(THM2), "model", "test-model-z")
+        row(THM2, model="other-lab-model"),
+        field_msg(line(THM2), "model", "other-lab-model")
         + re.escape(f" (allowed: a model of the cohort: {MODEL})"),
+    ),
+    Refusal(
+        "model-typo",
+        "score",
+        row(THM2, model="test-modle-a"),
+        field_msg(line(THM2), "model", "test-modle-a")
+        + re.escape(f": did you mean '{MODEL}'? (allowed: a model of the cohort: {MODEL})"),
+    ),
+    Refusal(
+        "item-typo",
+        "score",
+        row(THM2, item="test-thm-22"),
+        field_msg(line(THM2), "item", "test-thm-22")
+        + re.escape(": did you mean 'test-thm-2'? (allowed: a task of suite 'lite' track"),
+    ),
+    Refusal(
+        "track-typo",
+        "score",
+        row(THM2, track="theorm"),
+        field_msg(line(THM2), "track", "theorm")
+        + re.escape(": did you mean 'theorem'? (allowed: theorem, solver,"),
     ),
     Refusal(
         "unknown-item",
         "score",
-        row(CON, item="test-con-99"),
-        field_msg(line(CON), "item", "test-con-99")
+        row(CON, item="no-such-task"),
+        field_msg(line(CON), "item", "no-such-task")
         + re.escape(" (allowed: a task of suite 'lite' track 'construction')"),
     ),
     Refusal(
@@ -613,6 +634,24 @@ SPEC4_ATTEMPTS = [
             + f"{MODEL},theorem,{THM},1,1,selected,valid,original_task_score,,,extra\n"
         ),
         r"attempts\.csv line 2: 11 fields, header has 10",
+    ),
+    Refusal(
+        "row-with-a-decimal-comma",
+        "score",
+        attempts_text(
+            ",".join(HEADER_COLUMNS)
+            + "\n"
+            + f"{MODEL},construction,{CON},1,0,85,selected,valid,original_task_score,,\n"
+        ),
+        r"attempts\.csv line 2: 11 fields, header has 10; the score '0,85' looks written with "
+        r"a decimal comma: write 0\.85",
+    ),
+    Refusal(
+        "header-separated-by-semicolons",
+        "score",
+        attempts_text(";".join(HEADER_COLUMNS) + "\n"),
+        r"attempts\.csv line 1: field 'header' = \"model;track;.*: column 1 is 'model;track;.*', "
+        r"expected 'model'; the columns are separated by semicolons \(';'\)",
     ),
     Refusal(
         "empty-attempts-file",

@@ -9,6 +9,7 @@ kernel per notebook): excluded from ``make test-unit``.
 
 from __future__ import annotations
 
+import html
 import html.parser
 import json
 import re
@@ -20,6 +21,7 @@ import pytest
 import yaml
 
 from tcsexam_lib import load_report_params, run_report, run_score, run_solver_score
+from tcsexam_lib.number_format import index_with_interval, interval_reach
 from tcsexam_lib.paths import KIT_ROOT
 from tcsexam_lib.stats.command import compute_stats
 
@@ -37,10 +39,11 @@ def _landing_rows(page: str) -> dict[str, tuple[str, str]]:
     """model -> (status, index cell text) from the landing page's table rows."""
     pattern = (
         r"<tr><td class='num' data-order='[^']*'>[^<]*</td><td class='tcs-nowrap'><a [^>]*>"
-        r"([^<]+)</a></td><td class='num' data-order='[^']*'>([^<]+)</td><td>[^<]*</td>"
+        r"([^<]+)</a></td><td class='num' data-order='[^']*'>(.*?)</td><td>[^<]*</td>"
         r"<td class='(\w+)'"
     )
-    return {model: (status, index) for model, index, status in re.findall(pattern, page)}
+    found = re.findall(pattern, page)
+    return {model: (status, re.sub(r"<[^>]*>", "", index)) for model, index, status in found}
 
 
 def _publish(output: Path) -> None:
@@ -69,8 +72,8 @@ def test_runner_on_a_demo_run_set_lists_every_model_as_run_score_does(published)
     assert list(rows) == ["sim-alpha", "sim-beta", "sim-gamma"]  # by rank, incomplete last
     stats = compute_stats(expected)  # what tcsexam stats gives with its defaults
     for model, entry in expected["models"].items():
-        half = stats["models"][model]["index_ci_half_width"]
-        index = "no index" if entry["index"] is None else f"{entry['index']:.2f} ± {half:.2f}"
+        ci = stats["models"][model]["index_ci"]  # both sides when asymmetric, never a ± past one
+        index = "no index" if entry["index"] is None else index_with_interval(entry["index"], *ci)
         assert rows[model] == (entry["status"], index), model
         for name in params.notebooks:
             if name == "cohort":
@@ -101,14 +104,15 @@ def test_runner_on_a_demo_run_set_lists_every_model_as_run_score_does(published)
     assert cohort.count('class="tcs-banner"') == 1  # the banner once; each chart its label
     alpha = expected["models"]["sim-alpha"]["index"]
     alpha_half = stats["models"]["sim-alpha"]["index_ci_half_width"]
+    alpha_ci = stats["models"]["sim-alpha"]["index_ci"]  # asymmetric: both sides shown
     assert (
         f'<td class="num" data-order="{alpha!r}">{alpha:.2f}</td><td class="num" '
-        f'data-order="{alpha_half!r}">{alpha_half:.2f}</td>'
+        f'data-order="{alpha_half!r}">{html.escape(interval_reach(alpha, *alpha_ci))}</td>'
     ) in cohort
     assert '<a href="models/sim-alpha/index.html">sim-alpha</a>' in cohort  # to its pages
     page = (tmp_path / params.name / "models/sim-alpha/index.html").read_text(encoding="utf-8")
     assert ">How precise the index is<" in page
-    assert f"index {alpha:.2f} ± {alpha_half:.2f} points (95% interval)" in page
+    assert f"index {index_with_interval(alpha, *alpha_ci)} points (95% interval)" in page
     # publishable: world-readable under umask 022, no machine path, nothing remote
     for path in sorted(tmp_path.rglob("*")):
         if path.is_file():
@@ -173,7 +177,9 @@ POLICY = {
     **{name: MEAN for name in ("range", "std")},
     **{name: rf"{MEAN}|pass|fail" for name in ("mean", "min", "max")},
     **{name: rf"{MEAN}|pass|fail" for name in ("sim-alpha", "sim-beta", "sim-gamma")},
-    "index ± half-width": rf"{POINTS} ± {POINTS}|no index",
+    # how far an index's interval reaches: one number, or both sides when it is asymmetric
+    "±": rf"{POINTS}|\+{POINTS} / −{POINTS}",
+    "index ± interval": rf"{POINTS} (± {POINTS}|\(\+{POINTS} / −{POINTS}\))|no index",
     "interval": rf"\[{POINTS}, {POINTS}\]",
     "p": r"< 0\.001|\d\.\d{3}",
     "p (Holm)": r"< 0\.001|\d\.\d{3}",
@@ -199,35 +205,26 @@ def test_every_published_number_follows_the_number_policy(published):
                     assert re.fullmatch(pattern, text), (page.relative_to(published), name, text)
                     checked.add(name)
     assert {"index", "±", "P", "interval", "p", "mean", "sim-alpha", "z", "scores",
-            "index ± half-width", "contribution", "relative score"} <= checked  # fmt: skip
+            "index ± interval", "contribution", "relative score"} <= checked  # fmt: skip
 
 
 def test_a_rerun_publishes_the_same_bytes(published, tmp_path):
-    """Under the same SOURCE_DATE_EPOCH every page, output and log is byte-identical; the
-    executed notebooks differ only in their execution times."""
+    """Under the same SOURCE_DATE_EPOCH every page, output, log and executed notebook is
+    byte-identical: the notebooks' execution times are the build date."""
     _publish(tmp_path)
     first = {p.relative_to(published): p for p in published.rglob("*") if p.is_file()}
     second = {p.relative_to(tmp_path): p for p in tmp_path.rglob("*") if p.is_file()}
     assert set(first) == set(second)
-    for relative, path in sorted(first.items()):
-        mine, theirs = path.read_bytes(), second[relative].read_bytes()
-        if relative.suffix == ".ipynb":
-            mine, theirs = _without_times(mine), _without_times(theirs)
-        assert mine == theirs, relative
+    differ = [str(r) for r, path in sorted(first.items())
+              if path.read_bytes() != second[r].read_bytes()]  # fmt: skip
+    assert differ == []
     executed = nbformat.read(published / "demo-lite-offline" / "cohort.ipynb", as_version=4)
     injected = [c for c in executed.cells if "injected-parameters" in c.metadata.get("tags", [])]
     assert [c.id for c in injected] == ["injected-parameters"]
-
-
-def _without_times(raw: bytes) -> dict:
-    """An executed notebook without papermill's and the kernel's execution times."""
-    notebook = json.loads(raw)
-    for key in ("start_time", "end_time", "duration"):
-        notebook["metadata"].get("papermill", {}).pop(key, None)
-    for cell in notebook["cells"]:
-        cell["metadata"].pop("execution", None)
-        cell["metadata"].get("papermill", {}).clear()
-    return notebook
+    when = "2025-12-02T00:00:00Z"  # EPOCH
+    assert executed.metadata.papermill.start_time == executed.metadata.papermill.end_time == when
+    assert {c.metadata.papermill.get("start_time") for c in executed.cells} == {when}
+    assert not any("execution" in c.metadata for c in executed.cells)
 
 
 @pytest.mark.parametrize("name", ["cohort", "solver_scoring", "index", "diagnostics"])

@@ -238,6 +238,73 @@ def test_provenance_records_what_verify_needs(work: Path) -> None:
         assert Path(described["resolved"]).is_absolute() and len(described["sha256"]) == 64
 
 
+def _edit_environment(path: Path, edit: Callable[[dict], None]) -> None:
+    """Edit the environment an output records, by hand (as if made elsewhere)."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    edit(data["provenance"]["environment"])
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+
+
+def _older_scipy_and_python(environment: dict) -> None:
+    environment["packages"]["scipy"] = "1.11.0"
+    environment["python"] = "3.11.0"
+
+
+def test_verify_names_every_difference_of_the_recorded_environment(work: Path, capsys) -> None:
+    output = _solver_output()
+    recorded = json.loads(Path(output).read_text(encoding="utf-8"))["provenance"]["environment"]
+    assert set(recorded["packages"]) == {"numpy", "scipy", "fastjsonschema", "python-rapidjson"}
+    assert verify_output(output).environment == []
+    assert main(["verify", output]) == 0
+    assert "environment: the same as recorded" in capsys.readouterr().out
+
+    _edit_environment(work / output, _older_scipy_and_python)
+    result = verify_output(output)
+    assert result.ok  # the values decide: the same values in another environment match
+    assert [(d.what, d.recorded, d.current) for d in result.environment] == [
+        ("python", "3.11.0", recorded["python"]),
+        ("package scipy", "1.11.0", recorded["packages"]["scipy"]),
+    ]
+    assert main(["verify", output]) == 0
+    printed = capsys.readouterr().out
+    assert f"  - package scipy: recorded 1.11.0, current {recorded['packages']['scipy']}" in printed
+    assert "verify: MATCH" in printed and "in another environment" in printed
+
+
+def test_verify_says_when_a_mismatch_coincides_with_a_changed_package(work: Path, capsys) -> None:
+    output = _solver_output()
+
+    def edit(environment: dict) -> None:
+        environment["packages"]["numpy"] = "1.26.0"
+        environment["lock_sha256"] = "0" * 64
+        del environment["packages"]["fastjsonschema"]  # recorded nothing for it
+
+    _edit_environment(work / output, edit)
+    data = json.loads((work / output).read_text(encoding="utf-8"))
+    data["relative_score"] += 0.125  # and a value that the recomputation does not give
+    (work / output).write_text(json.dumps(data), encoding="utf-8")
+    result = verify_output(output)
+    assert not result.ok and result.mismatch_with_changed_environment
+    assert [d.what for d in result.environment] == [
+        "lock", "package fastjsonschema", "package numpy"
+    ]  # fmt: skip
+    assert main(["verify", output]) == 2
+    printed = capsys.readouterr().out
+    assert "verify: MISMATCH; it coincides with a changed environment (package " in printed
+    assert "package numpy: recorded 1.26.0, current " in printed
+    assert "package fastjsonschema: recorded (none), current " in printed
+
+
+def test_verify_notes_an_output_made_before_the_environment_was_recorded(work: Path, capsys):
+    output = work / _score_output()
+    data = json.loads(output.read_text(encoding="utf-8"))
+    del data["provenance"]["environment"]
+    output.write_text(json.dumps(data), encoding="utf-8")
+    result = verify_output(output)
+    assert result.ok and not result.environment_recorded and result.environment == []
+    assert any("records no environment" in note for note in result.notes)
+
+
 def _drop_evidence(work: Path) -> None:
     (work / "evidence/m1/obj-min/a1.json").unlink()
 
@@ -309,7 +376,13 @@ def test_evidence_mismatches_appear_in_issues(work: Path, codes: list, task: str
         (code, task, "a1") for code in codes
     ]
     assert not result["solver_evidence"]["consistent"]
-    # the row keeps its place: the task mean is still the table's score
+    # the row keeps its place and its score, but no mean or index rests on it: the task and
+    # the model are incomplete
     table = {row[2]: row[4] for row in csv.reader((work / "attempts.csv").open(encoding="utf-8"))}
     rows = {t["item"]: t for t in result["models"]["m1"]["tasks"]}
-    assert json.loads(table[task]) == pytest.approx(rows[task]["mean"], abs=0)
+    assert [row["score"] for row in rows[task]["rows"]] == [json.loads(table[task])]
+    assert (rows[task]["status"], rows[task]["mean"]) == ("incomplete", None)
+    assert (result["models"]["m1"]["status"], result["models"]["m1"]["index"]) == (
+        "incomplete",
+        None,
+    )

@@ -64,7 +64,7 @@ def _print_reference_check(result) -> None:
 def _cmd_reference_check(args: argparse.Namespace) -> int:
     from ..references.check import check_reference
 
-    result = check_reference(args.target, references_dir=args.references_dir)
+    result = check_reference(args.target, references_dir=args.references_dir, suite=args.suite)
     if args.json:
         say_json(result.to_dict())
     else:
@@ -91,8 +91,14 @@ def _cmd_reference_build(args: argparse.Namespace) -> int:
         f"{n_scored} scored and {len(data['unscored_reference_instances'])} unscored "
         f"instance(s) from {len(args.runs)} runs -> {path}"
     )
-    say(f"check it with: tcsexam reference check {path}")
-    return 0
+    from ..references.check import check_reference
+
+    check = check_reference(path, references_dir=args.output_dir)
+    for note in check.notes:
+        say(f"note: {note}")
+    verdict = "OK, everything holds" if check.ok else "FAILED"
+    say(f"reference check {path}: {verdict} (again at any time: tcsexam reference check {path})")
+    return 0 if check.ok else 2
 
 
 def add_reference_commands(sub) -> None:
@@ -105,6 +111,14 @@ def add_reference_commands(sub) -> None:
     )
     check.add_argument(
         "target", metavar="ID|PATH", help="a reference id (references/<id>/*.json) or a file"
+    )
+    check.add_argument(
+        "--suite",
+        metavar="NAME|PATH",
+        default=None,
+        help="the suite file whose solver tasks the reference must hold (default: "
+        "<dir>/suites/<suite>.json beside the reference's folder <dir>/<id>/, else the "
+        "references folder's suites/)",
     )
     check.add_argument("--json", action="store_true", help="print the full report as JSON")
     add_references_dir(check)
@@ -154,11 +168,26 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         say(f"{len(result.differences)} value(s) differ:")
         for difference in result.differences:
             say(f"  - {difference}")
+    if result.environment:
+        say(f"environment: {len(result.environment)} difference(s) from the recorded one:")
+        for difference in result.environment:
+            say(f"  - {difference}")
+    elif result.environment_recorded:
+        say("environment: the same as recorded (Python, platform, lock, packages)")
     if result.ok:
-        say("verify: MATCH (recomputed from unchanged inputs; created_utc ignored)")
+        same = "; in another environment" if result.environment else ""
+        say(f"verify: MATCH (recomputed from unchanged inputs; created_utc ignored{same})")
         return 0
     changed = ", ".join(f"{c.role} ({c.path})" for c in result.changed_inputs)
-    say("verify: MISMATCH" + (f"; changed input(s): {changed}" if changed else ""))
+    text = "verify: MISMATCH" + (f"; changed input(s): {changed}" if changed else "")
+    if result.mismatch_with_changed_environment:
+        packages = [d for d in result.environment if d.package]
+        named = ", ".join(str(d) for d in (packages or result.environment))
+        text += (
+            f"; it coincides with a changed environment ({named}): the values may differ "
+            "because of it (docs/reproducing.md: rebuilding the recorded environment)"
+        )
+    say(text)
     return 2
 
 

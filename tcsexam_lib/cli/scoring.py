@@ -36,7 +36,8 @@ def _cmd_solver_score(args: argparse.Namespace) -> int:
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
-    from ..scoring.commands import run_score
+    from ..scoring.issues import describe_model
+    from ..scoring.score_command import run_score
 
     result = run_score(
         suite=args.suite,
@@ -45,7 +46,14 @@ def _cmd_score(args: argparse.Namespace) -> int:
         references_dir=args.references_dir,
         output=args.output,
         solver_evidence=args.solver_evidence,
+        solver_records=args.solver_records,
     )
+    if args.solver_records is not None:
+        from ..scoring.from_records import companion_paths
+
+        table, evidence = companion_paths(args.output)
+        say(f"solver scores from {args.solver_records}: the filled table -> {table}, the "
+            f"solver-score outputs -> {evidence}/")  # fmt: skip
     models = result.results
     shown = (
         list(models)
@@ -55,24 +63,36 @@ def _cmd_score(args: argparse.Namespace) -> int:
         ]
     )
     for model in shown:
-        entry = models[model]
-        index = "no index" if entry.index is None else f"index {entry.index:.2f}"
-        errors = len(entry.blocking_issues)
-        say(
-            f"{model}: {entry.status}, {index}"
-            + (f", {errors} blocking issue(s)" if errors else "")
-        )
+        for line in describe_model(model, models[model]):
+            say(line)
     if len(shown) < len(models):
         counts = Counter(entry.status for entry in models.values())
         tally = ", ".join(f"{counts[status]} {status}" for status in sorted(counts))
         say(f"{len(models)} models ({tally}); every model is in {args.output}")
     if result.solver_evidence is not None:
-        state = "consistent" if result.solver_evidence.consistent else "INCONSISTENT"
-        say(f"solver evidence: {state} (see the solver_evidence_* issues)")
+        say(_evidence_line(result))
     say(f"overall status {result.status} -> {args.output}")
     if result.simulated:
         say(SIMULATED_NOTE)
     return 0
+
+
+def _evidence_line(result) -> str:
+    """What the solver evidence check found, in one line."""
+    summaries = [e.solver_evidence for e in result.results.values() if e.solver_evidence]
+    checked = sum(s.rows_checked for s in summaries)
+    folder = result.solver_evidence.evidence_dir
+    if result.solver_evidence.consistent:
+        return (
+            f"solver evidence: {checked} adopted solver row(s) checked against {folder}, "
+            "each score matches its solver-score output"
+        )
+    wrong = checked - sum(s.matched for s in summaries)
+    return (
+        f"solver evidence: INCONSISTENT, {wrong} of {checked} adopted solver row(s) "
+        f"contradicted by {folder}; their models are incomplete (no index), each issue "
+        "named above"
+    )
 
 
 def add_scoring_commands(sub) -> None:
@@ -111,6 +131,15 @@ def add_scoring_commands(sub) -> None:
         default=None,
         help="folder of solver-score outputs (with --model/--attempt) to cross-check every "
         "adopted solver row against",
+    )
+    score.add_argument(
+        "--solver-records",
+        metavar="DIR",
+        default=None,
+        help="folder of instance records <model>/<task>/<attempt>.json: each is scored, blank "
+        "valid solver scores are filled from them and every adopted solver row is "
+        "cross-checked; writes <output>.attempts.csv and <output>.evidence/ beside the index "
+        "(not with --solver-evidence)",
     )
     add_references_dir(score)
     score.set_defaults(handler=_cmd_score)

@@ -38,6 +38,7 @@ from .load import reference_from_data
 from .model import TaskReference
 from .record_rules import RECORD_RULES
 from .records import TaskRecords, candidate_value
+from .suite_check import compare_suite_lists
 
 #: Reason written for an instance with fewer than two usable values.
 UNSCORED_REASON = "fewer than two usable reference values"
@@ -300,7 +301,10 @@ def write_new_reference(data: dict[str, Any], output_dir: str | os.PathLike[str]
     """Write reference data to ``<output_dir>/<id>/<suite>.json``; never overwrite a file.
 
     Another suite file of the same id may already exist: then the floors must agree and
-    the tasks both files hold must have equal entries. Returns the path written.
+    the tasks both files hold must have equal entries. When the suite's task list is there
+    (``<output_dir>/suites/<suite>.json``, where ``--references-dir <output_dir>`` finds
+    it), the reference must hold exactly its solver tasks. Nothing is written on a
+    refusal. Returns the path written.
     """
     reference_id, suite = data["reference_id"], data["suite"]
     if reference_id == FIXED_REFERENCE_ID:
@@ -313,6 +317,13 @@ def write_new_reference(data: dict[str, Any], output_dir: str | os.PathLike[str]
     if path.exists():
         raise _exists_refusal(path)
     reference_from_data(data, source=str(path))
+    own = {suite: (check_reference_data(data, str(path)), data)}
+    suite_findings = compare_suite_lists(own, [Path(output_dir) / "suites"], None, [])
+    if suite_findings:
+        raise InputRefused.from_problems(
+            f"The reference does not hold the solver tasks of suite '{suite}'",
+            [replace(f.problem, detail=f"[{f.code}] {f.problem.detail}") for f in suite_findings],
+        )
     siblings: dict[str, tuple[Any, Any]] = {}
     for sibling in sorted(folder.glob("*.json")) if folder.is_dir() else []:
         try:

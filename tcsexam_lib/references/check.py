@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import Problem, TcsexamError
+from ..errors import TcsexamError
 from ..formulas import SCALE_TERMS
 from ..jsonio import read_json_with_digest, sha256_file
 from ..paths import resolve_references_dir
@@ -38,6 +38,7 @@ from .rules import (
     relation_findings,
     schema_findings,
 )
+from .suite_check import compare_suite_lists, named_suite_file, suite_places
 
 __all__ = ["FINDING_CODES", "FileReport", "ReferenceCheck", "TaskSummary", "check_reference"]
 
@@ -158,10 +159,6 @@ class ReferenceCheck:
         }
 
 
-def _finding(code: str, where: str, detail: str, task: str | None = None, instance=None):
-    return Finding(code, where, Problem(where, detail=detail), task, instance)
-
-
 def _js(value: Any) -> str:
     """A value as JSON text for messages (``null``, not ``None``)."""
     try:
@@ -223,7 +220,7 @@ def _read_file(path: Path, expected_id: str | None) -> tuple[FileReport, Any]:
     except TcsexamError as exc:
         digest = sha256_file(path) if path.is_file() else None
         report = FileReport(path=source, sha256=digest)
-        report.findings.append(_finding("unreadable", source, str(exc)))
+        report.findings.append(Finding.about("unreadable", source, str(exc)))
         return report, None
     return check_reference_data(data, source, sha256=digest, expected_id=expected_id), data
 
@@ -259,7 +256,7 @@ def compare_suite_files(loaded: dict[str, tuple[FileReport, Any]]) -> list[Findi
         for name in ("scale_floor_relative", "scale_floor_absolute"):
             if data.get(name) != base.get(name):
                 findings.append(
-                    _finding(
+                    Finding.about(
                         "floors_differ",
                         report.path,
                         f"{name} is {_js(data.get(name))} but {_js(base.get(name))} in "
@@ -271,7 +268,7 @@ def compare_suite_files(loaded: dict[str, tuple[FileReport, Any]]) -> list[Findi
                 if data.get("reference_id") == FIXED_REFERENCE_ID:
                     detail = f"task '{task}' is absent from {base_report.path} (every Lite task "
                     findings.append(
-                        _finding("task_differs", report.path, detail + "is a Full task)", task)
+                        Finding.about("task_differs", report.path, detail + "is a Full task)", task)
                     )
                 continue
             findings.extend(
@@ -282,7 +279,7 @@ def compare_suite_files(loaded: dict[str, tuple[FileReport, Any]]) -> list[Findi
                     f"task '{task}': its unscored_reference_instances differ from those in "
                     f"{base_report.path}"
                 )
-                findings.append(_finding("task_differs", report.path, detail, task))
+                findings.append(Finding.about("task_differs", report.path, detail, task))
     return findings
 
 
@@ -298,7 +295,7 @@ def _task_differences(
                 f"task '{task}': {key} is {_js(entry.get(key))} but {_js(other.get(key))} in "
                 f"{other_path}"
             )
-            findings.append(_finding("task_differs", path, detail, task))
+            findings.append(Finding.about("task_differs", path, detail, task))
     mine = entry.get("instances") if isinstance(entry.get("instances"), dict) else {}
     theirs = other.get("instances") if isinstance(other.get("instances"), dict) else {}
     absent = "(absent)"
@@ -309,45 +306,23 @@ def _task_differences(
                 f"{_js(mine.get(instance, absent))} but {_js(theirs.get(instance, absent))} "
                 f"in {other_path}"
             )
-            findings.append(_finding("task_differs", path, detail, task, instance))
-    return findings
-
-
-def _compare_suite_lists(
-    loaded: dict[str, tuple[FileReport, Any]], refs_dir: Path, notes: list[str]
-) -> list[Finding]:
-    """The suite's task list (when present) must name the reference's solver tasks."""
-    findings = []
-    for suite, (report, data) in loaded.items():
-        if not isinstance(data, dict) or not isinstance(data.get("tasks"), dict):
-            continue
-        suite_path = refs_dir / "suites" / f"{suite}.json"
-        if not suite_path.is_file():
-            notes.append(
-                f"{suite_path} absent: the solver task list of suite '{suite}' was not compared"
-            )
-            continue
-        try:
-            listed = set(read_json_with_digest(suite_path)[0]["tracks"]["solver"])
-        except (TcsexamError, KeyError, TypeError) as exc:
-            findings.append(
-                _finding("suite_tasks", str(suite_path), f"cannot read its solver tasks: {exc}")
-            )
-            continue
-        tasks = set(data["tasks"])
-        for task in sorted(tasks - listed):
-            detail = f"task '{task}' is not a solver task of {suite_path}"
-            findings.append(_finding("suite_tasks", report.path, detail, task))
-        for task in sorted(listed - tasks):
-            detail = f"solver task '{task}' of {suite_path} has no entry in this reference file"
-            findings.append(_finding("suite_tasks", report.path, detail, task))
+            findings.append(Finding.about("task_differs", path, detail, task, instance))
     return findings
 
 
 def check_reference(
-    target: str | os.PathLike[str], *, references_dir: str | os.PathLike[str] | None = None
+    target: str | os.PathLike[str],
+    *,
+    references_dir: str | os.PathLike[str] | None = None,
+    suite: str | os.PathLike[str] | None = None,
 ) -> ReferenceCheck:
     """Check a reference file, or every suite file of a reference id.
+
+    The verdict is the same whether the reference is named by id or by path: each suite
+    file of the reference is compared with its suite's task list, found in the ``suites/``
+    folder beside the reference's folder (``<dir>/suites/<suite>.json`` for
+    ``<dir>/<id>/<suite>.json``), else in the references folder's ``suites/``, or named
+    with ``suite``.
 
     Parameters
     ----------
@@ -356,6 +331,9 @@ def check_reference(
         suite files, or the path of one file.
     references_dir : path, optional
         Folder of references (default: ``$TCSEXAM_REFERENCES`` or the kit's own).
+    suite : str or path, optional
+        The suite file to compare with: a suite name (``<references_dir>/suites/<name>.json``)
+        or a path.
 
     Returns
     -------
@@ -382,7 +360,7 @@ def check_reference(
         elif path.is_file():
             folder, expected_id, paths = path.parent, None, [path]
         else:
-            result.findings.append(_finding("not_found", text, "no such file or folder"))
+            result.findings.append(Finding.about("not_found", text, "no such file or folder"))
             return result
     else:
         folder, expected_id = refs_dir / text, text
@@ -390,22 +368,22 @@ def check_reference(
     for path in paths:
         report, data = _read_file(path, expected_id)
         result.files.append(report)
-        suite = report.suite if isinstance(report.suite, str) else path.stem
-        loaded.setdefault(suite, (report, data))
+        name = report.suite if isinstance(report.suite, str) else path.stem
+        loaded.setdefault(name, (report, data))
     declared_id = next(
         (r.reference_id for r in result.files if isinstance(r.reference_id, str)), expected_id
     )
     if expected_id is None and declared_id == FIXED_REFERENCE_ID:
         # a single fixed-id file: compare it with its sibling suite file when that is present
-        for suite in FIXED_SUITES:
-            sibling = folder / f"{suite}.json"
-            if suite not in loaded and sibling.is_file():
-                loaded[suite] = _read_file(sibling, None)
+        for name in FIXED_SUITES:
+            sibling = folder / f"{name}.json"
+            if name not in loaded and sibling.is_file():
+                loaded[name] = _read_file(sibling, None)
     if declared_id == FIXED_REFERENCE_ID:
         _check_fixed_presence(result, loaded, folder, expected_id is not None)
     elif not paths:
         result.findings.append(
-            _finding(
+            Finding.about(
                 "not_found",
                 str(folder / "<suite>.json"),
                 f"no suite file of reference '{text}' under {folder}",
@@ -413,8 +391,11 @@ def check_reference(
         )
     if len(loaded) >= 2:
         result.findings.extend(compare_suite_files(loaded))
-    if expected_id is not None and paths:
-        result.findings.extend(_compare_suite_lists(loaded, refs_dir, result.notes))
+    if paths:
+        explicit, problem = named_suite_file(suite, refs_dir)
+        result.findings.extend(problem)
+        places = suite_places(folder, refs_dir, by_id=not looks_like_path(target))
+        result.findings.extend(compare_suite_lists(loaded, places, explicit, result.notes))
     return result
 
 
@@ -427,7 +408,7 @@ def _check_fixed_presence(
     absent = [s for s in FIXED_SUITES if s not in loaded]
     if by_id and len(absent) == len(FIXED_SUITES):
         result.findings.append(
-            _finding(
+            Finding.about(
                 "not_found",
                 str(folder),
                 f"the release files of '{FIXED_REFERENCE_ID}' are not there: put the release's "

@@ -77,6 +77,11 @@ class Finding:
     task: str | None = None
     instance: str | None = None
 
+    @classmethod
+    def about(cls, code: str, where: str, detail: str, task=None, instance=None) -> Finding:
+        """A finding about ``where`` (a file) saying ``detail``."""
+        return cls(code, where, Problem(where, detail=detail), task, instance)
+
     def __str__(self) -> str:
         return f"[{self.code}] {self.problem}"
 

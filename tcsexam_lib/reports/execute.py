@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..jsonio import write_text_atomic
+from ..provenance import created_utc, source_date_epoch
 from .kernels import (
     append_to_log,
     kernel_log_block,
@@ -192,9 +193,11 @@ def execute_notebook(job: NotebookJob) -> NotebookOutcome:
     """Execute one notebook with papermill, then render it to HTML (with and without code).
 
     The executed notebook keeps papermill's metadata (parameters, timings, kit
-    environment). A failing cell is reported by its execution count ``In [N]`` (as
-    the HTML shows it; papermill's injected-parameters cell counts), its first line
-    and the error, and ``cell`` holds its 0-based position in the executed notebook;
+    environment); under ``SOURCE_DATE_EPOCH`` its times are the build date
+    (:func:`clamp_execution_times`), so that a rebuild gives the same bytes. A failing
+    cell is reported by its execution count ``In [N]`` (as the HTML shows it;
+    papermill's injected-parameters cell counts), its first line and the error, and
+    ``cell`` holds its 0-based position in the executed notebook;
     the notebook and its HTML are still written so that the error can be read. What
     the worker and the kernel write on stderr meanwhile is appended to the run set's
     log when the notebook ends, each line prefixed with its label. Called on a job
@@ -249,6 +252,51 @@ def stable_cell_ids(notebook: Any) -> Any:
     return notebook
 
 
+#: papermill's timestamps (in the notebook's and each cell's ``papermill`` metadata).
+_PAPERMILL_TIMES = ("start_time", "end_time")
+
+
+def clamp_execution_times(notebook: Any, when: str) -> Any:
+    """Under ``SOURCE_DATE_EPOCH``: every execution time of an executed notebook fixed.
+
+    papermill writes when the notebook and each cell started and ended, and how long
+    they took; nbclient writes each cell's message times (``metadata.execution``). So
+    that a rebuild publishes the same bytes, papermill's start and end times become
+    ``when`` (the build date) and its durations ``None``, and nbclient's times are
+    dropped; each cell's ``status`` and ``exception`` stay.
+
+    Examples
+    --------
+    >>> import nbformat
+    >>> cell = nbformat.v4.new_code_cell("1")
+    >>> cell.metadata["papermill"] = {"start_time": "2026-12-02T10:00:01.5", "duration": 0.5,
+    ...                               "status": "completed"}
+    >>> cell.metadata["execution"] = {"iopub.status.busy": "2026-12-02T10:00:01.5"}
+    >>> notebook = nbformat.v4.new_notebook(cells=[cell])
+    >>> notebook.metadata["papermill"] = {"end_time": "2026-12-02T10:00:02", "duration": 2.1}
+    >>> clamped = clamp_execution_times(notebook, "1970-01-01T00:00:00Z")
+    >>> dict(clamped.metadata.papermill)
+    {'end_time': '1970-01-01T00:00:00Z', 'duration': None}
+    >>> dict(clamped.cells[0].metadata)["papermill"]
+    {'start_time': '1970-01-01T00:00:00Z', 'duration': None, 'status': 'completed'}
+    >>> "execution" in clamped.cells[0].metadata
+    False
+    """
+    blocks = [notebook.metadata.get("papermill")]
+    for cell in notebook.cells:
+        cell.metadata.pop("execution", None)
+        blocks.append(cell.metadata.get("papermill"))
+    for block in blocks:
+        if not block:
+            continue
+        for key in _PAPERMILL_TIMES:
+            if block.get(key) is not None:
+                block[key] = when
+        if "duration" in block:
+            block["duration"] = None
+    return notebook
+
+
 def _execute(
     job: NotebookJob, on_retry: Callable[[str], None], on_stop: Callable[[str], None]
 ) -> NotebookOutcome:
@@ -284,6 +332,8 @@ def _execute(
     if partial.exists():
         notebook = nbformat.read(partial, as_version=4)
         stable_cell_ids(notebook)
+        if source_date_epoch() is not None:
+            clamp_execution_times(notebook, created_utc())
         meta = notebook.metadata.get("papermill", {})
         meta["input_path"] = job.source_name or job.source.name  # no path of this machine
         meta["output_path"] = executed.name

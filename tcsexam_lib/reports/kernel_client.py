@@ -20,6 +20,12 @@ papermill's own engine (nbclient) with three changes, each for a reason given in
   that does not end cleanly on its shutdown request (it had to be terminated, or it
   exited with an error code or a signal) is reported through ``on_stop``, never passed
   over in silence.
+
+The kernel manager overrides private methods of jupyter_client (no public hook exists
+for either change): :func:`check_jupyter_client` checks, when this module is imported,
+that each is still there and still called where the kit relies on it, and refuses
+(:class:`~tcsexam_lib.internals.LibraryChanged`, naming jupyter_client's version)
+rather than let an override go unused; an untested version is warned about.
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ from traitlets import Any as AnyTrait
 from traitlets import Integer, Unicode, default
 
 from ..errors import KernelStartFailed
+from ..internals import LibraryChanged, broken_message, calls_missing, missing_names, say_untested
 from .kernels import KERNEL_STARTS
 
 #: The name this engine is registered under with papermill.
@@ -100,6 +107,68 @@ def describe_stop(code: int | None, forced: str) -> str:
             name = str(-code)
         return f"the kernel ended by signal {name} after its shutdown request"
     return f"the kernel exited with code {code} after its shutdown request"
+
+
+#: The jupyter_client releases the kernel manager was tested with (the lock pins 8.10.0;
+#: 8.9.1's manager.py reads the same).
+TESTED_JUPYTER_CLIENT = ("8.9", "8.11")
+
+#: The private methods :class:`ReportKernelManager` overrides, each with the method of
+#: jupyter_client's ``KernelManager`` that must call it for the override to run.
+OVERRIDDEN = {
+    "_async_interrupt_kernel": "_async_shutdown_kernel",
+    "_async_send_kernel_sigterm": "_async_finish_shutdown",
+    "_async_kill_kernel": "_async_finish_shutdown",
+}
+_RELIES = (
+    "the report runner's kernel manager (tcsexam_lib/reports/kernel_client.py) overrides "
+    "them to shut a kernel down without interrupting it and to report a kernel it had to "
+    "stop by force; without them a kernel stopped by force would pass unreported"
+)
+
+
+def check_jupyter_client(manager_class: type, version: str) -> None:
+    """Refuse a jupyter_client whose kernel manager no longer has, or no longer calls,
+    the private methods the kit overrides; warn when its version is untested.
+
+    Examples
+    --------
+    >>> class Renamed:
+    ...     async def _async_shutdown_kernel(self):
+    ...         await self._async_interrupt()
+    ...     async def _async_finish_shutdown(self):
+    ...         await self._async_send_kernel_sigterm(); await self._async_kill_kernel()
+    ...     _async_send_kernel_sigterm = _async_kill_kernel = _async_interrupt_kernel = None
+    ...     shutting_down = False
+    >>> check_jupyter_client(Renamed, "8.10.0")
+    Traceback (most recent call last):
+    ...
+    tcsexam_lib.internals.LibraryChanged: jupyter_client 8.10.0 has no ... calling ...
+    """
+    wanted = [*OVERRIDDEN, *dict.fromkeys(OVERRIDDEN.values()), "shutting_down"]
+    missing = [f"KernelManager.{name}" for name in missing_names(manager_class, wanted)]
+    missing += [
+        f"KernelManager.{caller} calling {name}"
+        for name, caller in OVERRIDDEN.items()
+        if hasattr(manager_class, caller) and calls_missing(getattr(manager_class, caller), [name])
+    ]
+    if missing:
+        raise LibraryChanged(broken_message("jupyter_client", version, missing, _RELIES))
+    say_untested("jupyter_client", version, TESTED_JUPYTER_CLIENT, _RELIES)
+
+
+def _check_installed_jupyter_client() -> None:
+    from jupyter_client import __version__
+    from jupyter_client.provisioning import LocalProvisioner
+
+    check_jupyter_client(AsyncKernelManager, __version__)
+    if missing_names(LocalProvisioner, ["process"]):  # how a kernel's exit code is read
+        raise LibraryChanged(
+            broken_message("jupyter_client", __version__, ["LocalProvisioner.process"], _RELIES)
+        )
+
+
+_check_installed_jupyter_client()
 
 
 class ReportKernelManager(AsyncKernelManager):

@@ -20,6 +20,13 @@ while another closes it). The report runner saw all three.
 stopped and joined, while the IOPub thread still runs; only then do the exit handlers
 run, with no other thread left writing. Everything else (options, configuration, the
 working folder left out of ``sys.path`` while ipykernel loads) is ipykernel's.
+
+**What it relies on.** ``IPKernelApp.control_thread`` and ``shell_channel_thread``, not
+a public API: ipykernel's own ``IPKernelApp.close()`` stops the IOPub thread *first*,
+the order that causes the race, so it cannot be called instead. When the kernel starts,
+:func:`check_ipykernel` warns (on stderr, so in the run set's kernel log, naming
+ipykernel's version) when either attribute is gone (the fix is then off) or when
+ipykernel is not a version the kit was tested with (:data:`TESTED_IPYKERNEL`).
 """
 
 from __future__ import annotations
@@ -33,6 +40,48 @@ THREAD_JOIN_SECONDS = 10.0
 
 #: The kernel app's channel threads that may write to IOPub after the main loop ends.
 CHANNEL_THREADS = ("control_thread", "shell_channel_thread")
+
+#: The ipykernel releases the launcher was tested with, ``[low, high)`` (the lock pins 7.4.0).
+TESTED_IPYKERNEL = ("7.4", "7.5")
+
+_FIX = (
+    "the kit's kernel launcher (tcsexam_lib/reports/kernel_launch.py) stops the kernel's "
+    "control and shell-channel threads before it exits, so that a shutdown cannot hang or "
+    "abort (docs/reports.md)"
+)
+
+
+def check_ipykernel(app_class: type, version: str) -> list[str]:
+    """Warn when ipykernel lacks the channel threads the launcher stops, or is untested.
+
+    Returns the missing attributes (the fix is then off for them). ``app_class`` is
+    ipykernel's ``IPKernelApp``, ``version`` ipykernel's version.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> class OldApp:
+    ...     control_thread = None
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     missing = check_ipykernel(OldApp, "7.4.0")
+    >>> missing, str(caught[0].message)[:61]
+    (['shell_channel_thread'], 'ipykernel 7.4.0 has no IPKernelApp.shell_channel_thread: the ')
+    """
+    import warnings
+
+    from ..internals import LibraryWarning, broken_message, missing_names, say_untested
+
+    missing = missing_names(app_class, CHANNEL_THREADS)
+    if missing:
+        names = [f"IPKernelApp.{name}" for name in missing]
+        warnings.warn(
+            broken_message("ipykernel", version, names, f"{_FIX}; for it, that fix is OFF"),
+            LibraryWarning,
+            stacklevel=2,
+        )
+    say_untested("ipykernel", version, TESTED_IPYKERNEL, _FIX)
+    return missing
 
 
 def stop_channel_threads(app: Any, timeout: float = THREAD_JOIN_SECONDS) -> list[str]:
@@ -70,7 +119,10 @@ def stop_channel_threads(app: Any, timeout: float = THREAD_JOIN_SECONDS) -> list
 
 
 def _report_kernel_app() -> type:
+    import ipykernel
     from ipykernel.kernelapp import IPKernelApp
+
+    check_ipykernel(IPKernelApp, ipykernel.__version__)
 
     class ReportKernelApp(IPKernelApp):
         """ipykernel's application, its channel threads stopped when its main loop ends."""

@@ -7,13 +7,18 @@ that the data are simulated (when they are), then for each run set:
 - one line saying whether the lead is real (from the ``leader_group`` of its ``tcsexam
   stats``), a link to its cohort report and how many models have each status;
 - its models **ranked by index** (incomplete models last, without rank): rank, model
-  (linked to its index report), index ± the half-width of its interval, could be first,
+  (linked to its index report), index and how far its interval reaches (``± a``, or
+  ``+a / −b`` when it is asymmetric: never a ± past its bounds), could be first,
   status, P, S, C, O and links to the model's three reports; numbers follow the kit's
   number policy (:mod:`tcsexam_lib.number_format`) and sort numerically in the browser,
   a model without an index staying last;
 - links to the files: index JSON, intervals JSON, filled attempts table, kernel log.
 
-A footer names the kit version, the metric and the date the page was built.
+A link leads to the teaching notebook's static copy (``teaching.html``, written into the
+same folder by the report runner). A folded section names the environment that built the
+page (Python, platform, the lock's sha256, package versions); a footer names the kit
+version, the metric, each run set's suite, solver protocol and reference, and the date the
+page was built.
 """
 
 from __future__ import annotations
@@ -24,11 +29,12 @@ import urllib.parse
 from collections import Counter
 from pathlib import Path
 
+from ..environment import describe_environment
 from ..jsonio import write_text_atomic
-from ..number_format import mean, points
+from ..number_format import index_parts, mean, points
 from ..stats.wording import lead_sentence
 from ..vocab import MODEL_STATUSES, TRACK_LETTERS, TRACKS
-from .pages import footer_html
+from .pages import environment_html, footer_html
 from .publish import ASSETS, read_manifests
 from .run_set_document import NotebookFiles, RunSetDocument, RunSetSummary, SummaryModel
 
@@ -38,8 +44,8 @@ SIMULATED_TEXT = "SIMULATED DEMO DATA — not TCSExam results"
 _TIPS = {
     "rank": "1 = highest index; models without an index have no rank",
     "index": "TCSExam index in points: 30·P + 30·S + 30·C + 10·O (higher is better; it can "
-    "exceed 100); ± the half-width of its {level} interval (tasks drawn again within each "
-    "track)",
+    "exceed 100); ± how far its {level} interval reaches (tasks drawn again within each "
+    "track), +above / −below when the interval is asymmetric",
     "could be first": "yes: no model is significantly ahead of it (paired tests over the "
     "common tasks, Holm)",
     "status": "complete: every planned result is there; provisional: some adopted attempt "
@@ -94,7 +100,7 @@ def _reports_cell(folder: str, notebooks: list[NotebookFiles]) -> str:
 
 def _header(name: str, numeric: bool, level: str) -> str:
     tip = _TIPS.get(name, "").replace("{level}", level)
-    label = "index ± half-width" if name == "index" else name
+    label = "index ± interval" if name == "index" else name
     classes = " ".join(c for c in ("num" if numeric else "", "" if len(label) > 14 else
                                    "tcs-nowrap") if c)  # fmt: skip
     css = f" class='{classes}'" if classes else ""
@@ -111,16 +117,23 @@ def _model_row(
     if entry.index is None:
         index, order = "no index", ""
     else:
-        index, order = points(entry.index), repr(float(entry.index))
-        if entry.index_ci_half_width is not None:
-            index += f" ± {points(entry.index_ci_half_width)}"
+        order = repr(float(entry.index))
+        if entry.index_ci is not None:
+            shown, reach = index_parts(entry.index, *entry.index_ci)
+        elif entry.index_ci_half_width is not None:  # a run set written before bounds were kept
+            shown, reach = points(entry.index), f"± {points(entry.index_ci_half_width)}"
+        else:
+            shown, reach = points(entry.index), ""
+        index = html.escape(shown)
+        if reach:  # on a phone the reach wraps under the index
+            index += f" <span class='tcs-reach'>{html.escape(reach)}</span>"
     could = "—" if entry.index is None else "yes" if entry.could_be_first else "no"
     letters = [TRACK_LETTERS[t] for t in TRACKS]
     means = entry.track_means
     cells = [
         f"<td class='num' data-order='{'' if rank is None else rank}'>{rank or '—'}</td>",
         f"<td class='tcs-nowrap'>{name}</td>",
-        f"<td class='num' data-order='{order}'>{html.escape(index)}</td>",
+        f"<td class='num' data-order='{order}'>{index}</td>",
         f"<td>{could}</td>",
         f"<td class='{status}' data-order='{MODEL_STATUSES.index(entry.status)}'>{status}</td>",
         *(
@@ -194,11 +207,18 @@ def _run_set_section(manifest: RunSetDocument) -> str:
 _INTRO = (
     "<p>One section per run set: a suite under one solver protocol. Models are ranked by "
     "their <b>TCSExam index</b> in points (30·P + 30·S + 30·C + 10·O; higher is better; it "
-    "can exceed 100), shown with <b>±</b> the half-width of its 95% interval; <b>could be "
+    "can exceed 100), shown with <b>±</b> how far its 95% interval reaches (<b>+above / "
+    "−below</b> when the interval is asymmetric); <b>could be "
     "first</b>: no model is significantly ahead of it. A model without an index "
     "(<b>incomplete</b>) is listed last. P, S, C, O are the track means (theorem, solver, "
     "construction, conjecture). Click a column to sort; hover a column name for its "
     "meaning.</p>"
+)
+
+
+_TEACHING = (
+    "<p>How the scores are computed, step by step, with exercises: <a href='teaching.html'>"
+    "the teaching notebook</a> (a static copy; it reads offline).</p>"
 )
 
 
@@ -235,6 +255,7 @@ def build_landing_page(manifests: list[RunSetDocument]) -> str:
             "the kit's seeded demo generator.</span></div>"
         )
     parts.append(_INTRO)
+    parts.append(_TEACHING)
     if not manifests:
         parts.append("<p>No run set has been published in this folder yet.</p>")
     else:
@@ -255,9 +276,20 @@ def build_landing_page(manifests: list[RunSetDocument]) -> str:
         parts.append("</ul>")
     parts.extend(_run_set_section(m) for m in manifests)
     metrics = sorted({m.metric_id for m in manifests if m.metric_id})
+    run_sets = "".join(
+        f"<br>{html.escape(m.name)}: "
+        + footer_html(
+            suite=m.summary.suite,
+            protocol=m.summary.solver_protocol,
+            reference_id=str(m.reference_id),
+            with_kit=False,
+        )
+        for m in manifests
+    )
     parts.append(
+        f"{environment_html(describe_environment('report'))}"
         f"</main><footer class='tcs-footer'>{footer_html(metric_id=', '.join(metrics))}"
-        f"</footer><script src='{ASSETS}/report.js'></script></body></html>\n"
+        f"{run_sets}</footer><script src='{ASSETS}/report.js'></script></body></html>\n"
     )
     return "".join(parts)
 

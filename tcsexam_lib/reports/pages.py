@@ -25,6 +25,7 @@ import json
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 from ..jsonio import write_text_atomic
 from .publish import ASSETS, ensure_real_folder
@@ -50,6 +51,7 @@ _TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
 <main>
 {%- endblock body_header -%}
 {% block body_footer %}
+{{ resources.tcs_environment }}
 </main>
 <footer class="tcs-footer">{{ resources.tcs_footer }}</footer>
 </body>
@@ -102,7 +104,7 @@ white-space:nowrap}
 table.tcs-table td.tcs-long{min-width:14em}
 .tcs-caption{color:#444;margin:0.8em 0 0.2em 0;font-size:0.92em}
 td.complete{color:#0072B2;font-weight:bold}td.provisional{color:#9a6200;font-weight:bold}
-td.incomplete{color:#D55E00;font-weight:bold}
+td.incomplete{color:#B22222;font-weight:bold}
 .tcs-note{color:#444;font-style:italic}
 .failed{color:#b71c1c;font-weight:bold}
 .tcs-landing main{max-width:82em;margin:0 auto;padding:1em 1.2em}
@@ -126,7 +128,8 @@ table.tcs-table th,table.tcs-table td,.jp-RenderedHTMLCommon table.tcs-table th,
 .jp-RenderedHTMLCommon table.tcs-table td{padding:3px 5px}
 table.tcs-table.dataTable thead th.dt-orderable-asc,table.tcs-table.dataTable thead
 th.dt-orderable-desc{padding-right:20px}
-.tcs-landing main{padding:0.5em 0.8em}}
+.tcs-landing main{padding:0.5em 0.8em}
+.tcs-reach{display:block}}
 .tcs-hide-code,#code:target ~ nav .tcs-show-code{display:none}
 #code:target ~ nav .tcs-hide-code{display:inline}
 """
@@ -249,11 +252,13 @@ def footer_html(
     protocol: str | None = None,
     reference_id: str | None = None,
     metric_id: str | None = None,
+    with_kit: bool = True,
 ) -> str:
     """The footer of every page: kit version, metric, reference, suite, protocol, date.
 
     The date is when the page was built (``$SOURCE_DATE_EPOCH`` when it is set, so that
-    a rebuild gives the same bytes).
+    a rebuild gives the same bytes). ``with_kit=False`` gives the run set's part alone
+    (reference, suite, protocol: one line per run set on the landing page).
 
     Examples
     --------
@@ -265,7 +270,7 @@ def footer_html(
     """
     from ..provenance import created_utc, kit_version
 
-    parts = [f"TCSExam scoring kit {html.escape(kit_version())}"]
+    parts = [f"TCSExam scoring kit {html.escape(kit_version())}"] if with_kit else []
     if metric_id:
         parts.append(f"metric <code>{html.escape(metric_id)}</code>")
     if reference_id:
@@ -274,8 +279,45 @@ def footer_html(
         parts.append(f"suite <b>{html.escape(suite)}</b>")
     if protocol:
         parts.append(f"solver protocol <b>{html.escape(protocol)}</b>")
-    parts.append(f"built {html.escape(created_utc())}")
+    if with_kit:
+        parts.append(f"built {html.escape(created_utc())}")
     return " · ".join(parts)
+
+
+def environment_html(environment: dict[str, Any]) -> str:
+    """The folded section at the end of every page: the environment that made it.
+
+    Python, the platform, the sha256 of the lock the environment was installed from
+    and the version of every package on a page's computation path (the same block as
+    ``run-set.json``'s ``environment``; docs/reproducing.md says how to rebuild it).
+
+    Examples
+    --------
+    >>> text = environment_html({"python": "3.11.7", "implementation": "CPython",
+    ...     "platform": "linux-x86_64", "lock_sha256": None, "packages": {"numpy": "2.4.6"}})
+    >>> "CPython 3.11.7 on linux-x86_64" in text, "<code>numpy 2.4.6</code>" in text
+    (True, True)
+    """
+    from ..environment import LOCK_FILE, Environment
+
+    env = Environment(environment)
+    lock = (
+        f"installed from the kit's lock, <code>{LOCK_FILE}</code> with sha256 "
+        f"<code>{html.escape(env.lock_sha256)}</code>"
+        if env.lock_sha256
+        else "not installed from the kit's lock (a conda or hand-made environment)"
+    )
+    packages = ", ".join(
+        f"<code>{html.escape(name)} {html.escape(version or 'not installed')}</code>"
+        for name, version in env.packages.items()
+    )
+    return (
+        "<details class='tcs-how tcs-environment'><summary>The environment that made this "
+        f"page</summary>\n<p>{html.escape(env.implementation)} {html.escape(env.python)} on "
+        f"{html.escape(env.platform)}, {lock}. The packages whose versions can change this "
+        f"page: {packages}. Rebuilding a page to the byte from the same inputs: "
+        "<code>docs/reproducing.md</code> in the kit.</p></details>"
+    )
 
 
 def render_html(
@@ -300,6 +342,8 @@ def render_html(
     from jinja2 import DictLoader
     from nbconvert import HTMLExporter
 
+    from ..environment import describe_environment
+
     executed = Path(executed)
     notebook = nbformat.read(executed, as_version=4)
     assets = Path(os.path.relpath(output / ASSETS, final_folder)).as_posix()
@@ -309,6 +353,7 @@ def render_html(
         "tcs_assets": assets,
         "tcs_nav": nav,
         "tcs_footer": " · ".join(part for part in (footer, notebook_link) if part),
+        "tcs_environment": environment_html(describe_environment("report")),
     }
     exporter = HTMLExporter(
         template_name="lab",

@@ -11,14 +11,13 @@ run from anywhere.
 
 from __future__ import annotations
 
-import difflib
 import os
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputRefused, Problem
+from ..errors import InputRefused, Problem, did_you_mean
 from ..inputrules import Rule, RuleList
 from ..references.suites import Suite, load_suite
 from ..schemas import load_schema, validate_with_schema
@@ -101,14 +100,13 @@ def _keys_explain(params: ParamsInput):
     for k, (key, value) in enumerate(params.data.items()):
         if key in allowed:
             continue
-        close = difflib.get_close_matches(str(key), allowed, n=1)
         yield (
             (k,),
             Problem(
                 str(params.source),
                 field=str(key),
                 value=value,
-                detail="unknown key" + (f" (did you mean '{close[0]}'?)" if close else ""),
+                detail="; ".join(filter(None, ["unknown key", did_you_mean(key, allowed)])),
                 allowed=", ".join(allowed),
             ),
         )
@@ -359,7 +357,7 @@ def load_report_params(
     ...     load_report_params(p)
     ... except InputRefused as exc:
     ...     print(exc.problems[0].field, "->", exc.problems[0].detail)
-    protocl -> unknown key (did you mean 'protocol'?)
+    protocl -> unknown key; did you mean 'protocol'?
     """
     source = Path(path).resolve()
     params = ParamsInput(source, read_yaml_mapping(source), output)

@@ -17,14 +17,12 @@ write (no ``run-set.json``) is refused rather than replaced.
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import os
 import re
-import shutil
 from pathlib import Path
 
 from ..errors import InputRefused, Problem
+from ..folders import remove_tree
 from ..jsonio import read_json
 from .run_set_document import RunSetDocument
 
@@ -57,18 +55,6 @@ def _alive(pid: int) -> bool:
     except PermissionError:  # pragma: no cover - someone else's process
         return True
     return True
-
-
-def remove_tree(path: Path) -> None:
-    """Remove the kit's own folder ``path`` without following any symlink.
-
-    A symlink is unlinked (its target is left alone); a folder is removed with the
-    links inside it unlinked, never followed.
-    """
-    if path.is_symlink() or path.is_file():
-        path.unlink()
-    elif path.is_dir():
-        shutil.rmtree(path)
 
 
 def remove_stale_staging(output: Path) -> list[Path]:
@@ -136,52 +122,6 @@ def new_staging(output: Path, name: str) -> Path:
         remove_tree(folder)
     folder.mkdir()
     return folder
-
-
-_RENAME_EXCHANGE = 2
-
-
-def _exchange(a: Path, b: Path) -> bool:
-    """Swap two paths atomically (Linux ``renameat2``); False where it is not offered."""
-    libc_name = ctypes.util.find_library("c")
-    if not libc_name:  # pragma: no cover - not Linux
-        return False
-    libc = ctypes.CDLL(libc_name, use_errno=True)
-    renameat2 = getattr(libc, "renameat2", None)
-    if renameat2 is None:  # pragma: no cover - old C library
-        return False
-    at_fdcwd = -100
-    result = renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), _RENAME_EXCHANGE)
-    return result == 0
-
-
-def switch_into_place(staging: Path, final: Path) -> None:
-    """Put the finished staging folder at ``final``; remove what was there before.
-
-    With an existing ``final`` the two are exchanged in one atomic step where the
-    system offers it (else ``final`` is renamed away, then the staging folder renamed
-    in). A symlink at ``final`` is replaced itself, never followed.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> out = Path(tempfile.mkdtemp())
-    >>> for name in ("old", "new"):
-    ...     (out / name).mkdir(); _ = (out / name / "page.html").write_text(name)
-    >>> switch_into_place(out / "new", out / "old")
-    >>> (out / "old" / "page.html").read_text(), sorted(p.name for p in out.iterdir())
-    ('new', ['old'])
-    """
-    if not (final.exists() or final.is_symlink()):
-        os.rename(staging, final)
-        return
-    if final.is_dir() and not final.is_symlink() and _exchange(staging, final):
-        remove_tree(staging)  # now holds the previous run set
-        return
-    old = final.parent / f".{final.name}.old-{os.getpid()}"
-    os.rename(final, old)  # renames a symlink itself, not its target
-    os.rename(staging, final)
-    remove_tree(old)
 
 
 def read_manifests(output: Path) -> list[RunSetDocument]:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..documents import Record, field, frame
+from ..environment import Environment
 from ..jsonio import read_json
 from ..vocab import TRACK_LETTERS, TRACKS
 
@@ -45,6 +46,8 @@ class SummaryModel(Record):
     index: float | None = field()
     track_means: dict[str, float | None] = field()
     index_ci_half_width: float | None = field(default=None)
+    #: the index interval [low, high] (points); ``None`` in a run set written before it was kept
+    index_ci: list[float] | None = field(default=None)
     #: 1 = best (null without an index); with the run set's ``tcsexam stats`` document
     rank: int | None = field(default=None)
     #: no model significantly ahead of it (false without an index)
@@ -103,6 +106,9 @@ class RunSetDocument(Record):
     cohort: NotebookFiles | None = field(NotebookFiles, default=None)
     summary: RunSetSummary = field(RunSetSummary)
     notebooks: dict[str, list[NotebookFiles]] = field(NotebookFiles, shape="dict_of_lists")
+    #: the environment the run set was computed and rendered in (``None`` in a run set
+    #: written before it was recorded)
+    environment: Environment | None = field(Environment, default=None)
     created_utc: str = field(default="")
 
     def __init__(self, data: dict[str, Any], folder: str = "") -> None:

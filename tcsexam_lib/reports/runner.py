@@ -7,7 +7,7 @@ attempts table read once):
 1. scores every solver records file against the loaded reference (the output of
    ``tcsexam solver-score --model M --attempt A``);
 2. fills the blank solver scores of a copy of the attempts table from those outputs
-   (:func:`~tcsexam_lib.reports.fill.fill_table`), validates the copy and computes the
+   (:func:`~tcsexam_lib.scoring.fill.fill_table`), validates the copy and computes the
    index once, cross-checked against the solver outputs (``solver_evidence``: a score
    written by hand that differs from its output is an issue of the index, and a warning);
 3. only when every run set got that far, writes the outputs into the run set's staging
@@ -29,45 +29,47 @@ what was published stays as it was. Nothing is printed here: progress goes to th
 
 from __future__ import annotations
 
-import hashlib
 import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..csvio import CsvTable, read_csv_table
+from ..csvio import CsvTable
 from ..errors import InputRefused, Problem
+from ..folders import remove_tree
 from ..jsonio import dumps_json, write_text_atomic
 from ..paths import KIT_ROOT
 from ..provenance import relative_provenance
-from ..scoring.attempts import AttemptRows, validate_attempts
+from ..scoring.attempts import AttemptRows
 from ..scoring.cohort import load_cohort_reference
 from ..scoring.commands import ScoringInputs, index_document
-from ..scoring.evidence import SCORE_MISMATCH, SolverOutput
+from ..scoring.evidence import SCORE_MISMATCH
+from ..scoring.fill import FillResult
+from ..scoring.from_records import (
+    EVIDENCE,
+    RecordsFill,
+    evidence_files,
+    fill_from_records,
+    sha256_text,
+)
+from ..scoring.issues import describe_model
+from ..scoring.records_folder import RecordsFile
 from ..scoring.solver_document import SolverDocument
 from ..stats.command import compute_stats, stats_provenance
 from ..stats.document import write_stats_json
 from .execute import NotebookOutcome, Progress, execute_notebooks
-from .fill import FillResult, fill_table
 from .pages import write_assets
 from .params import ReportParams, load_report_params
-from .publish import new_staging, refuse_foreign_folders, remove_stale_staging, remove_tree
-from .records import (
-    RecordsFile,
-    check_records_folder,
-    find_records,
-    score_records_files,
-    solver_output_path,
-)
+from .publish import new_staging, refuse_foreign_folders, remove_stale_staging
 from .runsets import (
-    EVIDENCE,
     RunSetResult,
     comparisons,
     notebook_jobs,
     publish,
     write_planned_manifest,
 )
+from .teaching_page import write_teaching_page
 
 #: Folder of the kit's report notebooks.
 NOTEBOOKS_DIR = KIT_ROOT / "notebooks"
@@ -150,6 +152,7 @@ def run_report(
         for stale in remove_stale_staging(folder):
             say(f"removed {stale.name} (left by an interrupted run)")
         write_assets(folder)
+        write_teaching_page(folder, landing=True)  # the landing page links to it
     run_sets: list[RunSetResult] = []
     landing: list[Path] = []
     try:
@@ -261,37 +264,6 @@ class PreparedRunSet:
     table: AttemptRows
 
 
-def _check_fill(params: ReportParams, records: list[RecordsFile], fill: FillResult) -> None:
-    """Refuse records files no solver row names, and blank valid scores without records."""
-    paths = {(r.model, r.task, r.attempt): r.path for r in records}
-    problems = [
-        Problem(
-            str(paths[(o["model"], o["task"], o["attempt"])]),
-            field="attempt",
-            value=o["attempt"],
-            detail=f"no solver row {o['model']}/{o['task']} attempt '{o['attempt']}' "
-            f"in {params.attempts}",
-            allowed="a records file whose model, task and attempt have a row in the attempts "
-            "table (add the row: excluded, with a note, if it is not adopted)",
-        )
-        for o in fill.orphans
-    ]
-    problems += [
-        Problem(
-            f"{params.attempts} line {u['line']}",
-            field="score",
-            value="",
-            detail="blank valid solver score and no records file "
-            f"{params.records / u['model'] / u['item'] / (u['attempt'] + '.json')}",
-            allowed="a relative score in [0, 1], or that records file (the runner fills the "
-            "score from it)",
-        )
-        for u in fill.unfilled
-    ]
-    if problems:
-        raise InputRefused.from_problems(f"Run set {params.source} refused", problems)
-
-
 def prepare_run_set(params: ReportParams) -> PreparedRunSet:
     """Score one run set in memory, loading each input once; raise what would be refused.
 
@@ -304,25 +276,17 @@ def prepare_run_set(params: ReportParams) -> PreparedRunSet:
         raise ValueError("run-set parameters come from load_report_params (suite and cohort)")
     reference = load_cohort_reference(cohort, suite, references_dir=params.references_dir)
     inputs = ScoringInputs(suite, cohort, reference, params.references_dir)
-    records = find_records(params.records)
-    check_records_folder(
+    filled = fill_from_records(
+        inputs,
+        params.attempts,
         params.records,
-        records,
-        models=params.models,
-        solver_tasks=set(suite.tracks["solver"]),
-        suite=params.suite,
+        producer=PRODUCER,
         source=str(params.source),
+        summary=f"Run set {params.source}",
     )
-    outputs = score_records_files(
-        records, reference, references_dir=params.references_dir, producer=PRODUCER
+    return PreparedRunSet(
+        params, inputs, filled.records, filled.outputs, filled.filled, filled.fill, filled.table
     )
-    filled, fill = fill_table(read_csv_table(params.attempts, kind="Attempts file"), outputs)
-    _check_fill(params, records, fill)
-    try:
-        table = validate_attempts(filled, suite=suite, cohort=cohort)
-    except InputRefused as exc:
-        raise InputRefused(f"Run set {params.source}: {exc.summary}", exc.problems) from exc
-    return PreparedRunSet(params, inputs, records, outputs, filled, fill, table)
 
 
 def _write_run_set(prepared: PreparedRunSet, say: Progress) -> RunSetResult:
@@ -345,33 +309,27 @@ def _write_run_set(prepared: PreparedRunSet, say: Progress) -> RunSetResult:
 def _write_staged(prepared: PreparedRunSet, staging: Path, say: Progress) -> RunSetResult:
     params = prepared.params
     final = params.output / params.name
-    texts: dict[Path, str] = {}
-    evidence: dict[tuple[str, str, str], SolverOutput] = {}
+    filled = RecordsFill(
+        prepared.records, prepared.outputs, prepared.filled, prepared.fill, prepared.table
+    )
+    files = evidence_files(filled, Path(EVIDENCE), published_in=staging)
     solver_outputs: dict[str, list[SolverDocument]] = {model: [] for model in params.models}
-    for item, found in zip(prepared.records, prepared.outputs, strict=True):
-        relative = solver_output_path(Path(EVIDENCE) / item.model, item.task, item.attempt)
-        output = SolverDocument(found)  # a copy: the relative provenance is its own
-        output.set_provenance(relative_provenance(found.provenance, (staging / relative).parent))
-        text = dumps_json(output.data)
-        texts[staging / relative] = text
-        evidence[(item.model, item.task, item.attempt)] = SolverOutput(
-            relative, _sha256(text), output.data
-        )
-        solver_outputs[item.model].append(output)
+    for (model, _, _), found in files.outputs.items():
+        solver_outputs[model].append(found.document)
     filled_name = f"{params.name}.attempts.csv"
     filled_text = prepared.filled.to_text()
     index_path = staging / f"{params.name}.index.json"
     score = index_document(  # the evidence and the filled copy, relative to the staging folder
         prepared.inputs,
         prepared.table,
-        attempts=(Path(filled_name), _sha256(filled_text)),
-        evidence=(Path(EVIDENCE), evidence),
+        attempts=(Path(filled_name), sha256_text(filled_text)),
+        evidence=(Path(EVIDENCE), files.outputs),
         producer=PRODUCER,
         base_dir=staging,
     )
     score.set_provenance(relative_provenance(score.provenance, staging))
-    for path, text in texts.items():
-        write_text_atomic(path, text)
+    for path, text in files.texts.items():
+        write_text_atomic(staging / path, text)
     for model, outputs in solver_outputs.items():
         say(f"[{params.name}] {model}: {len(outputs)} solver-score output(s)")
     write_text_atomic(staging / filled_name, filled_text)
@@ -385,14 +343,14 @@ def _write_staged(prepared: PreparedRunSet, staging: Path, say: Progress) -> Run
     ]
     say(
         f"[{params.name}] attempts: {len(fill.filled)} blank solver score(s) filled, "
-        f"{len(disagreeing)} disagreeing -> {params.name}/{filled_name}"
+        f"{len(disagreeing)} written score(s) contradicted by their records"
+        + (" (each blocks its model's index)" if disagreeing else "")
+        + f" -> {params.name}/{filled_name}"
     )
-    for issue in disagreeing:
-        say(f"[{params.name}] warning: {issue.message}")
     index_text = dumps_json(score.data)
     write_text_atomic(index_path, index_text)
     stats_path = staging / f"{params.name}.stats.json"
-    index_sha256 = _sha256(index_text)
+    index_sha256 = sha256_text(index_text)
     stats = compute_stats(score.data, source=f"{final / index_path.name}", sha256=index_sha256)
     provenance = stats_provenance(  # verify recomputes it from the index beside it
         staging.resolve() / index_path.name,
@@ -406,8 +364,8 @@ def _write_staged(prepared: PreparedRunSet, staging: Path, say: Progress) -> Run
     stats.set_provenance(relative_provenance(provenance, staging))
     write_stats_json(stats_path, stats)
     for model, entry in score.results.items():
-        index = "no index" if entry.index is None else f"index {entry.index:.2f}"
-        say(f"[{params.name}] {model}: {entry.status}, {index}")
+        for line in describe_model(model, entry):
+            say(f"[{params.name}] {line}")
     simulated = params.simulated or prepared.inputs.reference.simulated
     return RunSetResult(
         params,
@@ -422,7 +380,3 @@ def _write_staged(prepared: PreparedRunSet, staging: Path, say: Progress) -> Run
         stats_output=final / stats_path.name,
         stats=stats,
     )
-
-
-def _sha256(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()

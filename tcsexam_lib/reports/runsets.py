@@ -16,17 +16,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..environment import describe_environment
+from ..folders import switch_into_place
 from ..jsonio import dumps_json, write_text_atomic
 from ..paths import KIT_ROOT
 from ..provenance import created_utc, kit_version
+from ..scoring.fill import FillResult
+from ..scoring.from_records import EVIDENCE
 from ..scoring.index_document import IndexDocument, as_index_document, load_index
 from ..stats.document import ComputedStats, StatsDocument, StatsModel, as_stats_document
 from .execute import NotebookJob, NotebookOutcome, Progress
-from .fill import FillResult
 from .landing import write_landing_page
 from .pages import footer_html, relative_link
 from .params import ReportParams
-from .publish import MANIFEST, MANIFEST_KIND, read_manifests, switch_into_place
+from .publish import MANIFEST, MANIFEST_KIND, read_manifests
 from .run_set_document import RunSetSummary
 
 #: The run set's log of what its kernels and workers wrote to stderr.
@@ -57,8 +60,6 @@ class RunSetResult:
     published: bool = False
 
 
-#: Folder of a run set that holds its solver-score outputs (the solver evidence).
-EVIDENCE = "evidence"
 #: Folder of a run set that holds one folder of pages per model.
 MODELS = "models"
 #: The run set's report across its models.
@@ -72,8 +73,8 @@ def summary(
     """What the landing page and other cohort reports show: status, index, P/S/C/O.
 
     With the run set's ``tcsexam stats`` document, each model also gets its ``rank``
-    (1 = best; null without an index), the half-width of its index interval
-    (``index_ci_half_width``, points; null without an index) and ``could_be_first`` (no
+    (1 = best; null without an index), its index interval (``index_ci``, points) and its
+    half-width (``index_ci_half_width``; both null without an index) and ``could_be_first`` (no
     model significantly ahead of it; false without an index), and the summary the
     ``leader_group`` and ``level``.
 
@@ -84,7 +85,8 @@ def summary(
     >>> summary(score)["models"]["m"]
     {'status': 'complete', 'index': 55.5, 'track_means': {'P': 0.4}}
     >>> stats = {"level": 0.95, "leader_group": ["m"],
-    ...          "models": {"m": {"index_ci_half_width": 6.5, "rank": 1}}}
+    ...          "models": {"m": {"index_ci": [49.0, 62.0], "index_ci_half_width": 6.5,
+    ...                           "rank": 1}}}
     >>> summary(score, stats)["models"]["m"]["index_ci_half_width"], summary(score, stats)["level"]
     (6.5, 0.95)
     """
@@ -111,6 +113,7 @@ def _interval_summary(model: str, entry: StatsModel, stats: StatsDocument) -> di
     return {
         "rank": entry.rank,
         "index_ci_half_width": entry.index_ci_half_width,
+        "index_ci": entry.index_ci,
         "could_be_first": model in stats.leader_group,
     }
 
@@ -333,6 +336,7 @@ def manifest(rs: RunSetResult, planned: list[NotebookJob] | None = None) -> dict
         "cohort": cohort,
         "summary": summary(rs.score, rs.stats),
         "notebooks": by_model,
+        "environment": describe_environment("report"),
         "created_utc": created_utc(),
     }
 

@@ -21,7 +21,7 @@ from functools import cache, cached_property
 from itertools import repeat
 from typing import Any
 
-from ..errors import Problem
+from ..errors import Problem, did_you_mean
 from ..inputrules import Key, Rule, RuleList
 from ..references.suites import Suite
 from ..schemas import load_schema
@@ -94,7 +94,13 @@ def row_schema_problems(row: dict[str, str], where: str) -> list[Problem]:
     a.csv line 2: field 'track' = "proof" (allowed: theorem, solver, construction, conjecture)
     """
     return [
-        Problem(where, field=name, value=row[name], allowed=rule.text)
+        Problem(
+            where,
+            field=name,
+            value=row[name],
+            detail=did_you_mean(row[name], sorted(rule.allowed)) if rule.allowed else None,
+            allowed=rule.text,
+        )
         for name, rule in _applicable_rules(row).items()
         if not rule.accepts(row[name])
     ]
@@ -289,8 +295,9 @@ def _model_explain(table: AttemptsInput):
     for line, where, row in _labelled_rows(table):
         if row["model"] not in models:
             allowed = "a model of the cohort: " + ", ".join(models)
+            hint = did_you_mean(row["model"], list(models))
             yield _line_key(line, 10), Problem(where, field="model", value=row["model"],
-                                               allowed=allowed)  # fmt: skip
+                                               detail=hint, allowed=allowed)  # fmt: skip
 
 
 def _item_holds(table: AttemptsInput) -> bool:
@@ -304,7 +311,8 @@ def _item_explain(table: AttemptsInput):
         owner = suite.track_of(item)
         if owner is None:
             allowed = f"a task of suite '{suite.name}' track '{track}'"
-            problem = Problem(where, field="item", value=item, allowed=allowed)
+            hint = did_you_mean(item, suite.tracks.get(track, ()))
+            problem = Problem(where, field="item", value=item, detail=hint, allowed=allowed)
         elif owner != track:
             detail = f"item '{item}' belongs to track '{owner}'"
             problem = Problem(where, field="track", value=track, detail=detail,

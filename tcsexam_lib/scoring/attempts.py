@@ -10,6 +10,7 @@ once.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,12 +34,19 @@ def _check_header(table: CsvTable) -> None:
             k for k, want in enumerate(ATTEMPT_COLUMNS) if k >= len(head) or head[k] != want
         )
         got = repr(head[position]) if position < len(head) else "nothing"
+        detail = f"column {position + 1} is {got}, expected '{ATTEMPT_COLUMNS[position]}'"
+        separator = _other_separator(header)
+        if separator is not None:
+            detail += (
+                f"; the columns are separated by {separator} (a spreadsheet's export in some "
+                "locales): save the table as CSV with commas"
+            )
         problems.append(
             Problem(
                 where,
                 field="header",
                 value=",".join(header),
-                detail=f"column {position + 1} is {got}, expected '{ATTEMPT_COLUMNS[position]}'",
+                detail=detail,
                 allowed=",".join(ATTEMPT_COLUMNS)
                 + " (in this order; further columns such as note may follow)",
             )
@@ -62,6 +70,46 @@ def _check_header(table: CsvTable) -> None:
         raise InputRefused("Attempts table header refused", problems)
 
 
+#: Separators a spreadsheet may write in place of commas, by name.
+_SEPARATORS = {";": "semicolons (';')", "\t": "tabs", "|": "vertical bars ('|')"}
+
+
+def _other_separator(header: list[str]) -> str | None:
+    """The separator a one-column header holds instead of commas, in words (or ``None``).
+
+    Examples
+    --------
+    >>> _other_separator(["model;track;item"]), _other_separator(["model", "track"])
+    ("semicolons (';')", None)
+    """
+    if len(header) != 1:
+        return None
+    return next((name for sep, name in _SEPARATORS.items() if sep in header[0]), None)
+
+
+_SCORE = ATTEMPT_COLUMNS.index("score")
+_DIGITS = re.compile(r"\s*[+-]?\d+\s*")
+
+
+def _decimal_comma(values: list[str], width: int) -> str | None:
+    """A hint when one field too many comes from a score written with a decimal comma.
+
+    Examples
+    --------
+    >>> _decimal_comma(["m", "theorem", "t", "1", "0", "85", "selected"], 6)
+    "the score '0,85' looks written with a decimal comma: write 0.85"
+    """
+    if len(values) != width + 1 or len(values) <= _SCORE + 1:
+        return None
+    whole, part = values[_SCORE], values[_SCORE + 1]
+    if _DIGITS.fullmatch(whole) and part.strip().isdigit():
+        return (
+            f"the score '{whole},{part}' looks written with a decimal comma: "
+            f"write {whole.strip()}.{part.strip()}"
+        )
+    return None
+
+
 def _rows(table: CsvTable) -> list[tuple[int, list[str]]]:
     """The table's rows with their lines; blank rows skipped, a wrong field count refused."""
     rows, problems = [], []
@@ -76,6 +124,9 @@ def _rows(table: CsvTable) -> list[tuple[int, list[str]]]:
             rows.append((line, values))
         else:
             detail = f"{len(values)} fields, header has {width}"
+            hint = _decimal_comma(values, width)
+            if hint is not None:
+                detail += f"; {hint}"
             problems.append(Problem(f"{table.source} line {line}", detail=detail))
     if problems:
         raise InputRefused.from_problems(f"Attempts table {table.source} refused", problems)

@@ -1,7 +1,7 @@
-"""What the commands (and the notebooks) run: load, score, attach provenance, write.
+"""What the scoring commands (and the notebooks) run: load, score, attach provenance, write.
 
-:func:`run_solver_score` and :func:`run_score` return the exact document that
-``tcsexam solver-score`` and ``tcsexam score`` write (typed: :mod:`.solver_document` and
+:func:`run_solver_score` and :func:`~.score_command.run_score` return the exact document
+that ``tcsexam solver-score`` and ``tcsexam score`` write (typed: :mod:`.solver_document` and
 :mod:`.index_document`; its JSON as ``.data``), so a notebook that calls them writes the
 same file as the command line. The report runner loads each input of a run
 set once: it passes the loaded reference to :func:`run_solver_score` and builds the
@@ -14,15 +14,14 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from ..csvio import read_csv_table
 from ..jsonio import refuse_output_over_inputs, write_json_atomic
 from ..provenance import InputFile, build_provenance
 from ..references.load import load_reference
 from ..references.model import Reference
 from ..references.suites import Suite, load_suite
-from .attempts import AttemptRows, validate_attempts
+from .attempts import AttemptRows
 from .cohort import Cohort, load_cohort, load_cohort_reference
-from .evidence import SolverOutput, check_solver_evidence, read_solver_outputs
+from .evidence import SolverOutput, check_solver_evidence
 from .index import compute_index
 from .index_document import IndexDocument
 from .solver_document import SolverDocument
@@ -72,7 +71,7 @@ def run_solver_score(
         result.mark_simulated()  # scored against a simulated (demo) reference
     inputs: dict[str, InputFile] = {"records": (records, digest)}
     result.set_provenance(build_provenance(producer, "run_solver_score", parameters, inputs, ref))
-    _write_output(output, result.data, [records, ref.path])
+    write_output(output, result.data, [records, ref.path])
     return result
 
 
@@ -122,30 +121,35 @@ def index_document(
     against every adopted valid solver row. Relative paths are relative to ``base_dir``
     (default: the working folder), which the provenance records as its ``cwd``.
     """
-    result = compute_index(
-        table, inputs.suite, inputs.cohort, reference_id=inputs.reference.reference_id
-    )
-    if inputs.simulated:
-        result.mark_simulated()  # simulated (demo) inputs: not TCSExam results
-    files: dict[str, InputFile] = {
-        "attempts": attempts,
-        "cohort": (inputs.cohort.path, inputs.cohort.sha256),
-        "suite": (inputs.suite.path, inputs.suite.sha256),
-    }
-    evidence_dir = None
-    if evidence is not None:
-        evidence_dir, outputs = evidence
-        checked = check_solver_evidence(
+    evidence_dir, outputs = evidence if evidence is not None else (None, {})
+    findings = None
+    if evidence_dir is not None:
+        findings = check_solver_evidence(
             table,
             outputs,
             evidence_dir=evidence_dir,
             reference_id=inputs.reference.reference_id,
             reference_sha256=inputs.reference.sha256,
         )
-        result.attach_evidence(str(evidence_dir), checked)
-        for found in sorted(outputs.values(), key=lambda o: o.path):
-            role = f"solver_evidence/{found.path.relative_to(evidence_dir).as_posix()}"
-            files[role] = (found.path, found.sha256)
+    result = compute_index(
+        table,
+        inputs.suite,
+        inputs.cohort,
+        reference_id=inputs.reference.reference_id,
+        found=findings.issues if findings else (),
+    )
+    if inputs.simulated:
+        result.mark_simulated()  # simulated (demo) inputs: not TCSExam results
+    if findings is not None:
+        result.attach_evidence(findings)
+    files: dict[str, InputFile] = {
+        "attempts": attempts,
+        "cohort": (inputs.cohort.path, inputs.cohort.sha256),
+        "suite": (inputs.suite.path, inputs.suite.sha256),
+    }
+    for found in sorted(outputs.values(), key=lambda o: o.path):
+        role = f"solver_evidence/{found.path.relative_to(evidence_dir).as_posix()}"
+        files[role] = (found.path, found.sha256)
     parameters = {
         "suite": inputs.suite.name,
         "attempts": attempts[0],
@@ -161,43 +165,7 @@ def index_document(
     return result
 
 
-def run_score(
-    *,
-    suite: str,
-    attempts: PathLike,
-    cohort: PathLike,
-    references_dir: PathLike | None = None,
-    output: PathLike | None = None,
-    solver_evidence: PathLike | None = None,
-    producer: str = "tcsexam score",
-) -> IndexDocument:
-    """Compute the index of a cohort and (optionally) write the result atomically.
-
-    ``"simulated": true`` is added when the suite, the cohort or the reference is marked
-    simulated (demo data).
-
-    With ``solver_evidence`` (a folder of solver-score outputs), each adopted solver
-    row is cross-checked against its output; disagreements become issues of the model
-    (``solver_evidence_*`` codes) and ``solver_evidence`` summarises the check. The
-    statuses keep their meaning (they describe the attempts table), the rows are kept
-    as they are, and nothing is replaced.
-    """
-    inputs = load_scoring_inputs(suite, cohort, references_dir)
-    csv_table = read_csv_table(attempts, kind="Attempts file")
-    table = validate_attempts(csv_table, suite=inputs.suite, cohort=inputs.cohort)
-    evidence = None
-    if solver_evidence is not None:
-        evidence = (solver_evidence, read_solver_outputs(solver_evidence))
-    result = index_document(
-        inputs, table, attempts=(attempts, csv_table.sha256), evidence=evidence, producer=producer
-    )
-    read = [attempts, cohort, inputs.suite.path, inputs.reference.path]
-    read += [found.path for found in (evidence[1] if evidence else {}).values()]
-    _write_output(output, result.data, read, folders=[solver_evidence])
-    return result
-
-
-def _write_output(
+def write_output(
     output: PathLike | None, result: dict[str, Any], inputs: list[Any], folders: list[Any] = ()
 ) -> None:
     """Write ``result`` atomically, refusing to replace an input or land in an input folder."""

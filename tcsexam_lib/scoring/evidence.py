@@ -5,7 +5,10 @@ runner writes ``<model>/<task>/<attempt>.json``), each naming its ``model``,
 ``task`` and ``attempt``. Every adopted ``valid`` solver row of the attempts table must have
 one output with the same score (within :data:`SCORE_TOLERANCE`) computed against the
 cohort's reference. A missing output, another score or another reference id is an
-issue in the index output; the row keeps its place and nothing is replaced.
+``error`` issue of the row's task: like every ``error``, it blocks the model's index (the
+task is ``incomplete``, the model's index ``null``), so that no index, rank or interval
+rests on a score its own evidence contradicts. The row keeps its place and nothing is
+replaced.
 """
 
 from __future__ import annotations
@@ -97,6 +100,26 @@ def read_solver_outputs(
     return found
 
 
+@dataclass(frozen=True)
+class EvidenceFindings:
+    """What the solver evidence check found: each model's summary, and every issue.
+
+    ``summaries`` maps a model with at least one adopted valid solver row to its counts
+    (``rows_checked``, ``matched``, ``missing``, ``score_mismatch``,
+    ``reference_mismatch``); ``issues`` are the rows that disagree, in table order, each
+    an ``error`` that the index turns into an incomplete task.
+    """
+
+    evidence_dir: str
+    summaries: dict[str, dict[str, Any]]
+    issues: list[Issue]
+
+    @property
+    def consistent(self) -> bool:
+        """True when every checked row matched its output."""
+        return not self.issues
+
+
 def check_solver_evidence(
     attempts: AttemptRows,
     outputs: dict[tuple[str, str, str], SolverOutput],
@@ -104,18 +127,18 @@ def check_solver_evidence(
     evidence_dir: str | os.PathLike[str],
     reference_id: str,
     reference_sha256: str | None = None,
-) -> dict[str, dict[str, Any]]:
+) -> EvidenceFindings:
     """Check each adopted ``valid`` solver row against its solver-score output.
 
     ``outputs`` are the solver-score outputs of ``evidence_dir`` (see
     :func:`read_solver_outputs`). An adopted row that is not ``valid`` has no score to
     check (the index already reports it as an ``error``), so it needs no output.
 
-    Returns, per model, ``{"summary": {...}, "issues": [...]}`` with issue codes
-    ``solver_evidence_missing``, ``solver_evidence_score_mismatch`` and
-    ``solver_evidence_reference_mismatch`` (another reference id, or, when
-    ``reference_sha256`` is given, the same id but another reference file: the output's
-    provenance records a different sha256).
+    The issues found have the codes ``solver_evidence_missing``,
+    ``solver_evidence_score_mismatch`` and ``solver_evidence_reference_mismatch`` (another
+    reference id, or, when ``reference_sha256`` is given, the same id but another
+    reference file: the output's provenance records a different sha256); pass them to
+    :func:`~tcsexam_lib.scoring.index.compute_index`, which blocks the index they concern.
     """
     solver_rows = [
         (model, item, row)
@@ -124,10 +147,11 @@ def check_solver_evidence(
         and row["adoption_status"] in ADOPTED_STATUSES
         and row["score_status"] == "valid"
     ]
-    per_model: dict[str, dict[str, Any]] = {}
+    summaries: dict[str, dict[str, Any]] = {}
+    found_issues: list[Issue] = []
     for model, item, row in solver_rows:
         attempt = row["attempt"]
-        entry = per_model.setdefault(model, empty_evidence_entry(evidence_dir))
+        summary = summaries.setdefault(model, empty_evidence_summary(evidence_dir))
         issues = _row_issues(
             (model, "solver", item),
             row,
@@ -136,13 +160,12 @@ def check_solver_evidence(
             reference_id,
             reference_sha256,
         )
-        summary = entry["summary"]
         summary["rows_checked"] += 1
         summary["matched"] += not issues
         for issue in issues:
             summary[_COUNTED_AS[issue.code]] += 1
-            entry["issues"].append(issue.to_dict())
-    return per_model
+        found_issues.extend(issues)
+    return EvidenceFindings(str(evidence_dir), summaries, found_issues)
 
 
 #: Which summary count each evidence issue adds to.
@@ -237,16 +260,13 @@ def score_mismatch(
     )
 
 
-def empty_evidence_entry(evidence_dir: str | os.PathLike[str]) -> dict[str, Any]:
+def empty_evidence_summary(evidence_dir: str | os.PathLike[str]) -> dict[str, Any]:
     """The evidence summary of a model with no solver row checked yet."""
     return {
-        "summary": {
-            "evidence_dir": str(evidence_dir),
-            "rows_checked": 0,
-            "matched": 0,
-            "missing": 0,
-            "score_mismatch": 0,
-            "reference_mismatch": 0,
-        },
-        "issues": [],
+        "evidence_dir": str(evidence_dir),
+        "rows_checked": 0,
+        "matched": 0,
+        "missing": 0,
+        "score_mismatch": 0,
+        "reference_mismatch": 0,
     }

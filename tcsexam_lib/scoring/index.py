@@ -7,11 +7,14 @@ Averaging order per model: (1) mean over the adopted attempts of each task, (2)
 equal-weight mean over the tasks of each track, (3) the fixed weights. A model is
 ``incomplete`` (index ``null``) when any planned task or repeat lacks an adopted
 ``valid`` row, ``provisional`` when complete but some adopted row is
-``selected_provisional``, and ``complete`` otherwise.
+``selected_provisional``, and ``complete`` otherwise. An ``error`` found beside the
+table (a solver row that its solver-score output contradicts, see :mod:`.evidence`)
+makes its task ``incomplete`` too: every ``error`` blocks the index.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..references.suites import Suite
@@ -69,11 +72,20 @@ def coverage_category(adoption_status: str, score_status: str) -> str:
 
 
 def _score_task(
-    key: tuple[str, str, str], planned: int, rows: list[dict[str, Any]]
+    key: tuple[str, str, str],
+    planned: int,
+    rows: list[dict[str, Any]],
+    found: Sequence[Issue] = (),
 ) -> tuple[dict[str, Any], list[Issue]]:
-    """Mean of one task's adopted valid attempts, its status and its issues."""
-    if len(rows) == planned and all(
-        r["adoption_status"] == "selected" and r["score_status"] == "valid" for r in rows
+    """Mean of one task's adopted valid attempts, its status and its issues.
+
+    ``found`` are the task's issues found beside the table (its solver evidence); one of
+    severity ``error`` makes the task ``incomplete`` (no mean), as every ``error`` does.
+    """
+    if (
+        not found
+        and len(rows) == planned
+        and all(r["adoption_status"] == "selected" and r["score_status"] == "valid" for r in rows)
     ):  # the usual case: every planned attempt adopted and valid, nothing to report
         attempts = [r["attempt"] for r in rows]
         scores = [r["score"] for r in rows]
@@ -105,7 +117,8 @@ def _score_task(
         if row["adoption_status"] == "excluded" and not str(row.get("note") or "").strip():
             text = "is excluded without a note saying why it was replaced"
             issues.append(_row_issue("excluded_without_note", key, row, text))
-    if len(valid) < planned:
+    issues.extend(found)
+    if len(valid) < planned or any(issue.severity == "error" for issue in found):
         status = STATUS_INCOMPLETE
     elif provisional:
         status = STATUS_PROVISIONAL
@@ -118,7 +131,12 @@ def _score_task(
 
 
 def compute_index(
-    attempts: AttemptRows, suite: Suite, cohort: Cohort, *, reference_id: str | None = None
+    attempts: AttemptRows,
+    suite: Suite,
+    cohort: Cohort,
+    *,
+    reference_id: str | None = None,
+    found: Sequence[Issue] = (),
 ) -> IndexDocument:
     """Aggregate a validated attempts table into the index of every model.
 
@@ -128,6 +146,9 @@ def compute_index(
         As returned by :func:`read_attempts` (already validated).
     suite, cohort :
         As returned by :func:`load_suite` and :func:`load_cohort`.
+    found :
+        Issues found beside the table (the solver evidence check's), each listed with its
+        task; an ``error`` among them makes its task, and so its model, ``incomplete``.
 
     Returns
     -------
@@ -140,12 +161,17 @@ def compute_index(
         :mod:`.index_document`).
     """
     groups = attempts.groups
+    found_by_task: dict[tuple[str, str, str], list[Issue]] = {}
+    for issue in found:
+        found_by_task.setdefault((issue.model, issue.track, issue.item), []).append(issue)
     models: dict[str, Any] = {}
     for model, plan in cohort.models.items():
         tasks, issues = [], []
         for track, item in suite.tasks:
             key = (model, track, item)
-            task, task_issues = _score_task(key, plan.planned(item), groups.get(key, []))
+            task, task_issues = _score_task(
+                key, plan.planned(item), groups.get(key, []), found_by_task.get(key, ())
+            )
             tasks.append(task)
             issues.extend(task_issues)
         models[model] = model_result(model, tasks, [issue.to_dict() for issue in issues])

@@ -31,6 +31,8 @@ from ..vocab import METRIC_ID, TRACK_LETTERS, TRACK_WEIGHTS, TRACKS
 if TYPE_CHECKING:  # pragma: no cover - annotations only
     import pandas as pd
 
+    from .evidence import EvidenceFindings
+
 SCHEMA = "index-output"
 
 STATUS_COMPLETE = "complete"
@@ -169,7 +171,7 @@ class IndexDocument(Record):
     >>> document = score_tiny_cohort({"m": {}}).result  # the seed's worked example
     >>> document.status, document.results["m"].index, document.results["m"].tracks["theorem"].mean
     ('complete', 55.5, 0.4)
-    >>> document.tasks.query("track == 'theorem'")[["model", "item", "mean"]].values.tolist()[:2]
+    >>> document.tasks.query("track == 'theorem'")[["model", "task", "mean"]].values.tolist()[:2]
     [['m', 'thm-1', 1.0], ['m', 'thm-2', 1.0]]
     """
 
@@ -202,22 +204,21 @@ class IndexDocument(Record):
         """Say that the inputs are simulated (demo) data: not TCSExam results."""
         self.data["simulated"] = True
 
-    def attach_evidence(self, evidence_dir: str, per_model: dict[str, dict[str, Any]]) -> None:
-        """Add the solver evidence check: each model's summary and issues, and the verdict.
+    def attach_evidence(self, findings: EvidenceFindings) -> None:
+        """Add the solver evidence check's summaries, one per model, and its verdict.
 
-        ``per_model`` is :func:`~tcsexam_lib.scoring.evidence.check_solver_evidence`'s
-        result (a model without a checked row gets an empty summary).
+        ``findings`` is :func:`~tcsexam_lib.scoring.evidence.check_solver_evidence`'s
+        result; its issues are already the models' (the index was computed with them). A
+        model without a checked row gets an empty summary.
         """
-        consistent = True
+        folder = findings.evidence_dir
         for model, entry in self.data["models"].items():
-            found = per_model.get(model) or {
-                "summary": {"evidence_dir": evidence_dir, "rows_checked": 0},
-                "issues": [],
-            }
-            entry["solver_evidence"] = found["summary"]
-            entry["issues"].extend(found["issues"])
-            consistent = consistent and not found["issues"]
-        self.data["solver_evidence"] = {"evidence_dir": evidence_dir, "consistent": consistent}
+            empty = {"evidence_dir": folder, "rows_checked": 0}
+            entry["solver_evidence"] = findings.summaries.get(model) or empty
+        self.data["solver_evidence"] = {
+            "evidence_dir": folder,
+            "consistent": findings.consistent,
+        }
 
     def set_provenance(self, provenance: dict[str, Any]) -> None:
         """The provenance block (it closes the document)."""
@@ -281,7 +282,7 @@ class IndexDocument(Record):
             {
                 "model": model,
                 "track": task.track,
-                "item": task.item,
+                "task": task.item,
                 "status": task.status,
                 "planned_attempts": task.planned_attempts,
                 "adopted_attempts": len(task.adopted_attempts),
@@ -291,36 +292,37 @@ class IndexDocument(Record):
             for model, entry in self.results.items()
             for task in entry.tasks
         ]
-        columns = ["model", "track", "item", "status", "planned_attempts", "adopted_attempts",
+        columns = ["model", "track", "task", "status", "planned_attempts", "adopted_attempts",
                    "adopted_valid_attempts", "mean"]  # fmt: skip
-        return frame(rows, columns, index=["model", "track", "item"])
+        return frame(rows, columns, index=["model", "track", "task"])
 
     @property
     def attempts(self) -> pd.DataFrame:
-        """One row per attempts-table row, with its model, track and item (file order per
-        task; further columns such as ``note`` as they were written).
+        """One row per attempts-table row, with its model, track and task (the table's
+        ``item``; file order per task; further columns such as ``note`` as they were
+        written).
 
         Examples
         --------
         >>> from tcsexam_lib.teaching import Attempt, score_tiny_cohort
         >>> cohort = score_tiny_cohort({"m": {"thm-1": [Attempt(1, "excluded", "valid",
         ...     "rerun"), Attempt(0)]}})
-        >>> cohort.result.attempts.query("item == 'thm-1'")[
+        >>> cohort.result.attempts.query("task == 'thm-1'")[
         ...     ["attempt", "adoption_status", "score", "note"]].values.tolist()
         [['1', 'excluded', 1.0, 'rerun'], ['2', 'selected', 0.0, '']]
         """
         rows = [
-            {"model": model, "track": task.track, "item": task.item, **row.data}
+            {"model": model, "track": task.track, "task": task.item, **row.data}
             for model, entry in self.results.items()
             for task in entry.tasks
             for row in task.rows
         ]
-        columns = ["model", "track", "item", *AttemptRow.fields()]
-        return frame(rows, columns, index=["model", "track", "item", "attempt"], further=True)
+        columns = ["model", "track", "task", *AttemptRow.fields()]
+        return frame(rows, columns, index=["model", "track", "task", "attempt"], further=True)
 
     @property
     def issues(self) -> pd.DataFrame:
-        """One row per issue: model, severity, code, track, item, attempt, line, message.
+        """One row per issue: model, severity, code, track, task, attempt, line, message.
 
         Examples
         --------
@@ -330,8 +332,9 @@ class IndexDocument(Record):
         ['adopted_not_valid', 'missing_attempt', 'missing_attempt']
         """
         rows = [issue.data for entry in self.results.values() for issue in entry.issues]
-        columns = ["model", "severity", "code", "track", "item", "attempt", "line", "message"]
-        return frame([{c: row.get(c) for c in columns} for row in rows], columns)
+        columns = ["model", "severity", "code", "track", "task", "attempt", "line", "message"]
+        named = {"task": "item"}  # the JSON's name of a task (the attempts table's column)
+        return frame([{c: row.get(named.get(c, c)) for c in columns} for row in rows], columns)
 
 
 def as_index_document(result: IndexDocument | dict[str, Any]) -> IndexDocument:
@@ -359,7 +362,7 @@ def load_index(path: str | os.PathLike[str]) -> IndexDocument:
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "index.json"
     >>> _ = write_json_atomic(path, score_tiny_cohort({"m": {}}).result.data)
     >>> tasks = load_index(path).tasks
-    >>> len(tasks), tasks.loc[0, "item"], float(tasks.loc[0, "mean"])
+    >>> len(tasks), tasks.loc[0, "task"], float(tasks.loc[0, "mean"])
     (9, 'thm-1', 1.0)
     """
     data = read_json(path)

@@ -9,8 +9,9 @@ with its ``meaning`` and ``action``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 #: Severities: ``error`` keeps the index from being published or flags wrong evidence,
 #: ``info`` makes it provisional, ``warning`` is worth a look but changes nothing.
@@ -140,3 +141,68 @@ class Issue:
             data["line"] = self.line
         data.update(self.details)
         return data
+
+
+class _Described(Protocol):
+    code: str
+    message: str
+
+
+class _ModelEntry(Protocol):
+    status: str
+    index: float | None
+    blocking_issues: list[Any]
+
+
+#: How many blocking issues of a model a terminal names before it counts the rest.
+SHOWN_ISSUES = 3
+
+
+def describe_issues(issues: Iterable[_Described], *, limit: int = SHOWN_ISSUES) -> list[str]:
+    """Lines that name the first ``limit`` issues (code, message, then what to do once per
+    code), then how many more there are: what a terminal says of a blocked model.
+
+    Examples
+    --------
+    >>> first = Issue.about("missing_task", ("m", "theorem", "t1"), "no attempt row")
+    >>> second = Issue.about("missing_task", ("m", "theorem", "t2"), "no attempt row")
+    >>> for line in describe_issues([first, second, first], limit=2):
+    ...     print(line)
+    missing_task: m/theorem/t1: no attempt row
+    missing_task: m/theorem/t2: no attempt row
+      to do: add the task's attempt rows (a valid score for each planned attempt), then score again
+    and 1 more
+    """
+    issues = list(issues)
+    shown = issues[:limit]
+    lines = []
+    codes = [issue.code for issue in shown]
+    for n, issue in enumerate(shown):
+        lines.append(f"{issue.code}: {issue.message}")
+        if issue.code not in codes[n + 1 :]:  # after the last issue shown with this code
+            lines.append(f"  to do: {ISSUE_CODES[issue.code].action}")
+    if len(issues) > limit:
+        lines.append(f"and {len(issues) - limit} more")
+    return lines
+
+
+def describe_model(model: str, entry: _ModelEntry) -> list[str]:
+    """What a terminal says of a model of an index output: its status and index, then its
+    first blocking issues by name, each with what to do (:func:`describe_issues`).
+
+    Examples
+    --------
+    >>> from tcsexam_lib.teaching import score_tiny_cohort
+    >>> cohort = score_tiny_cohort({"m": {"thm-1": []}})
+    >>> for line in describe_model("m", cohort.result.results["m"]):
+    ...     print(line[:72])
+    m: incomplete, no index; blocked by 1 issue(s):
+      missing_task: m/theorem/thm-1: no attempt row; 1 adopted valid attempt
+        to do: add the task's attempt rows (a valid score for each planned a
+    """
+    index = "no index" if entry.index is None else f"index {entry.index:.2f}"
+    blocking = entry.blocking_issues
+    head = f"{model}: {entry.status}, {index}"
+    if blocking:
+        head += f"; blocked by {len(blocking)} issue(s):"
+    return [head, *(f"  {line}" for line in describe_issues(blocking))]

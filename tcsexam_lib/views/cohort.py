@@ -2,8 +2,9 @@
 
 A cohort report leads with one line saying whether the lead is real, then the
 leaderboard: the models ranked by their index (incomplete models last, without rank),
-with each index's ± half-width, the ranks the paired tests allow, whether it could be
-first, its tie group, its status and its four track means. Every task's mean for every
+with how far each index's interval reaches (± or +above / −below), the ranks the paired
+tests allow, whether it could be first, its tie group, its status and its four track
+means. Every task's mean for every
 model follows, as a heatmap and a table whose layout holds at 200 models.
 
 The intervals come from the run set's ``tcsexam stats`` document (see :mod:`.stats`,
@@ -37,8 +38,9 @@ LEADERBOARD_TIPS = {
     "rank": "1 = highest index; a model without an index has no rank",
     "index": "TCSExam index in points: 30·P + 30·S + 30·C + 10·O (higher is better; it can "
     "exceed 100)",
-    "±": "half-width of the index's {level} interval (the tasks of each track drawn again "
-    "from the same pool): the interval reaches at most this far from the index",
+    "±": "how far the index's {level} interval reaches from it (the tasks of each track drawn "
+    "again from the same pool): one number when both sides are equal, +above / −below when "
+    "the interval is asymmetric",
     "could be first": "yes: no model is significantly ahead of it (paired tests over the "
     "common tasks, Holm)",
     "possible ranks": "the ranks the paired tests allow, for all models at once (1 = best)",
@@ -129,7 +131,8 @@ def leaderboard(
     Models with an index are ranked by it (1 = highest); a provisional model is ranked
     and its note says how many adoptions await confirmation; an incomplete model has no
     rank and no index, and the note says why. With the ``tcsexam stats`` document of the
-    same index (``stats``), the index is followed by its ± half-width (points), whether
+    same index (``stats``), the index is followed by how far its interval reaches (±, or
+    ``+above / −below`` when asymmetric; points), whether
     it could be first, the ranks the paired tests allow and its tie group (see
     :func:`~.stats.interval_columns`). ``pages`` (see
     :func:`~.notebook.published_pages`) links each model to its index report.
@@ -148,11 +151,13 @@ def leaderboard(
     >>> [[str(v) for v in row] for row in table[["rank", "model", "index", "status"]].values]
     [['1', 'b', '75.0', 'complete'], ['None', 'a', 'None', 'incomplete']]
     >>> stats = {"level": 0.95, "tie_groups": [["b"]], "leader_group": ["b"], "ranking": ["b"],
-    ...     "models": {"b": {"index_ci_half_width": 6.5, "rank_ci": [1, 1]},
-    ...                "a": {"index_ci_half_width": None, "rank_ci": None}}}
+    ...     "models": {"b": {"index": 75.0, "index_ci": [68.5, 81.5], "index_ci_half_width": 6.5,
+    ...                      "rank_ci": [1, 1]},
+    ...                "a": {"index": None, "index_ci": None, "index_ci_half_width": None,
+    ...                      "rank_ci": None}}}
     >>> row = leaderboard(result, stats).iloc[0]
-    >>> row["±"], row["could be first"], str(row["possible ranks"]), str(row["tie group"])
-    (6.5, 'yes', '1', '1')
+    >>> str(row["±"]), row["could be first"], str(row["possible ranks"]), str(row["tie group"])
+    ('6.50', 'yes', '1', '1')
     """
     from .stats import interval_columns
 
@@ -186,7 +191,8 @@ def leaderboard(
     table.attrs["kinds"] = {"rank": "count", "index": POINTS, "±": POINTS,
                             **{x: MEAN for x in "PSCO"}}  # fmt: skip
     table.attrs["caption"] = (
-        f"Index in points ± the half-width of its {level} interval; P, S, C, O: track means. "
+        f"Index in points, ± how far its {level} interval reaches (+above / −below when it is "
+        "asymmetric); P, S, C, O: track means. "
         "Hover a column name for its meaning."
     )
     table.attrs["empty_text"] = "The cohort declares no model."

@@ -247,13 +247,13 @@ def issues_table(result: Result, model: str) -> pd.DataFrame:
             "severity": issue.severity,
             "code": issue.code,
             "track": issue.track,
-            "item": issue.item,
+            "task": issue.item,
             "attempt": issue.attempt,
             "message": issue.message,
         }
         for issue in _model_entry(result, model).issues
     ]
-    columns = ["severity", "code", "track", "item", "attempt", "message"]
+    columns = ["severity", "code", "track", "task", "attempt", "message"]
     table = pd.DataFrame(rows, columns=columns)
     table.attrs["empty_text"] = f"No issue: every planned task and repeat of {model} is there."
     return table

@@ -15,8 +15,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputRefused, Problem
-from ..number_format import points
+from ..errors import InputRefused, Problem, did_you_mean
+from ..number_format import index_with_interval, points
 from ..reports.run_set_document import load_run_set
 from ..scoring.cohort import declared_models
 from ..scoring.index_document import IndexDocument, as_index_document, load_index
@@ -113,10 +113,8 @@ def refuse_unknown_parameters(notebook: str, namespace: dict[str, Any], hidden: 
     ...     refuse_unknown_parameters("index", {"modle": "sim-alpha"}, hidden=set())
     ... except InputRefused as exc:
     ...     print(exc.problems[0].field, "|", exc.problems[0].detail)
-    modle | unknown parameter (did you mean 'model'?)
+    modle | unknown parameter; did you mean 'model'?
     """
-    import difflib
-
     if hidden is None:
         from IPython import get_ipython
 
@@ -129,13 +127,12 @@ def refuse_unknown_parameters(notebook: str, namespace: dict[str, Any], hidden: 
             continue
         if not isinstance(value, _PARAMETER_TYPES):
             continue  # modules, functions and classes imported by the notebook
-        close = difflib.get_close_matches(name, declared, n=1)
         problems.append(
             Problem(
                 f"notebooks/{notebook}.ipynb parameters",
                 field=name,
                 value=value,
-                detail="unknown parameter" + (f" (did you mean '{close[0]}'?)" if close else ""),
+                detail="; ".join(filter(None, ["unknown parameter", did_you_mean(name, declared)])),
                 allowed=", ".join(declared),
             )
         )
@@ -192,8 +189,8 @@ def status_line(
 ) -> Note:
     """The model's status, first on every model page: status, index, coverage.
 
-    With the ``tcsexam stats`` document of the same index, the index is followed by the
-    half-width of its interval.
+    With the ``tcsexam stats`` document of the same index, the index is followed by how
+    far its interval reaches (``± a``, or ``(+a / −b)`` when it is asymmetric).
 
     Examples
     --------
@@ -206,10 +203,10 @@ def status_line(
     cov = entry.coverage
     index = "no index" if entry.index is None else f"index {points(entry.index)} points"
     stats = None if stats is None else as_stats_document(stats)
-    half = None if stats is None else stats.result(model).index_ci_half_width
-    if entry.index is not None and half is not None:
+    bounds = None if stats is None else stats.result(model).index_ci
+    if entry.index is not None and bounds is not None:
         level = percent(stats.level)
-        index = f"index {points(entry.index)} ± {points(half)} points ({level} interval)"
+        index = f"index {index_with_interval(entry.index, *bounds)} points ({level} interval)"
     text = (
         f"{model}: {entry.status.upper()}, {index} ({cov.tasks_complete} of "
         f"{cov.tasks_planned} tasks, {cov.attempts_adopted_valid} of "
@@ -294,13 +291,18 @@ def refuse_model_outside_cohort(model: str, models: list[str]) -> str:
 
 
 def one_line_errors() -> None:
-    """Show a refusal of the kit in a notebook as its message alone, not a traceback."""
+    """Show a refusal of the kit in a notebook as its message alone, not a traceback.
+
+    It relies on IPython's ``_showtraceback`` (the hook through which a kernel sends an
+    error; ``set_custom_exc`` does not show what its handler returns): where a shell
+    has none, a warning names IPython's version and refusals keep their traceback.
+    """
     from IPython import get_ipython
 
     from ..errors import TcsexamError
 
     shell = get_ipython()
-    if shell is None:
+    if shell is None or not _shell_shows_tracebacks(shell):
         return
 
     def handler(shell, etype, value, _tb, tb_offset=None):
@@ -309,6 +311,25 @@ def one_line_errors() -> None:
         return stb
 
     shell.set_custom_exc((TcsexamError,), handler)
+
+
+def _shell_shows_tracebacks(shell: object) -> bool:
+    """The shell has IPython's ``_showtraceback`` hook; else a warning says it has not."""
+    if hasattr(shell, "_showtraceback"):
+        return True
+    import warnings
+
+    import IPython
+
+    from ..internals import LibraryWarning, broken_message
+
+    relies = (
+        "the kit's notebooks show a refusal as its message alone through it "
+        "(tcsexam_lib/views/notebook.py); refusals keep their full traceback"
+    )
+    name = f"{type(shell).__name__}._showtraceback"
+    warnings.warn(broken_message("IPython", IPython.__version__, [name], relies), LibraryWarning, 2)
+    return False
 
 
 def read_index_output(path: str | os.PathLike[str]) -> IndexDocument:

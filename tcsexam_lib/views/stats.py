@@ -16,7 +16,7 @@ import pandas as pd
 
 from ..errors import InputRefused, Problem
 from ..jsonio import read_json
-from ..number_format import MEAN, TEXT, interval, points
+from ..number_format import MEAN, TEXT, index_with_interval, interval, interval_reach, points
 from ..schemas import validate_with_schema
 from ..scoring.index_document import IndexDocument, as_index_document
 from ..stats.document import StatsDocument, StatsModel, as_stats_document
@@ -112,7 +112,9 @@ def _rank_text(span: list[int] | tuple[int, int] | None) -> Cell | None:
 def interval_columns(stats: StatsDocument | dict[str, Any], model: str) -> dict[str, Any]:
     """What the leaderboard shows of one model's uncertainty (``None`` without an index).
 
-    ``±`` (points): the index interval reaches at most this far from the index;
+    ``±`` (points): how far the index interval reaches from the index, one number when
+    both sides read the same, ``+above / −below`` when it is asymmetric (sorted by the
+    larger side; :func:`~tcsexam_lib.number_format.interval_reach`);
     ``could be first``: no model is significantly ahead of it (Holm); ``possible
     ranks``: the best–worst rank the paired tests allow (1 = best, simultaneous over all
     models; sorted by the best); ``tie group``: the tie groups that hold the model,
@@ -123,16 +125,21 @@ def interval_columns(stats: StatsDocument | dict[str, Any], model: str) -> dict[
     Examples
     --------
     >>> stats = {"tie_groups": [["a", "b"], ["b", "c"]], "leader_group": ["a", "b"],
-    ...          "models": {"b": {"index_ci_half_width": 6.5, "rank_ci": [1, 3]}}}
+    ...          "models": {"b": {"index": 38.49, "index_ci": [0.0, 88.02],
+    ...                           "index_ci_half_width": 49.53, "rank_ci": [1, 3]}}}
     >>> columns = interval_columns(stats, "b")
     >>> [str(columns[c]) for c in ("±", "possible ranks", "could be first", "tie group")]
-    ['6.5', '1–3', 'yes', '1–2']
+    ['+49.53 / −38.49', '1–3', 'yes', '1–2']
     """
     stats = as_stats_document(stats)
     entry = stats.result(model)
     could = None if entry.rank_ci is None else "yes" if model in stats.leader_group else "no"
+    reach = None
+    if entry.index_ci is not None:
+        text = interval_reach(entry.index, *entry.index_ci)
+        reach = Cell(text, order=entry.index_ci_half_width)
     return {
-        "±": entry.index_ci_half_width,
+        "±": reach,
         "could be first": could,
         "possible ranks": _rank_text(entry.rank_ci),
         "tie group": _rank_text(tie_group_span(stats.tie_groups, model)),
@@ -275,7 +282,7 @@ def index_interval_note(stats: StatsDocument | dict[str, Any], model: str) -> No
     if entry.index is None:
         return Note(f"{model} has no index (status {entry.status}), so no interval.")
     lines = [
-        f"Index {points(entry.index)} ± {points(entry.index_ci_half_width)} points: "
+        f"Index {index_with_interval(entry.index, *entry.index_ci)} points: "
         f"{percent(stats.level)} interval {interval(*entry.index_ci)}, standard error "
         f"{points(entry.index_se)}.",
         f"Rank {entry.rank} (1 = best); the paired tests allow ranks {_rank_text(entry.rank_ci)}.",

@@ -202,6 +202,14 @@ def _conflicting_sibling(tmp_path: Path, tasks: Path, run_dirs: list[Path]) -> d
     return {}
 
 
+def _suite_with_another_task(tmp_path: Path, tasks: Path, run_dirs: list[Path]) -> dict:
+    """The suite's task list beside the new reference lists a solver task the runs lack."""
+    tracks = {"theorem": [], "solver": ["cut", "tour", "sat", "sat-comp"], "construction": [],
+              "conjecture": []}  # fmt: skip
+    write_json(tmp_path / "refs" / "suites" / "lite.json", {"suite": "lite", "tracks": tracks})
+    return {}
+
+
 @dataclass(frozen=True)
 class Refusal:
     name: str
@@ -240,6 +248,12 @@ REFUSALS = [
         r"instance 'sat-0'.*duplicate",
     ),
     Refusal("floors disagreeing with another suite file", _conflicting_sibling, "floors_differ"),
+    Refusal(
+        "a solver task of the suite without runs",
+        _suite_with_another_task,
+        r"(?s)suite 'lite'.*\[suite_tasks\] solver task 'sat-comp' of "
+        r".*suites/lite\.json has no entry",
+    ),
 ]
 
 
@@ -275,5 +289,8 @@ def test_cli_build_then_check(runs, tmp_path: Path, capsys) -> None:
     argv = ["reference", "build", "--id", NEW_ID, "--suite", "lite", "--tasks", str(tasks)]
     argv += ["--output-dir", str(tmp_path / "refs"), "--runs", *map(str, run_dirs)]
     assert main(argv) == 0
-    assert f"{NEW_ID}/lite.json" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert f"{NEW_ID}/lite.json" in printed
+    # the build says the check's verdict, and that the suite's task list was not there
+    assert "suites/lite.json absent" in printed and ": OK, everything holds" in printed
     assert main(["reference", "check", NEW_ID, "--references-dir", str(tmp_path / "refs")]) == 0

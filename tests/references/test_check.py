@@ -7,6 +7,7 @@ Every file here is generated at test time (see refdata.py). Files under the fixe
 from __future__ import annotations
 
 import hashlib
+import re
 import shutil
 import subprocess
 from collections.abc import Callable
@@ -390,3 +391,61 @@ def test_kit_ships_no_values_under_the_fixed_id() -> None:
         [git, "check-ignore", "-q", f"references/{FIXED_ID}/full.json"], cwd=root
     )
     assert ignored.returncode == 1
+
+
+def _reference_without_a_suite_task(refs: Path) -> Path:
+    """A reference whose suite (refs/suites/lite.json) lists a solver task it does not hold."""
+    data = small_reference(REF_ID)
+    path = _place(refs, data)
+    suite = suite_for(data)
+    suite["tracks"]["solver"].append("sat-comp")
+    write_json(refs / "suites" / "lite.json", suite)
+    return path
+
+
+# The same verdict whichever way the reference is named: by id, by its folder, by its file
+# (with or without --references-dir), or with the suite file named (--suite).
+NAMINGS = [
+    ("id", lambda refs, path: [REF_ID, "--references-dir", str(refs)]),
+    ("folder", lambda refs, path: [str(path.parent)]),
+    ("file", lambda refs, path: [str(path)]),
+    ("file, references dir", lambda refs, path: [str(path), "--references-dir", str(refs)]),
+    ("file, suite by path", lambda refs, path: [str(path), "--suite", str(refs / "suites" /
+                                                                       "lite.json")]),
+    ("file, suite by name", lambda refs, path: [str(path), "--suite", "lite",
+                                                "--references-dir", str(refs)]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("naming", [n[1] for n in NAMINGS], ids=[n[0] for n in NAMINGS])
+def test_a_missing_suite_task_fails_by_path_as_by_id(naming, tmp_path: Path, capsys) -> None:
+    refs = tmp_path / "refs"
+    path = _reference_without_a_suite_task(refs)
+    assert main(["reference", "check", *naming(refs, path)]) == 2
+    printed = capsys.readouterr().out
+    assert re.search(r"\[suite_tasks\] .*solver task 'sat-comp' of .*lite\.json has no entry",
+                     printed), printed  # fmt: skip
+    assert "FAILED" in printed and "OK" not in printed
+
+
+def test_a_suite_file_nowhere_is_a_note_naming_where_it_was_looked_for(tmp_path: Path) -> None:
+    path = write_json(tmp_path / "mine" / REF_ID / "lite.json", small_reference(REF_ID))
+    result = check_reference(path, references_dir=tmp_path / "empty")
+    assert result.ok
+    assert result.notes == [
+        f"{tmp_path / 'mine' / 'suites' / 'lite.json'} or "
+        f"{tmp_path / 'empty' / 'suites' / 'lite.json'} absent: the solver task list of suite "
+        "'lite' was not compared (name the suite file with --suite)"
+    ]
+
+
+def test_suite_named_with_suite_must_be_the_reference_s(tmp_path: Path) -> None:
+    refs = tmp_path / "refs"
+    path = _place(refs, small_reference(REF_ID))
+    other = write_json(tmp_path / "full.json", {**suite_for(small_reference(REF_ID)),
+                                                  "suite": "full"})  # fmt: skip
+    result = check_reference(path, references_dir=refs, suite=other)
+    assert [f.code for f in result.all_findings] == ["suite_tasks"]
+    assert "--suite names suite 'full'" in str(result.all_findings[0])
+    missing = check_reference(path, references_dir=refs, suite=tmp_path / "nope.json")
+    assert [f.code for f in missing.all_findings] == ["not_found"]

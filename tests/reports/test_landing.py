@@ -37,9 +37,9 @@ def _manifest(models: dict, *, simulated: bool = False, name: str = "lite-offlin
     }, folder=name)  # fmt: skip
 
 
-def _entry(status, index, rank=None, half=None, could=False):
+def _entry(status, index, rank=None, half=None, could=False, ci=None):
     return {"status": status, "index": index, "track_means": MEANS, "rank": rank,
-            "index_ci_half_width": half, "could_be_first": could}  # fmt: skip
+            "index_ci_half_width": half, "index_ci": ci, "could_be_first": could}  # fmt: skip
 
 
 def test_landing_page_escapes_model_names_in_text_and_links():
@@ -50,21 +50,23 @@ def test_landing_page_escapes_model_names_in_text_and_links():
 
 
 def test_models_are_ranked_incomplete_last_and_the_lead_is_judged():
-    models = {  # the cohort file's order is not the ranking
+    models = {  # the cohort file's order is not the ranking; alpha's interval is asymmetric
         "gamma": _entry("incomplete", None),
-        "beta": _entry("provisional", 57.67, 2, 17.15, True),
-        "alpha": _entry("complete", 75.43, 1, 14.26, True),
+        "beta": _entry("provisional", 57.67, 2, 17.15, True, [40.52, 74.82]),
+        "alpha": _entry("complete", 75.43, 1, 14.26, True, [61.17, 84.03]),
     }
     page = build_landing_page([_manifest(models, simulated=True, level=0.95,
                                          leader_group=["alpha", "beta"])])  # fmt: skip
     rows = re.findall(r"<tr><td class='num' data-order='([^']*)'>([^<]*)</td><td[^>]*>"
-                      r"<a [^>]*>(\w+)</a></td><td class='num' data-order='([^']*)'>([^<]*)<",
+                      r"<a [^>]*>(\w+)</a></td><td class='num' data-order='([^']*)'>(.*?)</td>",
                       page)  # fmt: skip
-    assert [(r[1], r[2], r[4]) for r in rows] == [
-        ("1", "alpha", "75.43 ± 14.26"),
+    text = [(r[1], r[2], re.sub(r"<[^>]*>", "", r[4])) for r in rows]
+    assert text == [
+        ("1", "alpha", "75.43 (+8.60 / −14.26)"),  # never a ± past the interval's bound
         ("2", "beta", "57.67 ± 17.15"),
         ("—", "gamma", "no index"),
     ]
+    assert "75.43 <span class='tcs-reach'>(+8.60 / −14.26)</span>" in page  # wraps on a phone
     assert rows[2][0] == "" and rows[2][3] == ""  # no value: the script keeps it last
     assert "The lead is not established: alpha and beta could each be first" in page
     assert "3 models: 1 complete, 1 provisional, 1 incomplete" in page

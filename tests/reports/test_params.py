@@ -18,8 +18,8 @@ from tcsexam_lib import InputRefused, load_report_params
 PARAMS_REFUSALS = [
     pytest.param(
         {"protocl": "offline"},
-        r"params\.yaml: field 'protocl' = \"offline\": unknown key \(did you mean "
-        r"'protocol'\?\) \(allowed: attempts, cohort, .*suite\)",
+        r"params\.yaml: field 'protocl' = \"offline\": unknown key; did you mean "
+        r"'protocol'\? \(allowed: attempts, cohort, .*suite\)",
         id="unknown-key-typo",
     ),
     pytest.param(

@@ -69,11 +69,12 @@ def test_runner_refuses_a_jobs_count_below_one_before_writing_anything(
     assert not (tmp_path / "out").exists()
 
 
-def test_a_disagreeing_hand_written_solver_score_is_one_issue_of_the_index_and_a_warning(
+def test_a_disagreeing_hand_written_solver_score_blocks_its_model_and_is_said(
     ws, tmp_path, tiny_notebooks
 ):
-    """The score-versus-evidence check is made once (the index's solver evidence check):
-    the runner's warning is that issue, with its code, line and the evidence file."""
+    """The score-versus-evidence check is made once (the index's solver evidence check): the
+    issue blocks the model's index (incomplete, no index, so never ranked) and the runner
+    names it under the model's line, with its code, line and the evidence file."""
     path = write_run_set(ws, notebooks=["index"])
     for row in ws.rows:
         if row["item"] == SOLVER_TASK:
@@ -82,14 +83,22 @@ def test_a_disagreeing_hand_written_solver_score_is_one_issue_of_the_index_and_a
     said: list[str] = []
     result = run_report([path], output=tmp_path / "out", progress=said.append)
     (run_set,) = result.run_sets
-    issues = [i for i in run_set.score["models"][MODEL]["issues"] if "evidence" in i["code"]]
+    entry = run_set.score["models"][MODEL]
+    issues = [i for i in entry["issues"] if "evidence" in i["code"]]
     assert [(i["code"], i["item"], i["line"]) for i in issues] == [
         ("solver_evidence_score_mismatch", SOLVER_TASK, 7)
     ]
-    warnings = [line for line in said if "warning" in line]
-    assert warnings == [f"[lite-offline] warning: {issues[0]['message']}"]
-    assert "table score 0.2500001 differs from relative_score 0.25 in evidence/" in warnings[0]
-    assert any("1 blank solver score(s) filled, 1 disagreeing" in line for line in said)
+    assert (entry["status"], entry["index"]) == ("incomplete", None)
+    stats = run_set.stats.head.result(MODEL)
+    assert (stats.index, stats.rank_ci) == (None, None)  # no rank on a contradicted score
+    head = said.index(f"[lite-offline] {MODEL}: incomplete, no index; blocked by 1 issue(s):")
+    named = f"[lite-offline]   solver_evidence_score_mismatch: {issues[0]['message']}"
+    assert said[head + 1] == named
+    assert "table score 0.2500001 differs from relative_score 0.25 in evidence/" in named
+    assert any(
+        "1 blank solver score(s) filled, 1 written score(s) contradicted by their records" in line
+        for line in said
+    )
 
 
 def test_runner_refuses_a_bad_attempts_table_before_writing_anything(ws, tmp_path):
@@ -169,10 +178,12 @@ def test_runner_reports_a_failing_notebook_with_its_cell_while_the_others_finish
     entry = index["models"][MODEL]
     row = next(r for r in landing.split("<tr>") if f">{MODEL}</" in r)
     stats = read_output(run_set / "lite-offline.stats.json")
-    half = stats["models"][MODEL]["index_ci_half_width"]  # one-task 0/1 tracks still have one
+    low, high = stats["models"][MODEL]["index_ci"]  # one-task 0/1 tracks still have one
     cells = re.findall(r"<td[^>]*>(.*?)</td>", row)
     assert cells[0] == "1" and cells[3:5] == ["yes", "complete"]  # rank, could be first, status
-    assert cells[2] == f"{entry['index']:.2f} ± {half:.2f}"
+    above, below = f"{high - entry['index']:.2f}", f"{entry['index'] - low:.2f}"
+    reach = f"± {above}" if above == below else f"(+{above} / −{below})"  # never past a bound
+    assert re.sub(r"<[^>]*>", "", cells[2]) == f"{entry['index']:.2f} {reach}"
     assert "href='lite-offline/models/test-model-a/index.html'" in landing
 
 

@@ -117,11 +117,23 @@ def test_solver_evidence(ws, run_cli, tmp_path, prepare, expected, counts):
             assert issue["severity"] == "error"
             assert (issue["attempt"], issue["line"]) == ("1", row_line(ws.rows, issue["item"]))
             assert re.search(rf"{MODEL}/solver/{issue['item']} attempt '1'", issue["message"])
-    # the statuses describe the attempts table; evidence never replaces a row
-    assert entry["status"] == "complete"
+    # every error blocks the index: a contradicted row leaves its task, and so the model,
+    # incomplete (no index to rank); evidence never replaces a row
+    contradicted = {item for _, item in expected}
+    for task in entry["tasks"]:
+        if task["item"] in contradicted:
+            assert (task["status"], task["mean"]) == ("incomplete", None)
+    assert entry["status"] == ("incomplete" if expected else "complete")
+    assert (entry["index"] is None) is bool(expected)
     assert entry["coverage"]["rows"] == len(ws.rows)
     if expected:
+        assert f"{MODEL}: incomplete, no index" in done.out
         assert "INCONSISTENT" in done.out
+        for code, item in expected:  # the terminal names each blocking issue
+            assert re.search(rf"{code}\b.*{MODEL}/solver/{item} attempt '1'", done.out)
+    else:  # nothing said of issues that are not there
+        assert not re.search(r"solver_evidence_\w+:|INCONSISTENT|issue", done.out)
+        assert "2 adopted solver row(s) checked" in done.out
 
 
 def test_solver_evidence_folder_with_a_foreign_json_is_refused(ws, run_cli, tmp_path):

@@ -78,7 +78,7 @@ def test_every_problem_is_named_in_one_refusal(monkeypatch):
     )  # fmt: skip
     where = "  - notebooks/index.ipynb parameters: field"
     assert lines == [
-        f"{where} 'modle' = \"sim-alpha\": unknown parameter (did you mean 'model'?) (allowed: "
+        f"{where} 'modle' = \"sim-alpha\": unknown parameter; did you mean 'model'? (allowed: "
         "model, suite, protocol, cohort, attempts, references_dir, solver_evidence, output, "
         "index_json, stats_json)",
         f"{where} 'model' = \"\": empty (allowed: the model this report is about, e.g. the "

@@ -135,6 +135,7 @@ def test_report_intervals_are_those_of_tcsexam_stats(demo_index, tmp_path):
 
     from tcsexam_lib import views as report_views
     from tcsexam_lib.jsonio import write_json_atomic
+    from tcsexam_lib.number_format import interval_reach
     from tcsexam_lib.stats.command import run_stats
 
     write_json_atomic(tmp_path / "index.json", demo_index)
@@ -145,11 +146,15 @@ def test_report_intervals_are_those_of_tcsexam_stats(demo_index, tmp_path):
     board = report_views.leaderboard(demo_index, stats)
     board = board.set_index(board["model"].map(str))
     for model, entry in written["models"].items():
-        assert board.loc[model, "±"] == entry["index_ci_half_width"]
         low, high = entry["index_ci"] or (None, None)
-        if entry["index"] is not None:
-            sides = (entry["index"] - low, high - entry["index"])  # the interval may be asymmetric
-            assert entry["index_ci_half_width"] == pytest.approx(max(sides))
+        if entry["index"] is None:
+            assert board.loc[model, "±"] is None
+            continue
+        sides = (entry["index"] - low, high - entry["index"])  # the interval may be asymmetric
+        assert entry["index_ci_half_width"] == pytest.approx(max(sides))
+        shown = board.loc[model, "±"]  # both sides when they differ: never past a bound
+        assert shown.order == entry["index_ci_half_width"]
+        assert str(shown) == interval_reach(entry["index"], low, high)
     assert str(board.loc["sim-alpha", "possible ranks"]) == "1–2"
     assert board.loc["sim-alpha", "could be first"] == "yes"
     assert board.loc["sim-gamma", "could be first"] is None

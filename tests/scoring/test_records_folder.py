@@ -1,4 +1,4 @@
-"""A run set's records folder (``reports/records.py``): no records file is left out silently.
+"""A run set's records folder (``scoring/records_folder.py``): no records file is left out silently.
 
 Files the runner would not use (laid out wrongly, of a model outside the cohort, without
 an attempts row) and records whose solver outputs would share a name are refused before
@@ -65,7 +65,7 @@ def test_runner_refuses_records_files_it_would_not_use(
 
 
 def test_records_whose_solver_outputs_would_share_a_file_name_are_refused(ws):
-    from tcsexam_lib.reports.records import RecordsFile, check_records_folder
+    from tcsexam_lib.scoring.records_folder import RecordsFile, check_records_folder
 
     params = load_report_params(write_run_set(ws))
     records = [

@@ -1,7 +1,8 @@
 """Filling blank solver scores of an attempts table (a copy) from solver-score outputs.
 
-A report run set may leave the ``score`` of a ``valid`` solver row blank: the runner
-takes it from the solver-score output of the same model, task and attempt. The
+An attempts table may leave the ``score`` of a ``valid`` solver row blank when its
+records are given (``tcsexam score --solver-records``, a report run set): the score is
+taken from the solver-score output of the same model, task and attempt. The
 researcher's table is never changed; the filled copy is what the index is computed on.
 A score written by hand is kept as written: whether it agrees with its output is checked
 in one place, when the index is cross-checked against the solver evidence
@@ -17,8 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from ..csvio import CsvTable, read_csv_table
+from ..errors import InputRefused, Problem
 from ..jsonio import refuse_output_over_inputs, write_text_atomic
-from ..scoring.solver_document import SolverDocument, as_solver_document
+from .records_folder import RecordsFile
+from .solver_document import SolverDocument, as_solver_document
 
 #: The columns a table needs to be filled (the attempts reader says what else is wrong).
 _NEEDED = ("model", "track", "item", "attempt", "score", "score_status")
@@ -131,3 +134,45 @@ def fill_solver_rows(
     write_text_atomic(target, filled.to_text())
     result.output = target
     return result
+
+
+def refuse_unmatched(
+    fill: FillResult,
+    records: list[RecordsFile],
+    *,
+    attempts: str | os.PathLike[str],
+    records_dir: str | os.PathLike[str],
+    summary: str,
+) -> None:
+    """Refuse records files that no solver row names, and blank valid scores without records.
+
+    No records file is left out silently (``fill.orphans``), and a blank score is filled
+    or refused, never left for scoring to guess (``fill.unfilled``). ``summary`` heads
+    the refusal (it names the command's input: a run set, an attempts table).
+    """
+    paths = {(r.model, r.task, r.attempt): r.path for r in records}
+    problems = [
+        Problem(
+            str(paths[(o["model"], o["task"], o["attempt"])]),
+            field="attempt",
+            value=o["attempt"],
+            detail=f"no solver row {o['model']}/{o['task']} attempt '{o['attempt']}' in {attempts}",
+            allowed="a records file whose model, task and attempt have a row in the attempts "
+            "table (add the row: excluded, with a note, if it is not adopted)",
+        )
+        for o in fill.orphans
+    ]
+    problems += [
+        Problem(
+            f"{attempts} line {u['line']}",
+            field="score",
+            value="",
+            detail="blank valid solver score and no records file "
+            f"{Path(records_dir) / u['model'] / u['item'] / (u['attempt'] + '.json')}",
+            allowed="a relative score in [0, 1], or that records file (the score is filled "
+            "from it)",
+        )
+        for u in fill.unfilled
+    ]
+    if problems:
+        raise InputRefused.from_problems(summary, problems)

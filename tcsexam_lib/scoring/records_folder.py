@@ -1,11 +1,10 @@
-"""The solver records folder of a run set: find its files, check them, score them.
+"""A solver records folder: its files found and checked.
 
 A records folder is laid out as ``<model>/<task>/<attempt>.json`` (one instance
-records file per solver attempt). :func:`find_records` lists it,
-:func:`check_records_folder` refuses any file the runner would not use, and
-:func:`score_records_files` scores every file against one loaded reference (the same
-JSON as ``tcsexam solver-score --model M --attempt A``). A relative score is in
-[0, 1]; higher is better and 0.5 is as good as the reference mean.
+records file per solver attempt), as ``tcsexam score --solver-records`` and a report run
+set read it. :func:`find_records` lists it and :func:`check_records_folder` refuses any
+file that would not be used; :func:`~tcsexam_lib.scoring.from_records.score_records_files`
+scores them.
 """
 
 from __future__ import annotations
@@ -13,11 +12,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from ..errors import InputRefused, Problem
-from ..references.model import Reference
-from ..scoring.commands import run_solver_score
 
 
 @dataclass(frozen=True)
@@ -103,34 +99,6 @@ def solver_output_path(solver_dir: str | os.PathLike[str], task: str, attempt: s
     'out/sim-tsp-2.json'
     """
     return Path(solver_dir) / f"{task}-{attempt}.json"
-
-
-def score_records_files(
-    records: list[RecordsFile],
-    reference: Reference,
-    *,
-    references_dir: str | os.PathLike[str] | None = None,
-    producer: str = "tcsexam report",
-) -> list[dict[str, Any]]:
-    """Score each records file against one loaded reference; the outputs, in order.
-
-    Each output is exactly what ``tcsexam solver-score --reference SUITE --reference-id
-    ID --model M --attempt A`` writes. A refused records file stops the run.
-    """
-    return [
-        run_solver_score(
-            task=item.task,
-            records=item.path,
-            reference=reference.suite,
-            reference_id=reference.reference_id,
-            references_dir=references_dir,
-            model=item.model,
-            attempt=item.attempt,
-            producer=producer,
-            loaded_reference=reference,
-        )
-        for item in records
-    ]
 
 
 def _stray_records_files(folder: Path) -> list[Problem]:

@@ -1,5 +1,5 @@
 """Filling blank solver scores of an attempts copy from solver-score outputs
-(``reports/fill.py``): the input is never touched, a hand-written score is kept as written
+(``scoring/fill.py``): the input is never touched, a hand-written score is kept as written
 (whether it agrees with its output is the index's solver evidence check, one place).
 """
 

@@ -1,0 +1,316 @@
+"""The environment an output was made in: Python, platform, the lock, package versions.
+
+Every output records it in its provenance (``environment``, see
+:func:`describe_environment`): the Python version and implementation, the platform, the
+sha256 of the lock file the environment was installed from (``make`` keeps it in the
+environment as :data:`LOCK_RECORD`) and the exact version of each package on the
+output's computation path (:data:`COMPUTATION_PATH`: the packages whose release can
+change the output's bytes). ``tcsexam verify`` names every difference between a recorded
+environment and the current one (:func:`environment_differences`).
+
+No timestamp, host name or path is recorded: two runs in one environment record the
+same bytes. Versions are read from the ``.dist-info`` folder names that installers
+write (one listing of each ``site-packages`` folder, a fraction of a millisecond);
+``importlib.metadata``, whose import alone costs more than the whole lookup, is asked
+only for a package found no other way. Recording must not slow the commands' start-up
+(docs/speed.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from .documents import Record, field
+
+#: The lock file, in the kit's checkout: every package of the environment, pinned.
+LOCK_FILE = "requirements.lock"
+#: Where ``make`` records, inside the environment (``sys.prefix``), the sha256 of the
+#: lock file the environment was installed from.
+LOCK_RECORD = "tcsexam-lock.sha256"
+
+_NUMBERS = ("numpy", "scipy")
+_JSON = ("fastjsonschema", "python-rapidjson")
+#: The packages whose version can change an output's bytes, by what computed it (the
+#: library function recorded as the provenance's ``entry_point``, or ``report`` for the
+#: report runner's pages and ``run-set.json``).
+COMPUTATION_PATH: dict[str, tuple[str, ...]] = {
+    "run_solver_score": (*_NUMBERS, *_JSON),
+    "run_score": _JSON,
+    "run_stats": (*_NUMBERS, *_JSON, "orjson"),
+    "report": (
+        *_NUMBERS,
+        *_JSON,
+        "orjson",
+        "pandas",
+        "matplotlib",
+        "pillow",
+        "pyyaml",
+        "papermill",
+        "nbclient",
+        "nbformat",
+        "nbconvert",
+        "jinja2",
+        "mistune",
+        "pygments",
+        "jupyterlab-pygments",
+        "ipykernel",
+        "ipython",
+        "jupyter-client",
+        "traitlets",
+        "itables",
+        "ipywidgets",
+    ),  # fmt: skip
+}
+
+
+class Environment(Record):
+    """The environment recorded in an output's provenance (and in ``run-set.json``).
+
+    Examples
+    --------
+    >>> env = Environment({"python": "3.11.7", "implementation": "CPython",
+    ...     "platform": "linux-x86_64", "lock_sha256": None, "packages": {"numpy": "2.4.6"}})
+    >>> env.python, env.packages["numpy"]
+    ('3.11.7', '2.4.6')
+    """
+
+    SCHEMA = ("provenance", "/$defs/environment")
+    python: str = field()
+    implementation: str = field()
+    platform: str = field()
+    #: the sha256 of the lock file the environment was installed from (``None``: not
+    #: installed from the kit's lock, e.g. a conda environment)
+    lock_sha256: str | None = field()
+    #: package name (as on PyPI, normalised) -> installed version (``None``: not installed)
+    packages: dict[str, str | None] = field()
+
+
+def normalize_name(name: str) -> str:
+    """A package name as PyPI compares names (PEP 503).
+
+    >>> normalize_name("Jupyter_Client"), normalize_name("python.rapidjson")
+    ('jupyter-client', 'python-rapidjson')
+    """
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+_INSTALLED: dict[str, str] | None = None
+
+
+def _dist_info_versions() -> dict[str, str]:
+    """Every installed package's version, from the ``name-version.dist-info`` folder
+    names on ``sys.path`` (the first folder that holds a package wins, as for imports)."""
+    global _INSTALLED
+    if _INSTALLED is None:
+        found: dict[str, str] = {}
+        for entry in sys.path:
+            if not entry or not os.path.isdir(entry):
+                continue  # the working folder is not where an environment's packages live
+            try:
+                names = os.listdir(entry)
+            except OSError:
+                continue
+            for name in names:
+                if name.endswith(".dist-info"):
+                    package, _, version = name[: -len(".dist-info")].partition("-")
+                    if version[:1].isdigit():  # names are escaped: "-" written "_"
+                        name = package.lower().replace("_", "-").replace(".", "-")
+                        found.setdefault(name, version)
+        _INSTALLED = found
+    return _INSTALLED
+
+
+def package_version(name: str) -> str | None:
+    """The installed version of package ``name`` (``None`` when it is not installed).
+
+    >>> package_version("numpy") == __import__("numpy").__version__
+    True
+    >>> package_version("no-such-package-here") is None
+    True
+    """
+    version = _dist_info_versions().get(normalize_name(name))
+    if version is not None:
+        return version
+    from importlib import metadata  # an egg-info or a zipped install: the slow way
+
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def sha256_of(path: str | os.PathLike[str]) -> str:
+    """The sha256 (hex) of a file's bytes."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def installed_lock_sha256(prefix: str | os.PathLike[str] | None = None) -> str | None:
+    """The sha256 of the lock file this environment was installed from, or ``None``.
+
+    ``make`` writes it (:func:`record_installed_lock`) into the environment's folder
+    (``prefix``, default ``sys.prefix``) when it installs the environment from the lock.
+    """
+    path = Path(sys.prefix if prefix is None else prefix, LOCK_RECORD)
+    try:
+        text = path.read_text(encoding="utf-8").split()
+    except (OSError, UnicodeDecodeError):
+        return None
+    digest = text[0] if text else ""
+    return digest if re.fullmatch(r"[0-9a-f]{64}", digest) else None
+
+
+def record_installed_lock(lock: str | os.PathLike[str], prefix: str | None = None) -> Path:
+    """Record in the environment (``prefix``) the sha256 of the lock it was installed from."""
+    path = Path(sys.prefix if prefix is None else prefix, LOCK_RECORD)
+    path.write_text(f"{sha256_of(lock)}  {Path(lock).name}\n", encoding="utf-8")
+    return path
+
+
+class EnvironmentDifference(NamedTuple):
+    """One way the current environment differs from a recorded one (a named tuple: a
+    dataclass would cost the commands' start-up a millisecond or more to create)."""
+
+    what: str  # python, implementation, platform, lock, or "package NAME"
+    recorded: str | None
+    current: str | None
+
+    @property
+    def package(self) -> str | None:
+        """The package's name when the difference is a package's version."""
+        return self.what.removeprefix("package ") if self.what.startswith("package ") else None
+
+    def __str__(self) -> str:
+        def shown(value: str | None) -> str:
+            return "(none)" if value is None else value
+
+        return f"{self.what}: recorded {shown(self.recorded)}, current {shown(self.current)}"
+
+
+#: A pin of the lock: ``name==version`` and its marker (``; python_version < '3.12'``).
+_PIN = r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;\\]+)\s*(?:;\s*([^\\]+?))?\s*\\?$"
+
+
+def locked_versions(
+    lock: str | os.PathLike[str], marker_environment: dict[str, str] | None = None
+) -> dict[str, str]:
+    """The versions the lock file pins for an interpreter (default: this one).
+
+    A pin whose environment marker does not hold for it (``; sys_platform == 'win32'``)
+    is left out. ``marker_environment`` overrides marker variables (``python_version``,
+    ``python_full_version``, ...) to read the lock for another Python.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> lock = pathlib.Path(tempfile.mkdtemp(), "requirements.lock")
+    >>> _ = lock.write_text("numpy==2.4.6 \\\\\\n    --hash=sha256:00\\n"
+    ...     "colorama==0.4.6 ; sys_platform == 'win32' \\\\\\n    --hash=sha256:11\\n")
+    >>> locked_versions(lock, {"sys_platform": "linux"})
+    {'numpy': '2.4.6'}
+    """
+    from packaging.markers import Marker
+
+    pins = {}
+    for line in Path(lock).read_text(encoding="utf-8").splitlines():
+        match = re.match(_PIN, line)
+        if match is None:
+            continue
+        name, version, marker = match.groups()
+        if marker and not Marker(marker).evaluate(marker_environment):
+            continue
+        pins[normalize_name(name)] = version
+    return pins
+
+
+def lock_differences(lock: str | os.PathLike[str]) -> list[EnvironmentDifference]:
+    """How the installed packages differ from the lock's pins for this interpreter:
+    each locked package installed at another version or not at all (as ``package
+    NAME``, recorded = locked, current = installed). The kit itself is not in the lock."""
+    return [
+        EnvironmentDifference(f"package {name}", version, installed)
+        for name, version in sorted(locked_versions(lock).items())
+        if (installed := package_version(name)) != version
+    ]
+
+
+def describe_environment(path: str = "report") -> dict[str, Any]:
+    """The environment block of an output computed by ``path`` (a key of
+    :data:`COMPUTATION_PATH`): Python, platform, the lock's sha256, package versions.
+
+    Examples
+    --------
+    >>> env = describe_environment("run_score")
+    >>> sorted(env)
+    ['implementation', 'lock_sha256', 'packages', 'platform', 'python']
+    >>> sorted(env["packages"])
+    ['fastjsonschema', 'python-rapidjson']
+    """
+    import platform
+
+    return {
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "platform": f"{sys.platform}-{platform.machine().lower()}",
+        "lock_sha256": installed_lock_sha256(),
+        "packages": {name: package_version(name) for name in sorted(COMPUTATION_PATH[path])},
+    }
+
+
+def environment_differences(
+    recorded: dict[str, Any] | None, current: dict[str, Any]
+) -> list[EnvironmentDifference]:
+    """Every difference between a recorded environment and ``current``, in a fixed order:
+    Python, implementation, platform, the lock, then each package (by name).
+
+    A package either side names is compared (one recorded but no longer on the path is
+    looked up in the current environment).
+
+    Examples
+    --------
+    >>> old = {"python": "3.11.7", "implementation": "CPython", "platform": "linux-x86_64",
+    ...        "lock_sha256": "a" * 64, "packages": {"numpy": "2.4.6", "scipy": "1.17.1"}}
+    >>> new = dict(old, packages={"numpy": "2.4.6", "scipy": "1.18.0"})
+    >>> [str(d) for d in environment_differences(old, new)]
+    ['package scipy: recorded 1.17.1, current 1.18.0']
+    """
+    recorded_env = Environment(recorded or {})
+    current_env = Environment(current)
+    found = [
+        EnvironmentDifference(what, recorded_env.get(key), current_env.get(key))
+        for what, key in (
+            ("python", "python"),
+            ("implementation", "implementation"),
+            ("platform", "platform"),
+            ("lock", "lock_sha256"),
+        )
+        if recorded_env.get(key) != current_env.get(key)
+    ]
+    old = recorded_env.get("packages") or {}
+    new = dict(current_env.get("packages") or {})
+    for name in sorted(set(old) | set(new)):
+        now = new[name] if name in new else package_version(name)
+        if old.get(name) != now:
+            found.append(EnvironmentDifference(f"package {name}", old.get(name), now))
+    return found
+
+
+def _main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m tcsexam_lib.environment",
+        description="Record in this environment the lock file it was installed from.",
+    )
+    parser.add_argument("--installed-from", metavar="LOCK", required=True)
+    args = parser.parse_args(argv)
+    record_installed_lock(args.installed_from)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(_main())

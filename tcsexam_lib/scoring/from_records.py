@@ -1,0 +1,301 @@
+"""Scoring an attempts table whose solver scores come from a records folder.
+
+``tcsexam score --solver-records DIR`` and a report run set both take a records folder
+laid out as ``<model>/<task>/<attempt>.json``: each file is scored against the cohort's
+reference (the output of ``tcsexam solver-score --model M --attempt A``), the blank
+``valid`` solver scores of a copy of the attempts table are filled from those outputs,
+and the index is computed from the copy, every adopted solver row cross-checked against
+its output (the outputs are the solver evidence). A score written by hand that the
+records contradict blocks its model's index, as every ``error`` does.
+
+:func:`run_score_with_records` writes, beside the index ``<name>.json``, the filled
+table ``<name>.attempts.csv`` and the evidence ``<name>.evidence/<model>/<task>-<attempt>.json``
+(the layout of a published run set), so that ``tcsexam verify`` recomputes the index
+from them. Everything is computed before anything is written: a refusal writes nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..csvio import CsvTable, read_csv_table
+from ..errors import InputRefused, OutputRefused, Problem
+from ..folders import remove_tree, switch_into_place
+from ..jsonio import dumps_json, refuse_output_over_inputs, write_text_atomic
+from ..provenance import relative_provenance
+from ..references.model import Reference
+from .attempts import AttemptRows, validate_attempts
+from .commands import ScoringInputs, index_document, load_scoring_inputs, run_solver_score
+from .evidence import SOLVER_OUTPUT_SCHEMA, SolverOutput, read_solver_outputs
+from .fill import FillResult, fill_table, refuse_unmatched
+from .index_document import IndexDocument
+from .records_folder import RecordsFile, check_records_folder, find_records, solver_output_path
+from .solver_document import SolverDocument
+
+PathLike = str | os.PathLike[str]
+
+#: The folder of solver-score outputs inside a run set, and the suffix of the one beside an
+#: index written by ``tcsexam score --solver-records`` (``<name>.evidence``).
+EVIDENCE = "evidence"
+
+
+def score_records_files(
+    records: list[RecordsFile],
+    reference: Reference,
+    *,
+    references_dir: PathLike | None = None,
+    producer: str = "tcsexam report",
+) -> list[SolverDocument]:
+    """Score each records file against one loaded reference; the outputs, in order.
+
+    Each output is exactly what ``tcsexam solver-score --reference SUITE --reference-id
+    ID --model M --attempt A`` writes. A refused records file stops the run.
+    """
+    return [
+        run_solver_score(
+            task=item.task,
+            records=item.path,
+            reference=reference.suite,
+            reference_id=reference.reference_id,
+            references_dir=references_dir,
+            model=item.model,
+            attempt=item.attempt,
+            producer=producer,
+            loaded_reference=reference,
+        )
+        for item in records
+    ]
+
+
+@dataclass(frozen=True)
+class RecordsFill:
+    """An attempts table filled from a records folder, in memory: nothing written yet.
+
+    ``records`` the folder's files, ``outputs`` their solver-score outputs (in the same
+    order), ``filled`` the table's copy with its blank solver scores filled, ``fill``
+    what was filled, ``table`` the copy validated.
+    """
+
+    records: list[RecordsFile]
+    outputs: list[SolverDocument]
+    filled: CsvTable
+    fill: FillResult
+    table: AttemptRows
+
+
+def fill_from_records(
+    inputs: ScoringInputs,
+    attempts: PathLike,
+    records_dir: PathLike,
+    *,
+    producer: str,
+    source: str,
+    summary: str,
+) -> RecordsFill:
+    """Score a records folder and fill the attempts table's blank solver scores from it.
+
+    Refused (nothing written; ``source`` names the input that gave the folder, ``summary``
+    heads the other refusals): a file of the
+    folder that is not ``<model>/<task>/<attempt>.json`` of a cohort model and a suite
+    solver task, a records file no solver row names, a blank ``valid`` solver score
+    without its records file, and whatever the attempts table's own rules refuse (the
+    message names the researcher's table, not the copy).
+    """
+    suite, cohort = inputs.suite, inputs.cohort
+    records = find_records(records_dir)
+    check_records_folder(
+        Path(records_dir),
+        records,
+        models=tuple(cohort.models),
+        solver_tasks=set(suite.tracks["solver"]),
+        suite=suite.name,
+        source=source,
+    )
+    outputs = score_records_files(
+        records, inputs.reference, references_dir=inputs.references_dir, producer=producer
+    )
+    filled, fill = fill_table(read_csv_table(attempts, kind="Attempts file"), outputs)
+    refuse_unmatched(
+        fill, records, attempts=attempts, records_dir=records_dir, summary=f"{summary} refused"
+    )
+    try:
+        table = validate_attempts(filled, suite=suite, cohort=cohort)
+    except InputRefused as exc:
+        raise InputRefused(f"{summary}: {exc.summary}", exc.problems) from exc
+    return RecordsFill(records, outputs, filled, fill, table)
+
+
+def sha256_text(text: str) -> str:
+    """The sha256 of ``text`` as UTF-8 bytes (what a written file's digest will be).
+
+    Examples
+    --------
+    >>> sha256_text("")[:12]
+    'e3b0c44298fc'
+    """
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class EvidenceFiles:
+    """The solver-score outputs of a records fill as the files to write, by path."""
+
+    texts: dict[Path, str]
+    outputs: dict[tuple[str, str, str], SolverOutput]
+
+
+def evidence_files(
+    filled: RecordsFill, evidence: Path, published_in: Path | None = None
+) -> EvidenceFiles:
+    """The evidence of ``filled`` laid out as ``<evidence>/<model>/<task>-<attempt>.json``.
+
+    ``published_in``: the folder ``evidence`` is relative to, when the outputs are
+    published (a report run set): each output's provenance then records every path
+    relative to its own folder (:func:`~tcsexam_lib.provenance.relative_provenance`).
+    Otherwise each keeps the provenance ``tcsexam solver-score`` would write.
+    """
+    texts: dict[Path, str] = {}
+    outputs: dict[tuple[str, str, str], SolverOutput] = {}
+    for item, found in zip(filled.records, filled.outputs, strict=True):
+        relative = solver_output_path(evidence / item.model, item.task, item.attempt)
+        output = SolverDocument(found)  # a copy: a relative provenance is its own
+        if published_in is not None:
+            where = (published_in / relative).parent
+            output.set_provenance(relative_provenance(found.provenance, where))
+        text = dumps_json(output.data)
+        texts[relative] = text
+        outputs[(item.model, item.task, item.attempt)] = SolverOutput(
+            relative, sha256_text(text), output.data
+        )
+    return EvidenceFiles(texts, outputs)
+
+
+def companion_paths(output: PathLike) -> tuple[Path, Path]:
+    """The filled table and the evidence folder written beside an index ``output``.
+
+    Examples
+    --------
+    >>> [p.as_posix() for p in companion_paths("build/index.json")]
+    ['build/index.attempts.csv', 'build/index.evidence']
+    """
+    path = Path(output)
+    stem = path.name.removesuffix(".json")
+    return path.with_name(f"{stem}.attempts.csv"), path.with_name(f"{stem}.{EVIDENCE}")
+
+
+def run_score_with_records(
+    *,
+    suite: str,
+    attempts: PathLike,
+    cohort: PathLike,
+    solver_records: PathLike,
+    output: PathLike,
+    references_dir: PathLike | None = None,
+    producer: str = "tcsexam score",
+) -> IndexDocument:
+    """``tcsexam score --solver-records DIR``: the index of a table whose solver scores
+    come from a records folder, written with its filled table and its evidence.
+
+    Writes ``output`` (the index, whose provenance names the two files beside it),
+    ``<name>.attempts.csv`` (the table with its blank solver scores filled; the
+    researcher's table is never changed) and ``<name>.evidence/`` (every records file's
+    solver-score output). Every adopted solver row is cross-checked against its output:
+    a score written by hand that its records contradict blocks its model's index.
+    Nothing is written on a refusal; the evidence folder is switched in whole, and an
+    existing one that the kit did not write is refused.
+    """
+    inputs = load_scoring_inputs(suite, cohort, references_dir)
+    filled = fill_from_records(
+        inputs,
+        attempts,
+        solver_records,
+        producer=producer,
+        source=f"--solver-records of {attempts}",
+        summary=f"Attempts file {attempts} with records {solver_records}",
+    )
+    target = Path(output)
+    table_path, evidence_dir = companion_paths(target)
+    read = [attempts, cohort, inputs.suite.path, inputs.reference.path]
+    read += [item.path for item in filled.records]
+    for path, name in ((target, "--output"), (table_path, "filled table"),
+                       (evidence_dir, "evidence folder")):  # fmt: skip
+        refuse_output_over_inputs(
+            path,
+            read,
+            field=name,
+            allowed="an --output whose folder holds none of the inputs",
+            folders=[solver_records],
+        )
+    _refuse_foreign_evidence(evidence_dir)
+    files = evidence_files(filled, evidence_dir)
+    table_text = filled.filled.to_text()
+    result = index_document(
+        inputs,
+        filled.table,
+        attempts=(table_path, sha256_text(table_text)),
+        evidence=(evidence_dir, files.outputs),
+        producer=producer,
+    )
+    index_text = dumps_json(result.data)
+    _write_all(evidence_dir, files.texts, (table_path, table_text), (target, index_text))
+    return result
+
+
+def _refuse_foreign_evidence(evidence_dir: Path) -> None:
+    """Refuse to replace a folder at ``evidence_dir`` that holds anything but the kit's
+    solver-score outputs (the kit replaces only what it wrote)."""
+    if evidence_dir.is_symlink() or not evidence_dir.exists():
+        return  # nothing there, or a link that is replaced (never followed)
+    try:
+        if not evidence_dir.is_dir():
+            raise InputRefused("not a folder", [])
+        stray = [p for p in evidence_dir.rglob("*") if p.is_file() and p.suffix != ".json"]
+        if stray:
+            raise InputRefused("not a solver-score output", [])
+        read_solver_outputs(evidence_dir)
+    except InputRefused as exc:
+        raise InputRefused(
+            "Evidence folder refused",
+            [
+                Problem(
+                    str(evidence_dir),
+                    field="--output",
+                    detail="it holds files that are not solver-score outputs "
+                    f"({exc.summary}); it is replaced whole only when the kit wrote it",
+                    allowed="move or remove it, or choose another --output "
+                    f"(its evidence goes to <name>.{EVIDENCE}/; outputs match "
+                    f"references/schemas/{SOLVER_OUTPUT_SCHEMA}.schema.json)",
+                )
+            ],
+        ) from exc
+
+
+def _write_all(
+    evidence_dir: Path,
+    evidence: dict[Path, str],
+    table: tuple[Path, str],
+    index: tuple[Path, str],
+) -> None:
+    """Write the evidence into a staging folder and switch it in, then the filled table,
+    then the index last (each file atomically): an interrupted write leaves the previous
+    index, which names the files it was computed from."""
+    staging = evidence_dir.parent / f".{evidence_dir.name}.staging-{os.getpid()}"
+    try:
+        evidence_dir.parent.mkdir(parents=True, exist_ok=True)
+        if staging.exists() or staging.is_symlink():
+            remove_tree(staging)
+        staging.mkdir()
+        for path, text in evidence.items():
+            write_text_atomic(staging / path.relative_to(evidence_dir), text)
+        switch_into_place(staging, evidence_dir)
+    except OSError as exc:
+        remove_tree(staging)
+        raise OutputRefused(f"Cannot write {evidence_dir}: {exc}") from exc
+    except BaseException:
+        remove_tree(staging)
+        raise
+    write_text_atomic(*table)
+    write_text_atomic(*index)
