@@ -100,7 +100,8 @@ def test_runner_on_a_demo_run_set_lists_every_model_as_run_score_does(published)
                     "Task x model"):  # fmt: skip
         assert f">{heading}<" in cohort
     assert "The lead is not established: sim-alpha and sim-beta could each be first" in cohort
-    assert "Tie groups down the ranking (no pair inside one differs; a model may be in two): " in cohort
+    ties = "Tie groups down the ranking (no pair inside one differs; a model may be in two): "
+    assert ties in cohort
     assert cohort.count('class="tcs-banner"') == 1  # the banner once; each chart its label
     alpha = expected["models"]["sim-alpha"]["index"]
     alpha_half = stats["models"]["sim-alpha"]["index_ci_half_width"]
