@@ -55,6 +55,7 @@ from .runsets import (
 )
 from .space import refuse_short_space, space_needed
 from .store import Store
+from .teaching_page import write_teaching_page
 
 #: Folder of the kit's report notebooks.
 NOTEBOOKS_DIR = KIT_ROOT / "notebooks"
@@ -160,7 +161,9 @@ def run_report(
         for folder in sorted({p.output for p in all_params}):
             for stale in remove_stale_staging(folder):
                 say(f"removed {stale.name} (left by an interrupted run)")
-            write_assets(folder, unchanged=_made_with_these_tools(folder))
+            unchanged = _made_with_these_tools(folder)
+            write_assets(folder, unchanged=unchanged)
+            write_teaching_page(folder, landing=True, unchanged=unchanged)  # the landing links it
         for store in stores.values():  # a store made by this run
             if not store.held:
                 held.enter_context(store.shared())

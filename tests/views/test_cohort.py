@@ -72,7 +72,8 @@ def test_the_lead_line_and_the_tie_note_read_as_the_stats_say(demo):
     )
     assert "tcs-lead open" in lead_note(stats).html_text
     assert ties_note(stats).text.splitlines() == [
-        "Tie groups down the ranking (no pair inside a group differs): sim-alpha, sim-beta.",
+        "Tie groups down the ranking (no pair inside one differs; a model may be in two): "
+        "sim-alpha, sim-beta.",
         "The one pair does not differ (paired tests over the common tasks, Holm, 5% level).",
     ]
 
