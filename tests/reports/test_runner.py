@@ -24,8 +24,8 @@ from conftest import (
 )
 
 from tcsexam_lib import InputRefused, run_report, run_score
-from tcsexam_lib.reports.landing import build_landing_page
 from tcsexam_lib.reports.history import read_history
+from tcsexam_lib.reports.landing import build_landing_page
 from tcsexam_lib.reports.publish import read_manifests
 
 
