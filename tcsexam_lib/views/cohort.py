@@ -345,3 +345,33 @@ def plot_task_heatmap(
         "same numbers are in the table below.",
     )
     return label_simulated(fig, bool(as_index_document(result).simulated))
+
+
+def changes_note(changes: dict[str, Any] | None) -> Note:
+    """What changed since the run set's previous publication, as the landing page says it.
+
+    ``changes`` is what the report runner passes (see
+    :func:`tcsexam_lib.reports.history.compare_publications`); run standalone, the
+    notebook has none and says so.
+
+    Examples
+    --------
+    >>> print(changes_note({"since": "2026-12-01T00:00:00Z", "added": ["m3"]}).text)
+    Since the previous publication (2026-12-01T00:00:00Z):
+    - Added: m3.
+    >>> print(changes_note({}).text)
+    Run standalone: the report runner says here what changed since the last publication.
+    """
+    from ..reports.history import Changes
+
+    found = Changes.from_dict(changes)
+    if found is None:
+        return Note("Run standalone: the report runner says here what changed since the last "
+                    "publication.")  # fmt: skip
+    lines = found.lines()
+    if found.since is None:
+        return Note(lines[0], f"<div class='tcs-changes'><p>{html.escape(lines[0])}</p></div>")
+    head = f"Since the previous publication ({found.since}):"
+    items = "".join(f"<li>{html.escape(line)}</li>" for line in lines)
+    box = f"<div class='tcs-changes'><p><b>{html.escape(head)}</b></p><ul>{items}</ul></div>"
+    return Note("\n".join([head, *(f"- {line}" for line in lines)]), box)

@@ -267,6 +267,9 @@ def plot_index_intervals(
 def index_interval_note(stats: StatsDocument | dict[str, Any], model: str) -> Note:
     """One model's index with its interval, standard error and what more data would buy.
 
+    Only the model's own figures: its rank and possible ranks depend on every other model,
+    and are shown on the cohort report (a model's page then changes only with the model).
+
     Examples
     --------
     >>> entry = {"status": "complete", "index": 50.0, "index_ci": [40.0, 60.0],
@@ -274,8 +277,8 @@ def index_interval_note(stats: StatsDocument | dict[str, Any], model: str) -> No
     ...          "index_se_projected": {"twice_tasks": 3.2, "twice_attempts": None}}
     >>> print(index_interval_note({"level": 0.95, "models": {"m": entry}}, "m").text)
     Index 50.00 ± 10.00 points: 95% interval [40.00, 60.00], standard error 4.50.
-    Rank 1 (1 = best); the paired tests allow ranks 1–2.
     Twice the tasks would bring the standard error to about 3.20.
+    Its rank, possible ranks and tie group depend on every model: see the run set's leaderboard.
     """
     stats = as_stats_document(stats)
     entry = stats.result(model)
@@ -285,7 +288,6 @@ def index_interval_note(stats: StatsDocument | dict[str, Any], model: str) -> No
         f"Index {index_with_interval(entry.index, *entry.index_ci)} points: "
         f"{percent(stats.level)} interval {interval(*entry.index_ci)}, standard error "
         f"{points(entry.index_se)}.",
-        f"Rank {entry.rank} (1 = best); the paired tests allow ranks {_rank_text(entry.rank_ci)}.",
     ]
     projected = entry.index_se_projected
     figures = (
@@ -302,6 +304,10 @@ def index_interval_note(stats: StatsDocument | dict[str, Any], model: str) -> No
         lines.append("; ".join(more).capitalize() + ".")
     if entry.status == "provisional":
         lines.append("The status stays provisional: the interval uses the attempts as they stand.")
+    lines.append(
+        "Its rank, possible ranks and tie group depend on every model: see the run set's "
+        "leaderboard."
+    )
     return Note("\n".join(lines))
 
 

@@ -36,15 +36,15 @@ def demo() -> tuple[dict[str, Any], dict[str, Any]]:
 def many(tmp_path_factory) -> tuple[dict[str, Any], dict[str, Any]]:
     """The SIMULATED 60-model run set, scored by the report runner (no notebook run)."""
     from tcsexam_lib.jsonio import read_json
-    from tcsexam_lib.reports import runner
+    from tcsexam_lib.reports import render, runner
 
     root = tmp_path_factory.mktemp("many")
     for name, text in build_files(60).items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text, encoding="utf-8")
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(runner, "execute_notebooks", lambda jobs, *_: [])
-        patch.setattr(runner, "notebook_jobs", lambda *_: [])
+        patch.setattr(render, "execute_notebooks", lambda jobs, *_, **__: [])
+        patch.setattr(render, "notebook_jobs", lambda *_: [])
         runner.run_report([root / "demo-models-60.yaml"])
     folder = root / "reports" / "demo-full-offline"
     return read_json(folder / "demo-full-offline.index.json"), read_json(
