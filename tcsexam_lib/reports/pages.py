@@ -30,8 +30,20 @@ from typing import Any
 from ..jsonio import write_text_atomic
 from .publish import ASSETS, ensure_real_folder
 
+#: Every page's charts (the report pages' and the teaching page's): each image with the
+#: alt text its notebook gave, else ``resources.tcs_default_alt``.
+DATA_PNG_BLOCK = """{% block data_png scoped %}
+<div class="jp-RenderedImage jp-OutputArea-output {{ extra_class }}">
+{%- set alt = output | get_metadata('alt', 'image/png') -%}
+<img src="data:image/png;base64,{{ output.data['image/png'] | escape_html }}" alt="
+{{- (alt or resources.tcs_default_alt) | escape_html }}">
+</div>
+{%- endblock data_png %}
+"""
+
 #: The kit's nbconvert template: the ``lab`` one without inline CSS or remote scripts.
-_TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
+_TEMPLATE = (
+    """{%- extends 'lab/index.html.j2' -%}
 {%- block html_head_js -%}{%- endblock html_head_js -%}
 {%- block notebook_css -%}
 <link rel="stylesheet" href="{{ resources.tcs_assets }}/notebook.css">
@@ -56,17 +68,13 @@ _TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
 <footer class="tcs-footer">{{ resources.tcs_footer }}</footer>
 </body>
 {% endblock body_footer %}
-{% block data_png scoped %}
-<div class="jp-RenderedImage jp-OutputArea-output {{ extra_class }}">
-{%- set alt = output | get_metadata('alt', 'image/png') -%}
-<img src="data:image/png;base64,{{ output.data['image/png'] | escape_html }}" alt="
-{{- (alt or 'A chart (no description given)') | escape_html }}">
-</div>
-{%- endblock data_png %}
-{% block footer_js %}
+"""
+    + DATA_PNG_BLOCK
+    + """{% block footer_js %}
 <script src="{{ resources.tcs_assets }}/report.js"></script>
 {% endblock footer_js %}
 """
+)
 
 REPORT_CSS = """
 body{font-family:system-ui,sans-serif;overflow-wrap:break-word}
@@ -379,6 +387,7 @@ def render_html(
         "tcs_nav": nav,
         "tcs_footer": " · ".join(part for part in (footer, notebook_link) if part),
         "tcs_environment": environment_html(describe_environment("report")),
+        "tcs_default_alt": "A chart (no description given)",
     }
     exporter = HTMLExporter(
         template_name="lab",

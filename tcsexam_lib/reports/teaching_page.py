@@ -35,7 +35,7 @@ from pathlib import Path
 from ..errors import InputRefused, Problem, TcsexamError
 from ..jsonio import write_text_atomic
 from ..paths import KIT_ROOT
-from .pages import write_assets
+from .pages import DATA_PNG_BLOCK, write_assets
 from .publish import ASSETS, ensure_real_folder
 
 #: The committed teaching notebook and the page it becomes.
@@ -62,7 +62,8 @@ background:#f2f7fb}
 """
 
 #: The page's template: the ``lab`` one, with the kit's assets and a local MathJax.
-_TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
+_TEMPLATE = (
+    """{%- extends 'lab/index.html.j2' -%}
 {%- block html_head_js -%}{%- endblock html_head_js -%}
 {%- block notebook_css -%}
 <link rel="stylesheet" href="{{ resources.tcs_assets }}/notebook.css">
@@ -100,14 +101,9 @@ window.MathJax = {
 <footer class="tcs-footer">{{ resources.tcs_footer }}</footer>
 </body>
 {% endblock body_footer %}
-{% block data_png scoped %}
-<div class="jp-RenderedImage jp-OutputArea-output {{ extra_class }}">
-{%- set alt = output | get_metadata('alt', 'image/png') -%}
-<img src="data:image/png;base64,{{ output.data['image/png'] | escape_html }}" alt="
-{{- (alt or 'A chart of the teaching notebook (see the text above it)') | escape_html }}">
-</div>
-{%- endblock data_png %}
 """
+    + DATA_PNG_BLOCK
+)
 
 _NOTE = (
     "A static copy of the kit's teaching notebook (notebooks/teaching.ipynb), as it is "
@@ -189,6 +185,7 @@ def _render(notebook_sha256: str, notebook_text: str, nav: str) -> str:
         "tcs_assets": ASSETS,
         "tcs_nav": nav,
         "tcs_note": _NOTE,
+        "tcs_default_alt": "A chart of the teaching notebook (see the text above it)",
         "tcs_footer": f"TCSExam scoring kit {html.escape(kit_version())} · teaching "
         f"notebook sha256 <code>{notebook_sha256[:12]}</code>",
     }
