@@ -23,6 +23,39 @@ if TYPE_CHECKING:  # pragma: no cover - annotations only
     import jsonschema
 
 
+#: The published schemas generated from the kit's typed records (``make schemas``), by
+#: name: the module and the record of the document's top level. The other schemas
+#: (``references/schemas/``) describe inputs, and are written by hand.
+GENERATED = {
+    "index-output": ("tcsexam_lib.scoring.index_document", "IndexDocument"),
+    "solver-output": ("tcsexam_lib.scoring.solver_document", "SolverDocument"),
+    "provenance": ("tcsexam_lib.provenance", "OutputWithProvenance"),
+}
+
+
+def generated_schema_text(name: str) -> str:
+    """The text of a generated schema (:data:`GENERATED`), as committed."""
+    import importlib
+
+    from .documents import generate_schema
+
+    module, record = GENERATED[name]
+    schema = generate_schema(getattr(importlib.import_module(module), record))
+    return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_schemas(check: bool = False) -> list[str]:
+    """Write every generated schema (``check``: write nothing); the names that differed."""
+    differ = []
+    for name in GENERATED:
+        path, text = schema_path(name), generated_schema_text(name)
+        if path.read_text(encoding="utf-8") != text:
+            differ.append(name)
+            if not check:
+                path.write_text(text, encoding="utf-8")
+    return differ
+
+
 @cache
 def load_schema(name: str) -> dict[str, Any]:
     """Return the published JSON Schema ``references/schemas/<name>.schema.json``."""
@@ -166,3 +199,13 @@ def refuse_document(
         raise InputRefused.from_problems(
             f"{document.source} does not match the published schema '{schema_name}'", problems
         )
+
+
+if __name__ == "__main__":  # make schemas
+    import sys
+
+    checking = "--check" in sys.argv
+    changed = write_schemas(check=checking)
+    verb = "differ from the records" if checking else "rewritten"
+    print(f"{', '.join(changed)}: {verb}" if changed else "every generated schema is current")
+    sys.exit(1 if checking and changed else 0)
