@@ -291,12 +291,14 @@ def _build_spec(cls: type[Record]) -> type:
 
 
 def conforms(data: Any, record: type[Record]) -> bool:
-    """True when parsed JSON ``data`` has the shape of ``record`` (msgspec: fast).
+    """True when parsed JSON ``data`` has the shape of ``record`` (fast: msgspec).
 
-    The fast check of a document read at the edge: a refusal is explained by the full
-    validator of the published schema (:mod:`tcsexam_lib.schemas`), which names every
-    problem in the kit's message template; where msgspec is stricter than the schema (a
-    whole number written ``1.0``) the full validator decides.
+    The fast check of a document read at the edge: msgspec converts it to the record's
+    spec, then the two things msgspec does not check are looked at (a dict's required
+    keys, an object's further keys); a refusal is explained by the full validator of the
+    published schema (:mod:`tcsexam_lib.schemas`), in the kit's message template. Where
+    msgspec is stricter than the schema (a whole number written ``1.0``) the full
+    validator decides.
 
     Examples
     --------
@@ -311,7 +313,64 @@ def conforms(data: Any, record: type[Record]) -> bool:
         msgspec.convert(data, record.spec(), strict=True)
     except msgspec.ValidationError:
         return False
+    return _keys_conform(data, record)
+
+
+_JSON_TYPE_OF = {"string": str, "boolean": bool, "object": dict, "array": list}
+
+
+def _keys_conform(data: dict[str, Any], record: type[Record]) -> bool:
+    """A dict's required keys (``Doc(keys=...)``) and further keys (``FURTHER``) of
+    ``data`` and of the records in it, where the record declares any."""
+    plan = _key_plan(record)
+    if plan is None:
+        return True
+    further, declared, keyed, nested = plan
+    if further is not None and not all(
+        isinstance(data[key], further) for key in data.keys() - declared
+    ):
+        return False
+    for key, keys in keyed:
+        value = data.get(key)
+        if isinstance(value, dict) and not value.keys() >= keys:
+            return False
+    for key, shape, child in nested:
+        value = data.get(key)
+        items = () if value is None else [value] if shape == "record" else value
+        items = items.values() if isinstance(items, dict) else items
+        if shape == "dict_of_lists":
+            items = [item for group in items for item in group]
+        child_further, child_declared, child_keyed, child_nested = child._plan
+        if child_keyed or child_nested:
+            if not all(_keys_conform(item, child) for item in items):
+                return False
+        elif any(  # the usual leaf (a table's row): one loop, no call per item
+            not isinstance(item[k], child_further)
+            for item in items
+            for k in item.keys() - child_declared
+        ):
+            return False
     return True
+
+
+def _key_plan(record: type[Record]) -> tuple | None:
+    """What :func:`_keys_conform` looks at in a record (``None``: nothing, at any depth)."""
+    if "_plan" in record.__dict__:
+        return record._plan
+    record._plan = None  # a record nested in itself
+    further = None
+    if record.FURTHER is not None:
+        further = _JSON_TYPE_OF.get(record.FURTHER.get("type"), object)
+    keyed, nested = [], []
+    for key, declared in record.fields().items():
+        doc = _strip(declared.annotation)[1]
+        if doc is not None and doc.keys:
+            keyed.append((key, frozenset(doc.keys)))
+        if declared.of is not None and _key_plan(declared.of) is not None:
+            nested.append((key, declared.shape, declared.of))
+    found = (further, frozenset(record.fields()), keyed, nested)
+    record._plan = found if further is not None or keyed or nested else None
+    return record._plan
 
 
 def generate_schema(record: type[Record]) -> dict[str, Any]:

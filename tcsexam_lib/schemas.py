@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from .documents import Record, conforms
 from .errors import InputRefused, Problem
 from .inputrules import Rule, RuleList
 from .jsonio import Describe, json_pointer
@@ -187,6 +188,15 @@ def validate_with_schema(
     ``describe``: see :func:`schema_problem`.
     """
     refuse_document(schema_rules(schema_name), Document(data, source, describe), schema_name)
+
+
+def validate_document(data: Any, record: type[Record], source: str) -> None:
+    """Refuse ``data`` unless it has the shape of the output ``record`` (its published
+    schema, named by ``record.SCHEMA``): msgspec checks it fast, and a refusal is
+    explained, every problem at once, as :func:`validate_with_schema` does."""
+    name = record.SCHEMA[0]
+    rule = schema_rule(name, holds=lambda document: conforms(document.data, record))
+    refuse_document(RuleList(f"{name} schema", (rule,)), Document(data, source), name)
 
 
 def refuse_document(

@@ -29,6 +29,7 @@ from .index_document import (
     STATUS_INCOMPLETE,
     STATUS_ORDER,
     STATUS_PROVISIONAL,
+    ComputedIndex,
     IndexDocument,
 )
 from .issues import Issue
@@ -283,7 +284,7 @@ def assemble_index(
     adoption_rule: str | None,
 ) -> IndexDocument:
     """The index document of a cohort's models (see :func:`model_result`)."""
-    return IndexDocument(
+    return ComputedIndex(
         {
             "metric_id": METRIC_ID,
             "suite": suite,

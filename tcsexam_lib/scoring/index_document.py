@@ -369,6 +369,15 @@ class IndexDocument(Record):
         return frame([{c: row.get(named.get(c, c)) for c in columns} for row in rows], columns)
 
 
+class ComputedIndex(IndexDocument):
+    """An index document computed in this process (by ``compute_index``), not read from a
+    file: its numbers agree by construction, so ``tcsexam stats`` in the same process (the
+    report runner, a notebook run standalone) takes it as it is, without checking it again.
+    """
+
+    __slots__ = ()
+
+
 def as_index_document(result: IndexDocument | dict[str, Any]) -> IndexDocument:
     """An index output as a document (its parsed JSON is wrapped, not copied)."""
     return result if isinstance(result, IndexDocument) else IndexDocument(result)
