@@ -5,12 +5,13 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .PHONY: help venv lock schemas golden report report-full-size lab demo test test-unit test-hostile test-doctest test-nbval test-smoke test-browser lint format \
-	bench bench-speed bench-report bench-calibration bench-soak clean teaching-notebook
+	bench bench-speed bench-report bench-calibration bench-soak clean teaching-notebook teaching-html
 
 help:
 	@echo "make report   build the demo reports (simulated data) under build/reports/"
 	@echo "make test     run every test tier (unit, hostile, doctest, nbval, smoke, browser, lint)"
 	@echo "make lab      JupyterLab on the notebooks (open teaching.ipynb first, then Run All)"
+	@echo "make teaching-html  the teaching notebook as a page that reads offline (build/teaching/)"
 
 # The environment is installed from the lock (requirements.lock: every package of the
 # runtime and the dev extras, pip and the build backend, each pinned with its sha256 for
@@ -115,6 +116,11 @@ teaching-notebook: $(STAMP)
 		--ExecutePreprocessor.record_timing=False \
 		--NotebookExporter.preprocessors=tcsexam_lib.teaching.strip_widget_views \
 		notebooks/teaching.ipynb
+
+# The teaching notebook as an HTML page that reads offline (MathJax in its _assets/, never
+# fetched): build/teaching/teaching.html. `make report` writes it beside the landing page too.
+teaching-html: $(STAMP)
+	$(BIN)/tcsexam teaching-html --output build/teaching
 
 lint: $(STAMP)
 	$(BIN)/ruff check tcsexam_lib tests notebooks benchmarks

@@ -348,6 +348,8 @@ READERS_MAY_SUBSCRIPT = {
     # inputs: a cohort file's raw data, the tiny cohort's attempts rows, a reference file
     "scoring/commands.py": {"simulated"},
     "teaching/examples.py": {"score", "adoption_status", "item", "model"},
+    # the self-check's answer: a dict the student types, {"status": ..., "index": ...}
+    "teaching/exercises.py": {"status", "index"},
     "demo.py": {"instances", "status"},
     # a reference file's raw data (the generator's input), not an output document
     "demo_models.py": {"direction", "instances", "kind", "tasks"},

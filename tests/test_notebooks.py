@@ -7,7 +7,8 @@
   its nbval-checked cells (tagged ``nbval-check-output`` in their metadata, so that no
   marker shows in the reader's view) hold the seed's worked examples (0.25 and 55.5),
   the widgets' static fallbacks and the solutions' checks, so that ``make test-nbval``
-  compares the numbers that matter. It keeps no live widget view or widget state
+  compares the numbers that matter; each exercise has an answer cell and a folded solution
+  computed by the library. It keeps no live widget view or widget state
   (:func:`tcsexam_lib.teaching.strip_widget_views`): the widgets' plain-text form stays.
 """
 
@@ -97,6 +98,9 @@ def test_teaching_notebook_is_committed_executed_in_order():
         ("z = 0.0, Phi(z) = 0.5", "the step-by-step instance score"),
         ("index = 30*P + 30*S + 30*C + 10*O = 55.5 points", "the track-means widget's fallback"),
         ("instance score Phi(z) = 0.8413", "the solver widget's fallback"),
+        ("relative_floor 0.02*|mu|    0.24  <- sets the scale", "the tight reference of 3.1"),
+        ("ILLUSTRATIVE (simulated) cohort: 3 models, 80 tasks per track", "the slider's 80"),
+        ("Solution to exercise 8 (self-check)", "the self-check's folded solution"),
         ("ddof 0 (contrast only)", "the ddof 1 vs ddof 0 contrast"),
         ("walk-provisional: status provisional", "the status walk-through"),
         ("walk-provisional: status complete", "a provisional result confirmed"),
@@ -119,7 +123,9 @@ def test_teaching_notebook_hides_its_nbval_markers():
 
 
 def test_teaching_notebook_exercises_check_themselves():
-    """At least three exercises, each with a folded solution whose check is right."""
+    """Each exercise: a heading, an answer cell that checks its answer with the library, and
+    right after it a folded solution computed by the library (its input hidden, its output a
+    closed ``<details>`` block, checked by nbval)."""
     notebook = _read(TEACHING)
     headings = [
         heading
@@ -127,21 +133,22 @@ def test_teaching_notebook_exercises_check_themselves():
         if cell.cell_type == "markdown"
         for heading in re.findall(r"^### Exercise \d+", cell.source, flags=re.MULTILINE)
     ]
-    assert len(headings) >= 3, f"{len(headings)} exercises (want at least 3)"
-    solutions = [
-        cell for cell in _code_cells(notebook) if "solution" in cell.metadata.get("tags", [])
-    ]
-    assert len(solutions) == len(headings), "one folded solution check per exercise"
-    for cell in solutions:
-        assert cell.metadata.get("jupyter", {}).get("source_hidden") is True, cell.source
-        assert CHECK_TAG in cell.metadata["tags"], cell.source
-        assert cell.source.startswith("#"), f"its first line shows when folded:\n{cell.source}"
-        # check_solution raises on a wrong answer (nbval fails) and shows nothing on a right
-        # one: JupyterLab unfolds a cell's outputs when it runs, so a folded check has none
-        assert "\nteaching.check_solution(" in cell.source, cell.source
-        assert cell.outputs == [], f"a folded solution check shows an output:\n{cell.source}"
-    folded = [c for c in notebook.cells if c.cell_type == "markdown" and "<details>" in c.source]
-    assert len(folded) == len(headings), "one folded (<details>) solution text per exercise"
+    assert len(headings) >= 6, f"{len(headings)} exercises (want at least 6)"
+    cells = _code_cells(notebook)
+    answers = [k for k, cell in enumerate(cells) if "teaching.check_answer(" in cell.source]
+    assert len(answers) == len(headings), "one answer cell per exercise"
+    for k in answers:
+        answer, solution = cells[k], cells[k + 1]
+        assert answer.source.startswith("answer_") and "= None" in answer.source.splitlines()[0]
+        assert "not answered yet" in _text_outputs(answer), answer.source
+        assert "solution" in solution.metadata.get("tags", []), solution.source
+        assert solution.metadata.get("jupyter", {}).get("source_hidden") is True
+        assert CHECK_TAG in solution.metadata["tags"], solution.source
+        assert solution.source.startswith("#"), "its first line shows when folded"
+        assert "\nteaching.solution(" in solution.source, solution.source
+        html = "".join(o.data.get("text/html", "") for o in solution.outputs if "data" in o)
+        assert html.startswith('<details class="tcs-solution"><summary>'), solution.source
+        assert _text_outputs(solution).startswith("Solution to exercise")
 
 
 def test_teaching_notebook_imports_only_the_library():
@@ -162,7 +169,7 @@ def test_teaching_notebook_keeps_no_live_widget_view():
             data = output.get("data", {})
             assert WIDGET_VIEW not in data, f"live widget view stored:\n{cell.source}"
             fallbacks += data.get("text/plain", "").startswith("[Interactive widget")
-    assert fallbacks >= 2, "the two widgets' plain-text fallbacks are missing"
+    assert fallbacks >= 3, "the three widgets' plain-text fallbacks are missing"
 
 
 def test_teaching_notebook_has_no_volatile_outputs():

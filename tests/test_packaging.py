@@ -133,8 +133,11 @@ def test_environment_yml_pins_the_locked_versions():
     pins = locked_versions(LOCK, _marker_environment(PYTHONS[0]))
     env = yaml.safe_load((ROOT / "environment.yml").read_text())
     conda = {}
-    for entry in env["dependencies"]:
-        if isinstance(entry, str) and entry.split("=")[0] != "python":
+    # what conda-forge does not have comes from PyPI in the environment's pip section
+    pip = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict))
+    entries = [e for e in env["dependencies"] if isinstance(e, str)]
+    for entry in entries + [e for e in pip if not e.startswith("-e")]:
+        if entry.split("=")[0] != "python":
             name, _, version = entry.partition("==")
             conda[_name(name)] = version
     project = PROJECT["project"]

@@ -9,6 +9,7 @@ kernel per notebook): excluded from ``make test-unit``.
 
 from __future__ import annotations
 
+import html
 import html.parser
 import json
 import re
@@ -20,6 +21,7 @@ import pytest
 import yaml
 
 from tcsexam_lib import load_report_params, run_report, run_score, run_solver_score
+from tcsexam_lib.number_format import index_with_interval, interval_reach
 from tcsexam_lib.paths import KIT_ROOT
 from tcsexam_lib.stats.command import compute_stats
 
@@ -37,10 +39,11 @@ def _landing_rows(page: str) -> dict[str, tuple[str, str]]:
     """model -> (status, index cell text) from the landing page's table rows."""
     pattern = (
         r"<tr><td class='num' data-order='[^']*'>[^<]*</td><td class='tcs-nowrap'><a [^>]*>"
-        r"([^<]+)</a></td><td class='num' data-order='[^']*'>([^<]+)</td><td>[^<]*</td>"
+        r"([^<]+)</a></td><td class='num' data-order='[^']*'>(.*?)</td><td>[^<]*</td>"
         r"<td class='(\w+)'"
     )
-    return {model: (status, index) for model, index, status in re.findall(pattern, page)}
+    found = re.findall(pattern, page)
+    return {model: (status, re.sub(r"<[^>]*>", "", index)) for model, index, status in found}
 
 
 def _publish(output: Path) -> None:
@@ -69,8 +72,8 @@ def test_runner_on_a_demo_run_set_lists_every_model_as_run_score_does(published)
     assert list(rows) == ["sim-alpha", "sim-beta", "sim-gamma"]  # by rank, incomplete last
     stats = compute_stats(expected)  # what tcsexam stats gives with its defaults
     for model, entry in expected["models"].items():
-        half = stats["models"][model]["index_ci_half_width"]
-        index = "no index" if entry["index"] is None else f"{entry['index']:.2f} ± {half:.2f}"
+        ci = stats["models"][model]["index_ci"]  # both sides when asymmetric, never a ± past one
+        index = "no index" if entry["index"] is None else index_with_interval(entry["index"], *ci)
         assert rows[model] == (entry["status"], index), model
         for name in params.notebooks:
             if name == "cohort":
@@ -101,14 +104,15 @@ def test_runner_on_a_demo_run_set_lists_every_model_as_run_score_does(published)
     assert cohort.count('class="tcs-banner"') == 1  # the banner once; each chart its label
     alpha = expected["models"]["sim-alpha"]["index"]
     alpha_half = stats["models"]["sim-alpha"]["index_ci_half_width"]
+    alpha_ci = stats["models"]["sim-alpha"]["index_ci"]  # asymmetric: both sides shown
     assert (
         f'<td class="num" data-order="{alpha!r}">{alpha:.2f}</td><td class="num" '
-        f'data-order="{alpha_half!r}">{alpha_half:.2f}</td>'
+        f'data-order="{alpha_half!r}">{html.escape(interval_reach(alpha, *alpha_ci))}</td>'
     ) in cohort
     assert '<a href="models/sim-alpha/index.html">sim-alpha</a>' in cohort  # to its pages
     page = (tmp_path / params.name / "models/sim-alpha/index.html").read_text(encoding="utf-8")
     assert ">How precise the index is<" in page
-    assert f"index {alpha:.2f} ± {alpha_half:.2f} points (95% interval)" in page
+    assert f"index {index_with_interval(alpha, *alpha_ci)} points (95% interval)" in page
     # publishable: world-readable under umask 022, no machine path, nothing remote
     for path in sorted(tmp_path.rglob("*")):
         if path.is_file():

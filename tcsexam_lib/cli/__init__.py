@@ -17,7 +17,12 @@ from collections.abc import Sequence
 from ..errors import TcsexamError
 from ..gcpause import few_collections
 from .references import add_reference_commands, add_verify_command
-from .reports import add_demo_commands, add_report_command, add_stats_command
+from .reports import (
+    add_demo_commands,
+    add_report_command,
+    add_stats_command,
+    add_teaching_command,
+)
 from .scoring import add_scoring_commands
 
 
@@ -43,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action=_VersionAction, help="show the kit's version and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     add_report_command(sub)
+    add_teaching_command(sub)
     add_reference_commands(sub)
     add_verify_command(sub)
     add_demo_commands(sub)

@@ -1,4 +1,5 @@
-"""``tcsexam report``, ``tcsexam stats`` and ``tcsexam demo``: pages, intervals, demo data."""
+"""``tcsexam report``, ``tcsexam teaching-html``, ``tcsexam stats`` and ``tcsexam demo``:
+pages, the teaching notebook's page, intervals, demo data."""
 
 from __future__ import annotations
 
@@ -130,6 +131,29 @@ def add_report_command(sub) -> None:
         help="folder of the report notebooks (default: the kit's notebooks/)",
     )
     report.set_defaults(handler=_cmd_report)
+
+
+def _cmd_teaching_html(args: argparse.Namespace) -> int:
+    from ..reports.teaching_page import write_teaching_page
+
+    page = write_teaching_page(args.output)
+    say(f"teaching notebook (static copy, formulas typeset offline) -> {page}")
+    return 0
+
+
+def add_teaching_command(sub) -> None:
+    teaching = sub.add_parser(
+        "teaching-html",
+        help="write the teaching notebook as an HTML page that reads offline (MathJax in "
+        "its _assets/); tcsexam report writes it into every report folder too",
+    )
+    teaching.add_argument(
+        "--output",
+        default="build/teaching",
+        metavar="DIR",
+        help="folder of teaching.html and its _assets/ (default: build/teaching)",
+    )
+    teaching.set_defaults(handler=_cmd_teaching_html)
 
 
 def _interval_text(interval) -> str:

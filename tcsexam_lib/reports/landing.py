@@ -14,9 +14,11 @@ that the data are simulated (when they are), then for each run set:
   a model without an index staying last;
 - links to the files: index JSON, intervals JSON, filled attempts table, kernel log.
 
-A folded section names the environment that built the page (Python, platform, the
-lock's sha256, package versions); a footer names the kit version, the metric, each run
-set's suite, solver protocol and reference, and the date the page was built.
+A link leads to the teaching notebook's static copy (``teaching.html``, written into the
+same folder by the report runner). A folded section names the environment that built the
+page (Python, platform, the lock's sha256, package versions); a footer names the kit
+version, the metric, each run set's suite, solver protocol and reference, and the date the
+page was built.
 """
 
 from __future__ import annotations
@@ -214,6 +216,12 @@ _INTRO = (
 )
 
 
+_TEACHING = (
+    "<p>How the scores are computed, step by step, with exercises: <a href='teaching.html'>"
+    "the teaching notebook</a> (a static copy; it reads offline).</p>"
+)
+
+
 def build_landing_page(manifests: list[RunSetDocument]) -> str:
     """The landing page HTML from the run sets' manifests (see :func:`read_manifests`).
 
@@ -247,6 +255,7 @@ def build_landing_page(manifests: list[RunSetDocument]) -> str:
             "the kit's seeded demo generator.</span></div>"
         )
     parts.append(_INTRO)
+    parts.append(_TEACHING)
     if not manifests:
         parts.append("<p>No run set has been published in this folder yet.</p>")
     else:

@@ -69,6 +69,7 @@ from .runsets import (
     publish,
     write_planned_manifest,
 )
+from .teaching_page import write_teaching_page
 
 #: Folder of the kit's report notebooks.
 NOTEBOOKS_DIR = KIT_ROOT / "notebooks"
@@ -151,6 +152,7 @@ def run_report(
         for stale in remove_stale_staging(folder):
             say(f"removed {stale.name} (left by an interrupted run)")
         write_assets(folder)
+        write_teaching_page(folder, landing=True)  # the landing page links to it
     run_sets: list[RunSetResult] = []
     landing: list[Path] = []
     try:

@@ -25,6 +25,7 @@ from ..formulas import (
 from ..scoring.index_document import ModelResult, as_model_result
 from ..vocab import FIXED_SCALE_FLOOR_ABSOLUTE, FIXED_SCALE_FLOOR_RELATIVE, TRACK_LETTERS, TRACKS
 from .reports import SEED_VALUES, check_solver_inputs, check_track_means
+from .uncertainty import SLIDER_COHORT, TASKS_PER_TRACK, analyse, could_be_first
 
 #: Okabe-Ito colours (colour-blind safe).
 BLUE, ORANGE, GREEN, VERMILLION, SKY, PURPLE, GREY = (
@@ -234,4 +235,33 @@ def plot_averaging_order(entry: ModelResult | Mapping[str, Any], track: str = "t
     right.set_ylabel(f"weight of the task in {letter}")
     right.set_title("each task weighs the same, whatever its repeats", fontsize=10)
     right.legend(fontsize=8)
+    return fig
+
+
+def plot_index_intervals(n_tasks: int, level: float = 0.95):
+    """The slider cohort's index intervals with ``n_tasks`` tasks per track.
+
+    One line per model (its interval, a dot at its index), the models that could be first
+    in blue; the axis is the same for every number of tasks, so moving the slider shows
+    the intervals narrow.
+    """
+    cohort = SLIDER_COHORT
+    out = analyse(cohort, n_tasks, level)
+    widest = analyse(cohort, min(TASKS_PER_TRACK), level)
+    low_end = float(min(widest.index_ci[0])) - 2
+    high_end = float(max(widest.index_ci[1])) + 2
+    leaders = set(could_be_first(cohort, n_tasks, level))
+    fig, ax = _figure(size=(5.2, 2.4))
+    for position, row in enumerate(reversed(out.order)):
+        name = cohort.names[row]
+        colour = BLUE if name in leaders else GREY
+        low, high = out.index_ci[0][row], out.index_ci[1][row]
+        ax.plot([low, high], [position, position], color=colour, linewidth=3)
+        ax.plot([out.index[row]], [position], "o", color=colour)
+    ax.set_yticks(range(len(out.order)), [cohort.names[r] for r in reversed(out.order)],
+                  parse_math=False)  # fmt: skip
+    ax.set_xlim(low_end, high_end)
+    ax.set_ylim(-0.6, len(out.order) - 0.4)
+    ax.set_xlabel(f"index (points) with its {level:.0%} interval; blue: could be first")
+    ax.set_title(f"ILLUSTRATIVE: {n_tasks} tasks per track", fontsize=10)
     return fig

@@ -1,70 +1,272 @@
-"""Why two close indexes may not differ: the teaching notebook's look at ``tcsexam stats``.
+"""Reading the uncertainty of an index: the teaching notebook's look at ``tcsexam stats``.
 
-An index is a weighted mean over about twenty tasks per track. Another draw of tasks
-from the same pool would move it by a few points, so two models a point or two apart
-can trade places. :func:`close_indexes_report` shows it on an ILLUSTRATIVE cohort of
-three simulated models (20 tasks per track): two close ones and one far ahead, with the
-intervals, paired tests and rank claims of :func:`tcsexam_lib.stats.analyse_cohort`.
+An index is a weighted mean over a sample of tasks in each track; another draw of tasks
+of the same kinds would move it. ``tcsexam stats`` reports, beside each index, an
+interval, which models could be first, and which pairs differ. Here they are computed by
+the same function, :func:`tcsexam_lib.stats.analysis.analyse_cohort`, on ILLUSTRATIVE
+(simulated) cohorts:
+
+- :func:`interval_report` (and the tasks-per-track slider built on it): three models
+  with 5 to 160 tasks per track, to see the intervals narrow as the tasks grow;
+- :func:`reading_exercise_report`: four models to read (which could be first, which
+  pairs differ), checked by :mod:`.exercises`;
+- :func:`methods_note`: how each figure is computed, taken from the stats library's own
+  description (its ``method``), folded.
+
+Every text here is computed when it is shown: nothing restates a method's formula or a
+p-value, so a change of the statistics methods changes what is shown with it.
+
+The simulated task means are built so that what the slider shows is the number of
+tasks alone: each model's task means are its track mean plus a fixed pattern of
+differences (a shuffled -1, 0, +1 pattern scaled to a set standard deviation), so its
+mean and spread are the same at every number of tasks.
 """
 
 from __future__ import annotations
 
+import html
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
 import numpy as np
 
-from ..stats.analysis import analyse_cohort
+from ..number_format import interval, points
+from ..stats.analysis import CohortAnalysis, analyse_cohort
+from ..stats.method import METHOD
+from ..stats.wording import name_list, percent
 from ..vocab import TRACKS
 
-#: The ILLUSTRATIVE models and how far each is from the first, in track-mean units.
-CLOSE_MODELS = {"illustrative-a": 0.0, "illustrative-b": 0.03, "illustrative-c": 0.25}
+#: The numbers of tasks per track the slider offers, and the one shown first.
+TASKS_PER_TRACK = (5, 10, 20, 40, 80, 160)
+DEFAULT_TASKS = 20
 
 
-def close_models_task_means(seed: int = 20261202) -> list[np.ndarray]:
-    """ILLUSTRATIVE task means of the three models, per track (P, S, C, O): 20 tasks each.
+@dataclass(frozen=True)
+class SimulatedCohort:
+    """An ILLUSTRATIVE cohort: per model (name, shift, spread): its shift from the first
+    model in track-mean units (0.03 is 3 index points) and the standard deviation of its
+    task differences from the first model."""
 
-    The second model is ahead of the first by 0.03 on average, the third by 0.25; each
-    task's mean varies around that by about 0.25 (tasks differ in difficulty).
-    """
-    rng = np.random.default_rng(seed)
-    tracks = []
-    for track in TRACKS:
-        base = rng.uniform(0.2, 0.8, size=20)
-        rows = [base + shift + rng.normal(0.0, 0.25, size=20) for shift in CLOSE_MODELS.values()]
-        upper = 1.5 if track == "construction" else 1.0
-        tracks.append(np.clip(np.vstack(rows), 0.0, upper))
-    return tracks
+    models: tuple[tuple[str, float, float], ...]
+    #: The range of the task difficulties (the first model's task means before its spread).
+    base: tuple[float, float]
+    first_spread: float = 0.05
+    seed: int = 20261203
+
+    @property
+    def names(self) -> list[str]:
+        return [name for name, _, _ in self.models]
 
 
-def close_indexes_report(level: float = 0.95) -> str:
-    """Each model's index with its interval, each pair's difference and test, and the claims.
+#: Section "Reading the uncertainty": a model far ahead (c), and two close ones (b, a).
+SLIDER_COHORT = SimulatedCohort(
+    (("illustrative-a", 0.0, 0.0), ("illustrative-b", 0.03, 0.20), ("illustrative-c", 0.15, 0.15)),
+    base=(0.35, 0.5),
+)
+#: The reading exercise: osprey ahead, heron close behind but with very uneven task
+#: scores, wren steady a little further behind, kestrel far behind.
+READING_COHORT = SimulatedCohort(
+    (("osprey", 0.0, 0.0), ("heron", -0.03, 0.22), ("wren", -0.06, 0.07), ("kestrel", -0.15, 0.07)),
+    base=(0.45, 0.6),
+)
+#: The number of tasks per track of the reading exercise.
+READING_TASKS = 20
+
+
+def _pattern(n_tasks: int, rng: np.random.Generator) -> np.ndarray:
+    """A shuffled -1, 0, +1 pattern of ``n_tasks`` values with mean 0 and sd 1 (ddof 1)."""
+    pattern = np.resize(np.array([-1.0, 0.0, 1.0]), n_tasks)
+    rng.shuffle(pattern)
+    pattern -= pattern.mean()
+    return pattern / pattern.std(ddof=1)
+
+
+def simulated_task_means(cohort: SimulatedCohort, n_tasks: int) -> list[np.ndarray]:
+    """ILLUSTRATIVE task means per track (P, S, C, O), a row per model, ``n_tasks`` each.
+
+    Seeded through numpy's ``Generator`` (the same cohort and ``n_tasks``, the same
+    values). Every value is in [0, 1].
 
     Examples
     --------
-    >>> print(close_indexes_report().splitlines()[0])
+    >>> means = simulated_task_means(SLIDER_COHORT, 20)
+    >>> len(means), means[0].shape
+    (4, (3, 20))
+    >>> bool((means[1][1] - means[1][0]).mean().round(12) == 0.03)
+    True
+    """
+    if isinstance(n_tasks, bool) or not isinstance(n_tasks, int) or n_tasks < 3:
+        raise ValueError(f"n_tasks must be a whole number >= 3; got {n_tasks!r}")
+    rng = np.random.default_rng([cohort.seed, n_tasks])
+    tracks = []
+    for _ in TRACKS:
+        difficulty = np.linspace(*cohort.base, n_tasks)
+        rng.shuffle(difficulty)
+        first = difficulty + cohort.first_spread * _pattern(n_tasks, rng)
+        rows = np.vstack(
+            [first + shift + spread * _pattern(n_tasks, rng) for _, shift, spread in cohort.models]
+        )
+        if rows.min() < 0 or rows.max() > 1:  # the cohorts above are built to stay inside
+            raise ValueError("an ILLUSTRATIVE task mean fell outside [0, 1]")
+        tracks.append(rows)
+    return tracks
+
+
+@lru_cache(maxsize=16)
+def analyse(cohort: SimulatedCohort, n_tasks: int, level: float = 0.95) -> CohortAnalysis:
+    """``tcsexam stats``' analysis of an ILLUSTRATIVE cohort (cached: it is read often)."""
+    return analyse_cohort(simulated_task_means(cohort, n_tasks), names=cohort.names, level=level)
+
+
+def could_be_first(cohort: SimulatedCohort, n_tasks: int, level: float = 0.95) -> list[str]:
+    """The models that no model is significantly ahead of, in rank order."""
+    names = cohort.names
+    return [names[k] for k in analyse(cohort, n_tasks, level).leader_group]
+
+
+@dataclass(frozen=True)
+class Pair:
+    """One pair of an analysis, by name (``first`` ranked at or above ``second``)."""
+
+    first: str
+    second: str
+    delta: float
+    ci: tuple[float, float]
+    p_holm: float
+    differ: bool
+
+
+def pairs(cohort: SimulatedCohort, n_tasks: int, level: float = 0.95) -> list[Pair]:
+    """Every pair of the cohort's analysis, in the analysis' order."""
+    names = cohort.names
+    tests = analyse(cohort, n_tasks, level).pairs
+    return [
+        Pair(
+            names[int(tests.first[k])],
+            names[int(tests.second[k])],
+            float(tests.delta[k]),
+            (float(tests.ci_low[k]), float(tests.ci_high[k])),
+            float(tests.p_holm[k]),
+            bool(tests.significant[k]),
+        )
+        for k in range(len(tests))
+    ]
+
+
+def _model_lines(cohort: SimulatedCohort, n_tasks: int, level: float) -> list[str]:
+    names = cohort.names
+    out = analyse(cohort, n_tasks, level)
+    lines = []
+    for row in out.order:
+        low, high = out.index_ci[0][row], out.index_ci[1][row]
+        lines.append(
+            f"  {names[row]}: index {points(out.index[row])}, {percent(level)} interval "
+            f"{interval(low, high)} (width {points(high - low)})"
+        )
+    return lines
+
+
+def interval_report(n_tasks: int = DEFAULT_TASKS, level: float = 0.95) -> str:
+    """The slider cohort with ``n_tasks`` tasks per track: intervals, leaders, pairs.
+
+    Examples
+    --------
+    >>> print(interval_report(20).splitlines()[0])
     ILLUSTRATIVE (simulated) cohort: 3 models, 20 tasks per track
     """
-    names = list(CLOSE_MODELS)
-    out = analyse_cohort(close_models_task_means(), names=names, level=level)
-    percent = f"{level:.0%}"
-    lines = [f"ILLUSTRATIVE (simulated) cohort: {len(names)} models, 20 tasks per track"]
-    for position in out.order:
-        low, high = out.index_ci[0][position], out.index_ci[1][position]
+    cohort = SLIDER_COHORT
+    lines = [
+        f"ILLUSTRATIVE (simulated) cohort: {len(cohort.models)} models, {n_tasks} tasks per track"
+    ]
+    lines += _model_lines(cohort, n_tasks, level)
+    lines.append(f"Could be first: {name_list(could_be_first(cohort, n_tasks, level))}")
+    lines.append("Do they differ? (paired over the same tasks, adjusted for the pairs compared)")
+    for pair in pairs(cohort, n_tasks, level):
+        verdict = "differ" if pair.differ else "cannot be told apart"
         lines.append(
-            f"  {names[position]}: index {out.index[position]:.2f} "
-            f"({percent} interval {low:.2f} to {high:.2f}), rank {out.ranks[position]}, "
-            f"rank interval {out.rank_ci[position][0]} to {out.rank_ci[position][1]}"
+            f"  {pair.first} - {pair.second}: {points(pair.delta)} points, {percent(level)} "
+            f"interval {interval(*pair.ci)}: {verdict}"
         )
-    lines.append("Pairs (a minus b), paired over the same tasks:")
-    pairs = out.pairs
-    for k in range(len(pairs)):
-        a, b = int(pairs.first[k]), int(pairs.second[k])
-        verdict = "differ" if pairs.significant[k] else "cannot be told apart"
-        lines.append(
-            f"  {names[a]} - {names[b]}: {pairs.delta[k]:.2f} points "
-            f"({percent} interval {pairs.ci_low[k]:.2f} to {pairs.ci_high[k]:.2f}), "
-            f"p {pairs.p_holm[k]:.3f} after Holm: {verdict}"
-        )
-    leaders = ", ".join(names[k] for k in out.leader_group)
-    lines.append(f"Could be first (no model significantly ahead): {leaders}")
-    groups = " | ".join(", ".join(names[k] for k in group) for group in out.tie_groups)
-    lines.append(f"Tie groups (no pair inside a group differs): {groups}")
     return "\n".join(lines)
+
+
+def reading_exercise_report(level: float = 0.95) -> str:
+    """The reading exercise's cohort as ``tcsexam stats`` reports it, without verdicts.
+
+    Each model's index and interval; each pair's difference, its interval and its p
+    adjusted for the number of pairs (Holm): the reader decides which differ.
+
+    Examples
+    --------
+    >>> print(reading_exercise_report().splitlines()[0])
+    ILLUSTRATIVE (simulated) cohort: 4 models, 20 tasks per track
+    """
+    cohort = READING_COHORT
+    lines = [
+        f"ILLUSTRATIVE (simulated) cohort: {len(cohort.models)} models, "
+        f"{READING_TASKS} tasks per track"
+    ]
+    lines += _model_lines(cohort, READING_TASKS, level)
+    lines.append("Pairs (first minus second, paired over the same tasks):")
+    for pair in pairs(cohort, READING_TASKS, level):
+        p = "< 0.001" if pair.p_holm < 0.0005 else f"{pair.p_holm:.3f}"
+        lines.append(
+            f"  {pair.first} - {pair.second}: {points(pair.delta)} points, {percent(level)} "
+            f"interval {interval(*pair.ci)}, adjusted p {p}"
+        )
+    return "\n".join(lines)
+
+
+#: The parts of the stats library's ``method`` the note shows, and their headings.
+_NOTE_PARTS = {
+    "name": "methods, by name",
+    "model": "what is sampled",
+    "tracks": "a track mean's interval",
+    "index_ci": "the index's interval",
+    "pairs": "a pair's difference and its interval",
+    "p_value": "a pair's p-value",
+    "p_holm": "the adjustment for the number of pairs",
+    "leader_group": "could be first",
+}
+
+
+@dataclass(frozen=True, repr=False)
+class MethodsNote:
+    """How each figure of ``tcsexam stats`` is computed, as the library describes it."""
+
+    parts: tuple[tuple[str, str], ...]
+
+    def __repr__(self) -> str:
+        lines = ["How tcsexam stats computes each figure (folded in JupyterLab):"]
+        lines += [f"- {heading}: {text}" for heading, text in self.parts]
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        items = "".join(
+            f"<li><b>{html.escape(heading)}</b>: {html.escape(text)}</li>"
+            for heading, text in self.parts
+        )
+        return (
+            '<details class="tcs-methods"><summary><b>How each figure is computed</b> '
+            "(the method names; click to unfold)</summary><ul>"
+            f"{items}</ul></details>"
+        )
+
+
+def methods_note(keys: Sequence[str] = tuple(_NOTE_PARTS)) -> MethodsNote:
+    """The stats library's own description of its methods (``METHOD``), folded.
+
+    It fails loudly if the library no longer describes one of ``keys``: the note is
+    never silently shorter than it says.
+
+    Examples
+    --------
+    >>> note = methods_note()
+    >>> [heading for heading, _ in note.parts][:2]
+    ['methods, by name', 'what is sampled']
+    """
+    missing = [key for key in keys if key not in METHOD]
+    if missing:
+        raise KeyError(f"tcsexam_lib.stats.method.METHOD no longer describes {missing}")
+    return MethodsNote(tuple((_NOTE_PARTS.get(key, key), METHOD[key]) for key in keys))

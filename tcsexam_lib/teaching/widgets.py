@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..vocab import FIXED_SCALE_FLOOR_ABSOLUTE, FIXED_SCALE_FLOOR_RELATIVE, TRACK_LETTERS, TRACKS
-from .plots import figure_png, plot_solver_instance, plot_track_contributions
+from .plots import figure_png, plot_index_intervals, plot_solver_instance, plot_track_contributions
 from .reports import (
     DIRECTIONS,
     SEED_MEANS,
@@ -25,6 +25,7 @@ from .reports import (
     solver_score_report,
     track_means_report,
 )
+from .uncertainty import DEFAULT_TASKS, TASKS_PER_TRACK, interval_report
 
 WIDGET_VIEW_MIMETYPE = "application/vnd.jupyter.widget-view+json"
 
@@ -212,6 +213,46 @@ def track_means_widget(means: Mapping[str, float] = SEED_MEANS) -> TeachingWidge
         control.observe(refresh, names="value")
     refresh()
     box = widgets.HBox([widgets.VBox([*controls.values(), readout]), image])
+    return TeachingWidget(box, controls, report)
+
+
+def tasks_per_track_widget(n_tasks: int = DEFAULT_TASKS) -> TeachingWidget:
+    """A slider for the number of tasks per track of an ILLUSTRATIVE cohort of three models.
+
+    The readout is :func:`~tcsexam_lib.teaching.interval_report` (each index with its
+    interval and width, the models that could be first, which pairs differ); the plot is
+    :func:`~tcsexam_lib.teaching.plot_index_intervals`, on an axis that stays put, so the
+    intervals are seen to narrow as the tasks grow.
+    """
+    import ipywidgets as widgets
+
+    if n_tasks not in TASKS_PER_TRACK:
+        raise ValueError(
+            f"n_tasks must be one of {', '.join(map(str, TASKS_PER_TRACK))}; got {n_tasks!r}"
+        )
+    slider = widgets.SelectionSlider(
+        options=list(TASKS_PER_TRACK),
+        value=n_tasks,
+        description="tasks per track",
+        continuous_update=False,
+        style={"description_width": "8em"},
+        layout=widgets.Layout(width="30em"),
+    )
+    controls = {"n_tasks": slider}
+
+    def report() -> str:
+        return interval_report(slider.value)
+
+    readout = widgets.HTML()
+    image = widgets.Image(format="png", layout=widgets.Layout(width="470px"))
+
+    def refresh(change: Any = None) -> None:
+        readout.value = _readout_html(report())
+        image.value = figure_png(plot_index_intervals(slider.value))
+
+    slider.observe(refresh, names="value")
+    refresh()
+    box = widgets.VBox([slider, readout, image])
     return TeachingWidget(box, controls, report)
 
 

@@ -6,9 +6,12 @@ then, in the system Chromium:
 
 - the teaching notebook opens unmodified, *Run ▸ Run All Cells* gives no error output and
   live widgets; moving the candidate slider from 12 to 14 changes the readout to z = 1,
-  Phi(z) = 0.8413 and redraws the curve; exercise 1 answered with text, with a wrong
-  number and with the right one says so in one line each (no traceback); the folded
-  solution checks stay empty; the direction toggle's label sits beside its buttons;
+  Phi(z) = 0.8413 and redraws the curve; the direction toggle's label sits beside its
+  buttons; the tasks-per-track slider moved from 20 to 80 with the keyboard narrows the
+  intervals, the close pair then differs, and the picture is redrawn; the folded solutions
+  stay folded (their code hidden, their output a closed box); exercise 1 answered with
+  text says what is expected in one line (no traceback), and each of the eight exercises
+  answered wrongly gets the hint aimed at that mistake, then rightly is right;
 - each report notebook opens unmodified and runs with its defaults (the SIMULATED demo):
   no error output, the banner, at least one chart, its tables sortable (the long
   instance table of the solver notebook searchable and paged).
@@ -215,14 +218,22 @@ def error_outputs(page: Any) -> list[str]:
     return [outputs.nth(k).text_content() for k in range(outputs.count())]
 
 
-def code_cell(page: Any, source_start: str) -> Any:
-    """The code cell whose source starts so (a locator by position: it stays when edited)."""
-    sources = page.locator(".jp-CodeCell .cm-content")
-    found = [
-        k for k in range(sources.count()) if sources.nth(k).text_content().startswith(source_start)
-    ]
-    assert len(found) == 1, f"{len(found)} cells start with {source_start!r}"
-    return page.locator(".jp-CodeCell").nth(found[0])
+def answer_cell(page: Any, number: int) -> Any:
+    """The answer cell of exercise ``number`` of the teaching notebook, by its position in
+    the notebook (``data-windowed-list-index``: it stays when the cell is edited, and the
+    cell's editor is rendered once it is scrolled into view)."""
+    heading = page.locator(".jp-MarkdownCell").filter(
+        has=page.locator("h3", has_text=re.compile(f"^Exercise {number}:"))
+    )
+    start = int(heading.first.get_attribute("data-windowed-list-index"))
+    for index in range(start + 1, start + 4):
+        cell = page.locator(f".jp-Notebook-cell[data-windowed-list-index='{index}']")
+        cell.scroll_into_view_if_needed()
+        source = cell.locator(".cm-content")
+        source.wait_for(timeout=30_000)
+        if source.text_content().startswith(f"answer_{number} = "):
+            return cell
+    raise AssertionError(f"no answer cell after the heading of exercise {number}")
 
 
 def run_cell_with(page: Any, cell: Any, source: str) -> str:
@@ -273,32 +284,44 @@ def hide_file_browser(page: Any) -> None:
 # --- the tests ------------------------------------------------------------------------
 
 
-def test_teaching_notebook_runs_and_its_widgets_and_exercises_respond(lab, open_page):
-    page = open_notebook(open_page, lab, "teaching")
-    if stored_python_is_this_one("teaching"):
-        assert not is_marked_modified(page), "opening the notebook marked it modified"
-    seconds = run_all(page)
-    print(f"teaching: Run All in {seconds:.1f} s")
-    assert error_outputs(page) == []
-    assert page.locator(".widget-slider").count() >= 10  # 6 solver sliders, 4 track means
-    assert page.locator("text=Error displaying widget").count() == 0
-    # the candidate slider, 12 -> 14: the readout and the curve follow
+#: Each exercise of the teaching notebook: its id, a wrong answer and what the check says of
+#: it, then the right answer (a student's, rounded to 3 decimals where asked).
+EXERCISE_ANSWERS = [
+    ("relative-score", "0.6915", "instance score alone", "0.346"),
+    ("floor-case", "1.0", "you took the sample std s = 0.2 as the scale", "0.933"),
+    ("minimise", "0.227", "you flipped the sign of z: this task minimises", "0.773"),
+    ("index", "73.857", "you pooled the attempts of each track", "76.5"),
+    (
+        "statuses",
+        '{"model-x": "incomplete", "model-y": "provisional", "model-z": "complete"}',
+        "model-y right; model-x and model-z not right.",
+        '{"model-x": "complete", "model-y": "provisional", "model-z": "incomplete"}',
+    ),
+    (
+        "could-be-first",
+        '["osprey"]',
+        "heron: is any model significantly ahead",
+        '["osprey", "heron"]',
+    ),
+    ("differ", '"yes"', "Read the row heron - wren alone", '"no"'),
+    (
+        "self-check",
+        '{"status": "provisional", "index": 45.25}',
+        "The index counts an excluded attempt",
+        '{"status": "provisional", "index": 47.25}',
+    ),
+]
+
+
+def move_solver_slider_and_check(page: Any) -> None:
+    """The candidate slider, 12 -> 14: the readout and the curve follow; the direction
+    toggle's label sits on the line of its buttons."""
     widget = page.locator(".jupyter-widgets.widget-vbox").filter(has_text="candidate A").first
     readout = widget.locator("pre").first
     image = widget.locator("img").first
     assert "z = (A - mu)/scale = 0\n" in readout.text_content()
     before = image.get_attribute("src")
-    slider = widget.locator(".widget-slider").filter(has_text="candidate A")
-    value = slider.locator(".widget-readout")
-    value.click()
-    page.keyboard.press("Control+a")
-    page.keyboard.insert_text("14")
-    page.keyboard.press("Enter")
-    page.wait_for_function(
-        "node => node.textContent.includes('instance score Phi(z) = 0.8413')",
-        arg=widget.element_handle(),  # the readout's HTML is replaced: watch its widget
-        timeout=30_000,
-    )
+    type_into_slider(page, widget, "candidate A", "14", "instance score Phi(z) = 0.8413")
     assert "z = (A - mu)/scale = 1\n" in readout.text_content()
     assert "candidate A = 14" in readout.text_content()
     page.wait_for_function(
@@ -306,31 +329,110 @@ def test_teaching_notebook_runs_and_its_widgets_and_exercises_respond(lab, open_
         arg=[image.element_handle(), before],
         timeout=30_000,
     )
-    # the direction toggle: its label on the line of its buttons
     toggle = widget.locator(".widget-toggle-buttons")
     label = toggle.locator(".widget-label").bounding_box()
     button = toggle.locator("button").first.bounding_box()
     assert abs(label["y"] - button["y"]) < 5 and label["x"] < button["x"]
+
+
+def type_into_slider(page: Any, widget: Any, label: str, value: str, then: str) -> None:
+    """Type ``value`` into the slider ``label``'s readout, as a student does; wait until the
+    widget shows ``then`` (its readout's HTML is replaced: watch the widget)."""
+    slider = widget.locator(".widget-slider").filter(has_text=label)
+    slider.locator(".widget-readout").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.insert_text(value)
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "([node, then]) => node.textContent.includes(then)",
+        arg=[widget.element_handle(), then],
+        timeout=30_000,
+    )
+
+
+def tighten_the_reference_and_check(page: Any) -> None:
+    """Section 3.1's second bullet, tried as it reads: reference values 11.9, 12 (already
+    there) and 12.1, A = 12.1: the relative floor sets the scale, z = 0.42, score 0.66."""
+    widget = page.locator(".jupyter-widgets.widget-vbox").filter(has_text="candidate A").first
+    type_into_slider(page, widget, "reference 1", "11.9", "reference values [11.9, 12, 14]")
+    type_into_slider(page, widget, "reference 3", "12.1", "reference values [11.9, 12, 12.1]")
+    type_into_slider(page, widget, "candidate A", "12.1", "candidate A = 12.1")
+    readout = widget.locator("pre").first.text_content()
+    assert "reference values [11.9, 12, 12.1], maximize, candidate A = 12.1" in readout
+    assert "relative_floor 0.02*|mu|    0.24  <- sets the scale" in readout
+    assert "z = (A - mu)/scale = 0.416667" in readout and "Phi(z) = 0.6615" in readout
+
+
+def move_tasks_slider_and_check(page: Any) -> None:
+    """Tasks per track, 20 -> 80 with the keyboard: the intervals narrow, the close pair now
+    differs, and the picture is redrawn."""
+    widget = page.locator(".jupyter-widgets.widget-vbox").filter(has_text="tasks per track").first
+    readout = widget.locator("pre").first
+    image = widget.locator("img").first
+    text = readout.text_content()
+    assert "20 tasks per track" in text
+    assert "illustrative-b - illustrative-a: 3.00 points" in text and "cannot be told apart" in text
+    before = image.get_attribute("src")
+    handle = widget.locator(".noUi-handle").first
+    handle.scroll_into_view_if_needed()
+    handle.click()
+    for _ in range(2):  # 20 -> 40 -> 80
+        page.keyboard.press("ArrowRight")
+        page.wait_for_timeout(300)
+    page.wait_for_function(
+        "node => node.textContent.includes('80 tasks per track')",
+        arg=widget.element_handle(),
+        timeout=30_000,
+    )
+    text = readout.text_content()
+    assert "cannot be told apart" not in text
+    assert "illustrative-b - illustrative-a: 3.00 points, 95% interval [0.67, 5.33]: differ" in text
+    page.wait_for_function(
+        "([node, before]) => node.getAttribute('src') !== before",
+        arg=[image.element_handle(), before],
+        timeout=30_000,
+    )
+
+
+def test_teaching_notebook_runs_and_its_widgets_and_exercises_respond(lab, open_page):
+    page = open_notebook(open_page, lab, "teaching")
+    if stored_python_is_this_one("teaching"):
+        assert not is_marked_modified(page), "opening the notebook marked it modified"
+    seconds = run_all(page)
+    print(f"teaching: Run All in {seconds:.1f} s")
+    assert error_outputs(page) == []
+    assert page.locator(".widget-slider").count() >= 11  # 6 solver, 4 track means, 1 tasks
+    assert page.locator("text=Error displaying widget").count() == 0
+    move_solver_slider_and_check(page)
     if SCREENSHOTS:
         page.evaluate("() => document.activeElement.blur()")
         hide_file_browser(page)
-        scroll_to(page, page.locator(".jp-MarkdownCell").filter(has_text="2.1 Try it: move"))
+        scroll_to(page, page.locator(".jp-MarkdownCell").filter(has_text="3.1 Try it: move"))
         screenshot(page, "teaching.png")
-    # the folded solution checks show nothing after Run All
+    tighten_the_reference_and_check(page)
+    move_tasks_slider_and_check(page)
+    # the solutions stay folded after Run All: their code hidden, their output a closed box
     folded = page.locator(".jp-CodeCell").filter(has=page.locator(".jp-InputPlaceholder"))
-    assert folded.count() == 4
-    assert [output_text(folded.nth(k)) for k in range(4)] == [""] * 4
-    # exercise 1: text, a wrong number, the right number; one line each, no traceback
-    exercise = code_cell(page, "answer_1 = None")
+    assert folded.count() == len(EXERCISE_ANSWERS)
+    for k in range(folded.count()):
+        solution = folded.nth(k)
+        assert output_text(solution).startswith(f"Solution to exercise {k + 1} (click to unfold)")
+        assert solution.locator("details.tcs-solution:not([open])").count() == 1
+    # exercise 1 answered with text first: one line saying what is expected, no traceback
+    exercise = answer_cell(page, 1)
     check = 'teaching.check_answer("relative-score", answer_1)'
-    said = run_cell_with(page, exercise, f'answer_1 = "0.421"\n{check}')
+    said = run_cell_with(page, exercise, f'answer_1 = "0.346"\n{check}')
     assert said.startswith("✘ Exercise 1: not the kind of answer expected. expected a number")
-    assert "write the number without quotes, e.g. 0.421" in said and "\n" not in said.strip()
-    said = run_cell_with(page, exercise, f"answer_1 = 0.8413\n{check}")
-    assert said.startswith("✘ Exercise 1: not right yet.")
-    assert "that is example-1's instance score" in said
-    said = run_cell_with(page, exercise, f"answer_1 = 0.421\n{check}")
-    assert said.startswith("✔ Exercise 1: right.")
+    assert "write the number without quotes, e.g. 0.346" in said and "\n" not in said.strip()
+    # every exercise: a wrong answer gets a hint aimed at the mistake, then the right one
+    for number, (name, wrong, hint, right) in enumerate(EXERCISE_ANSWERS, start=1):
+        cell = answer_cell(page, number)
+        check = f'teaching.check_answer("{name}", answer_{number})'
+        said = run_cell_with(page, cell, f"answer_{number} = {wrong}\n{check}")
+        assert said.startswith(f"✘ Exercise {number}: not right yet."), said
+        assert hint in said, said
+        said = run_cell_with(page, cell, f"answer_{number} = {right}\n{check}")
+        assert said.startswith(f"✔ Exercise {number}: right."), said
     assert error_outputs(page) == []
     assert page.problems == []
     shut_down_kernels(lab)

@@ -1,5 +1,7 @@
 """The teaching notebook's exercises (``teaching/exercises.py``): every check with a right
-and a wrong answer, what it says and why, and the refusals of an answer of the wrong kind.
+answer worked out by hand here, the mistakes it recognises and what it says of them, the
+task (never the answer) before an answer is given, the folded solutions, and the refusals
+of an answer of the wrong kind.
 """
 
 from __future__ import annotations
@@ -12,112 +14,155 @@ import pytest
 from tcsexam_lib import teaching
 from tcsexam_lib.teaching.exercises import EXERCISES
 
+#: The right answers, worked out by hand (the library must agree).
 RIGHT_ANSWERS = {
-    "relative-score": 0.4207,
-    "scale-floor": ("sample_std", "absolute_floor", "relative_floor"),
-    "averaging-order": 0.2,
-    "cohort-status": {"model-x": "complete", "model-y": "provisional", "model-z": "incomplete"},
+    # example-1: mu 12, s 2, scale 2, z = (13 - 12)/2 = 0.5, Phi(0.5) = 0.69146; timeout 0
+    "relative-score": 0.6914625 / 2,
+    # mu 100, s 0.2 < 0.02 * 100 = 2: scale 2, z = 3/2 = 1.5, Phi(1.5) = 0.93319
+    "floor-case": 0.9331928,
+    # mu 200, s 1 < 4: scale 4, z = (200 - 197)/4 = 0.75, Phi(0.75) = 0.77337
+    "minimise": 0.7733726,
+    # P = (1/3 + 1 + 1 + 0 + 0)/5, S = 0.6, C = (1 + 1.3)/2, O = 1: 14 + 18 + 34.5 + 10
+    "index": 76.5,
+    "statuses": {"model-x": "complete", "model-y": "provisional", "model-z": "incomplete"},
+    "could-be-first": ["osprey", "heron"],
+    "differ": "no",
+    # P = (1 + 0 + 1 + 0 + 0)/5, S = 0.25 (provisional), C = (1.2 + 0.65)/2, O = 0
+    "self-check": {"status": "provisional", "index": 12 + 7.5 + 27.75 + 0},
 }
 
 
-# --- Exercises -----------------------------------------------------------------------------
+#: What must not show before an answer is given (differ: the task offers "yes" or "no").
+ANSWER_PARTS = {
+    "relative-score": ["0.346", "0.3457"],
+    "floor-case": ["0.933"],
+    "minimise": ["0.773"],
+    "index": ["76.5"],
+    "statuses": ["complete", "provisional", "incomplete"],
+    "could-be-first": ["osprey", "heron"],
+    "differ": [],
+    "self-check": ["provisional", "47.25"],
+}
 
 
-def test_every_exercise_has_a_right_answer_here():
+def test_the_ladder_has_eight_exercises_with_a_right_answer_here():
     assert set(RIGHT_ANSWERS) == set(EXERCISES)
-    assert sorted(e.number for e in EXERCISES.values()) == [1, 2, 3, 4]
+    assert [e.number for e in EXERCISES.values()] == list(range(1, 9))
 
 
-@pytest.mark.parametrize("exercise", sorted(RIGHT_ANSWERS))
+@pytest.mark.parametrize("exercise", list(RIGHT_ANSWERS))
 def test_a_right_answer_is_right_and_says_why(exercise):
     check = teaching.check_answer(exercise, RIGHT_ANSWERS[exercise])
-    assert check.correct is True and check.answered is True
+    assert check.correct is True and check.answered is True, check.why
     assert check.verdict == "right"
     assert check.why
     assert repr(check).startswith(f"Exercise {EXERCISES[exercise].number} ({exercise}): right.")
     assert "&#10004;" in check._repr_html_() and "#0072B2" in check._repr_html_()
 
 
-@pytest.mark.parametrize("exercise", sorted(RIGHT_ANSWERS))
-def test_no_answer_yet_is_neither_right_nor_an_error(exercise):
+@pytest.mark.parametrize("exercise", list(RIGHT_ANSWERS))
+def test_not_answered_yet_gives_the_task_and_never_the_answer(exercise):
     check = teaching.check_answer(exercise, None)
     assert check.correct is False and check.answered is False
     assert check.verdict == "not answered yet"
-    assert check.why  # a hint
+    assert check.why == f"Task: {EXERCISES[exercise].task}"
+    for part in ANSWER_PARTS[exercise]:
+        assert part not in check.why, part
+
+
+@pytest.mark.parametrize("exercise", list(RIGHT_ANSWERS))
+def test_the_folded_solution_is_the_library_s_answer_and_derivation(exercise):
+    solution = teaching.solution(exercise)
+    assert solution.number == EXERCISES[exercise].number
+    assert solution.derivation == teaching.check_answer(exercise, RIGHT_ANSWERS[exercise]).why
+    html = solution._repr_html_()
+    assert html.startswith('<details class="tcs-solution"><summary>')  # folded until clicked
+    assert "<details open" not in html
+    assert repr(solution).startswith(f"Solution to exercise {solution.number} ({exercise})")
 
 
 def test_exercises_answer_by_number_too():
-    assert teaching.check_answer(1, 0.4207).correct
-    assert teaching.check_answer(4, RIGHT_ANSWERS["cohort-status"]).correct
+    assert teaching.check_answer(1, 0.3457).correct
+    assert teaching.check_answer(5, RIGHT_ANSWERS["statuses"]).correct
 
 
 def test_exercise_1_right_answer_shows_the_steps():
-    why = teaching.check_answer("relative-score", 0.42067).why
+    why = teaching.check_answer("relative-score", 0.34573).why
     assert "mu = 12, s = 2 (ddof 1)" in why
-    assert "z = (14 - 12)/2 = 1" in why
-    assert "relative_score = (0.8413 + 0)/2 = 0.4207" in why
+    assert "z = (13 - 12)/2 = 0.5" in why
+    assert "relative_score = (0.6915 + 0)/2 = 0.3457" in why
 
 
 @pytest.mark.parametrize(
-    ("answer", "why"),
+    ("exercise", "answer", "why"),
     [
-        (0.8413, "instance score Phi(1) alone"),
-        (0.4449, "population std (ddof 0"),
-        (0.0793, "flipped the sign of z"),
-        (1, "that is z of example-1"),
-        (0.25, "the seed's worked example, with A = 12"),
-        (0.3, "0.3 is not it. For example-1 compute mu"),
+        ("relative-score", 0.6915, "instance score alone"),
+        ("relative-score", (1 + math.erf(0.6124 / math.sqrt(2))) / 4, "population std (ddof 0"),
+        ("relative-score", 0.1543, "flipped the sign of z"),
+        ("relative-score", 0.5, "that is z of example-1"),
+        ("relative-score", 0.25, "the seed's worked example, with A = 12"),
+        ("relative-score", 0.4207, "that is the score with A = 14"),
+        ("relative-score", 0.3, "0.3 is not it. Work through mu, s"),
+        ("floor-case", 1.0, "you took the sample std s = 0.2 as the scale"),
+        ("floor-case", 0.0668, "flipped the sign of z: this task maximises"),
+        ("floor-case", 1.5, "that is z"),
+        ("minimise", 0.2266, "flipped the sign of z: this task minimises, so z = (mu - A)/scale"),
+        ("minimise", 0.99865, "you took the sample std s = 1 as the scale"),
+        ("minimise", 0.00135, "two slips"),
+        ("index", 73.857, "you pooled the attempts of each track"),
+        ("index", 75.357, "P pools thm-1's three attempts"),
+        ("index", 75.0, "C pools con-1's two attempts"),
+        ("index", 80.417, "the four tracks do not weigh the same"),
+        ("index", 66.5, "the conjecture track counts too"),
+        ("self-check", {"status": "provisional", "index": 45.25}, "counts an excluded attempt"),
+        ("self-check", {"status": "provisional", "index": None}, "has an index: compute it"),
+        ("self-check", ("complete", 47.25), "look at how each row is adopted"),
+        ("self-check", ("provisional", 50), "each task's mean over its adopted valid attempts"),
     ],
 )
-def test_exercise_1_wrong_answers_say_what_went_wrong(answer, why):
-    check = teaching.check_answer("relative-score", answer)
-    assert check.correct is False and check.answered is True
-    assert why in check.why
+def test_wrong_answers_say_what_went_wrong(exercise, answer, why):
+    check = teaching.check_answer(exercise, answer)
+    assert check.correct is False and check.answered is True and check.kind_ok
+    assert why in check.why, check.why
     assert "&#10008;" in check._repr_html_()
 
 
-def test_exercise_2_names_the_wrong_parts_without_giving_them_away():
-    check = teaching.check_answer("scale-floor", ("sample_std", "relative_floor", "relative_floor"))
-    assert not check.correct
-    assert check.why.startswith("a, c right; b not right.")
-    assert "absolute_floor" not in check.why.split(".")[0]
-    by_label = teaching.check_answer(
-        "scale-floor", {"a": "sample_std", "b": "absolute_floor", "c": "relative_floor"}
+def test_the_statuses_hints_name_the_wrong_models_only():
+    check = teaching.check_answer(
+        "statuses", {"model-x": "incomplete", "model-y": "provisional", "model-z": "complete"}
     )
-    assert by_label.correct
-    assert "c [49.5, 50, 50.5]: sample_std 0.5, relative_floor 1" in by_label.why
+    assert not check.correct
+    assert check.why.startswith("model-y right; model-x and model-z not right.")
+    assert "model-x: an excluded row never counts" in check.why
+    assert "model-z: count its adopted valid rows" in check.why
+    assert "model-y:" not in check.why
+
+
+def test_the_right_statuses_show_the_deciding_issues():
+    why = teaching.check_answer("statuses", RIGHT_ANSWERS["statuses"]).why
+    assert "warning: model-x/theorem/thm-4" in why
+    assert "model-z: status incomplete, index None" in why
 
 
 @pytest.mark.parametrize(
-    ("answer", "why"),
+    ("answer", "hint"),
     [
-        (3 / 7, "you pooled the 7 attempts"),
-        (0.6, "added thm-1's three repeats"),
-        (1.0, "that is thm-1's task mean"),
+        (["osprey"], "heron: is any model significantly ahead of it?"),
+        (["osprey", "heron", "wren"], "wren: the row osprey - wren says"),
+        ("osprey", "heron: is any model significantly ahead of it?"),
     ],
 )
-def test_exercise_3_wrong_answers_say_what_went_wrong(answer, why):
-    check = teaching.check_answer("averaging-order", answer)
-    assert not check.correct and why in check.why
+def test_could_be_first_hints_point_at_the_row_to_read(answer, hint):
+    check = teaching.check_answer("could-be-first", answer)
+    assert not check.correct and hint in check.why
+    assert teaching.check_answer("could-be-first", {"heron", "osprey"}).correct
 
 
-def test_exercise_3_right_answer_contrasts_pooling():
-    why = teaching.check_answer("averaging-order", 0.2).why
-    assert "P = mean over the 5 tasks = 0.2" in why and "0.4286" in why
-
-
-def test_exercise_4_wrong_answer_names_the_wrong_models():
-    check = teaching.check_answer(
-        "cohort-status", {"model-x": "incomplete", "model-y": "provisional", "model-z": "complete"}
-    )
-    assert not check.correct
-    assert check.why.startswith("model-y right; model-x, model-z not right. Hint:")
-
-
-def test_exercise_4_right_answer_shows_the_deciding_issues():
-    why = teaching.check_answer("cohort-status", RIGHT_ANSWERS["cohort-status"]).why
-    assert "warning: model-x/theorem/thm-4" in why
-    assert "model-z: status incomplete, index None" in why
+def test_do_they_differ_reads_the_pair_itself():
+    wrong = teaching.check_answer("differ", "yes")
+    assert not wrong.correct and "Read the row heron - wren alone" in wrong.why
+    right = teaching.check_answer("differ", False)
+    assert right.correct and "osprey differs from wren" in right.why
 
 
 @pytest.mark.parametrize(
@@ -125,40 +170,68 @@ def test_exercise_4_right_answer_shows_the_deciding_issues():
     [
         (
             "relative-score",
-            "0.42",
-            r"expected a number such as 0\.5; got '0\.42' \(str\): write the number without "
-            r"quotes, e\.g\. 0\.42$",
+            "0.35",
+            r"expected a number such as 0\.5; got '0\.35' \(str\): write the number without "
+            r"quotes, e\.g\. 0\.35$",
         ),
         ("relative-score", "abc", r"expected a number such as 0\.5; got 'abc' \(str\)$"),
-        ("relative-score", True, r"got True \(bool\)"),
-        ("relative-score", math.inf, "not a finite number"),
-        ("averaging-order", [0.2], r"expected a number"),
-        ("scale-floor", ("sample_std",), r"expected three scale terms"),
-        ("scale-floor", {"a": "sample_std"}, r"one answer for each of a, b, c; got a"),
-        ("scale-floor", ("std", "sample_std", "sample_std"), r"each answer is one of sample_std"),
-        ("cohort-status", {"model-x": "complete"}, r"with the keys model-x, model-y, model-z"),
-        ("cohort-status", ["complete"] * 3, r"expected a dict \{model: status\}"),
+        ("floor-case", True, r"got True \(bool\)"),
+        ("minimise", math.inf, "not a finite number"),
+        ("index", [76.5], r"expected a number"),
+        ("statuses", {"model-x": "complete"}, r"with the keys model-x, model-y, model-z"),
+        ("statuses", ["complete"] * 3, r"expected a dict \{model: status\}"),
         (
-            "cohort-status",
+            "statuses",
             {"model-x": "done", "model-y": "complete", "model-z": "complete"},
             r"each status is one of complete, provisional, incomplete",
         ),
+        ("could-be-first", ["eagle"], r"'eagle' is not one of the names: osprey, heron, wren"),
+        ("could-be-first", 3, r"expected a list of names"),
+        ("differ", "maybe", r'expected "yes" or "no"; got \'maybe\''),
+        ("self-check", "provisional", r"expected a dict \{\"status\": \.\.\., \"index\": \.\.\.\}"),
+        ("self-check", ("done", 47.25), r"each status is one of complete, provisional"),
+        ("self-check", ("provisional", "47.25"), r"write the number without quotes"),
     ],
 )
 def test_answers_of_the_wrong_kind_are_answered_in_one_line(exercise, answer, match):
     """No error (Run All goes on): a verdict saying what is expected, on one line."""
     check = teaching.check_answer(exercise, answer)
     assert not check.correct and not check.kind_ok and check.answered
-    assert re.search(match, check.why)
+    assert re.search(match, check.why), check.why
     assert check.verdict == "not the kind of answer expected"
     text = repr(check)
     assert "\n" not in text and text.startswith(f"Exercise {check.number} ({exercise}): not the")
     assert "\n" not in check.why and "<br>" not in check._repr_html_()
 
 
-@pytest.mark.parametrize("exercise", ["nope", 0, 5, True, None])
+@pytest.mark.parametrize("exercise", ["nope", 0, 9, True, None])
 def test_unknown_exercises_are_refused(exercise):
     with pytest.raises(
         ValueError, match=r"unknown exercise .*the exercises are 1 \(relative-score\)"
     ):
         teaching.check_answer(exercise, 0.5)
+    with pytest.raises(ValueError, match=r"unknown exercise"):
+        teaching.solution(exercise)
+
+
+def test_no_answer_is_shown_above_its_exercise():
+    """Each exercise's answer is absent from the notebook's outputs before its own cells."""
+    import nbformat
+
+    from tcsexam_lib.paths import KIT_ROOT
+
+    notebook = nbformat.read(KIT_ROOT / "notebooks" / "teaching.ipynb", as_version=4)
+    outputs = []
+    for cell in notebook.cells:
+        if cell.cell_type != "code":
+            continue
+        match = re.search(r'teaching\.check_answer\("([\w-]+)"', cell.source)
+        if match:
+            exercise = match.group(1)
+            answer = teaching.solution(exercise).answer
+            if exercise in ("relative-score", "floor-case", "minimise", "index", "self-check"):
+                number = re.search(r"\d+\.\d+|\d+", answer).group(0)
+                shown = "\n".join(outputs)
+                assert number not in shown, (exercise, number)
+        for output in cell.outputs:
+            outputs.append(output.get("text", "") or output.get("data", {}).get("text/plain", ""))

@@ -24,6 +24,7 @@ def test_plots_return_closed_figures_with_labelled_axes():
         teaching.plot_floor_effect(),
         teaching.plot_averaging_order(entry),
         teaching.plot_track_contributions(teaching.SEED_MEANS),
+        teaching.plot_index_intervals(20),
     ]
     assert plt.get_fignums() == []  # closed: a notebook shows each once, as the cell's value
     for fig in figures:
@@ -32,7 +33,7 @@ def test_plots_return_closed_figures_with_labelled_axes():
 
 
 def test_plots_never_parse_task_ids_as_mathtext():
-    entry = teaching.exercise_3_cohort().model("illustrative-repeats")
+    entry = teaching.index_exercise_cohort().model("illustrative-index")
     fig = teaching.plot_averaging_order(entry)
     for ax in fig.axes:
         labels = ax.get_xticklabels()
@@ -44,6 +45,22 @@ def test_plots_never_parse_task_ids_as_mathtext():
             "thm-5",
         ]
         assert all(label.get_parse_math() is False for label in labels)
+    intervals = teaching.plot_index_intervals(20)
+    names = [label.get_text() for label in intervals.axes[0].get_yticklabels()]
+    assert sorted(names) == ["illustrative-a", "illustrative-b", "illustrative-c"]
+    assert all(label.get_parse_math() is False for label in intervals.axes[0].get_yticklabels())
+
+
+def test_the_interval_plot_keeps_its_axis_as_the_tasks_grow():
+    """The slider's picture: the same x range at every number of tasks, intervals narrower."""
+    few, many = teaching.plot_index_intervals(5), teaching.plot_index_intervals(80)
+    assert few.axes[0].get_xlim() == many.axes[0].get_xlim()
+
+    def widths(fig):
+        lines = [line for line in fig.axes[0].get_lines() if len(line.get_xdata()) == 2]
+        return sorted(abs(line.get_xdata()[1] - line.get_xdata()[0]) for line in lines)
+
+    assert all(m < f for f, m in zip(widths(few), widths(many), strict=True))
 
 
 def test_plot_colours_are_okabe_ito():

@@ -54,6 +54,20 @@ def test_track_means_widget_shows_the_index_and_each_contribution():
     assert set(widget.controls) == {"theorem", "solver", "construction", "conjecture"}
 
 
+def test_the_tasks_per_track_slider_narrows_the_intervals():
+    widget = teaching.tasks_per_track_widget(20)
+    assert widget.text == teaching.interval_report(20)
+    readout, image = widget.box.children[1:]
+    before = bytes(image.value)
+    assert "illustrative-b - illustrative-a: 3.00 points" in readout.value
+    assert "cannot be told apart" in widget.text
+    widget.controls["n_tasks"].value = 80
+    assert widget.text == teaching.interval_report(80)
+    assert "80 tasks per track" in readout.value and "cannot be told apart" not in widget.text
+    assert bytes(image.value) != before and bytes(image.value).startswith(b"\x89PNG")
+    assert list(widget.controls["n_tasks"].options) == list(teaching.TASKS_PER_TRACK)
+
+
 def test_widgets_refuse_bad_arguments():
     with pytest.raises(ValueError, match=r"sliders for 3 reference values; got \[1, 2\]"):
         teaching.solver_score_widget([1, 2], 1)
@@ -61,6 +75,8 @@ def test_widgets_refuse_bad_arguments():
         teaching.solver_score_widget(direction="sideways")
     with pytest.raises(ValueError, match=r"the solver mean must be in \[0, 1\]"):
         teaching.track_means_widget({**teaching.SEED_MEANS, "solver": 2})
+    with pytest.raises(ValueError, match=r"n_tasks must be one of 5, 10, 20, 40, 80, 160; got 7"):
+        teaching.tasks_per_track_widget(7)
 
 
 def test_strip_widget_views_keeps_the_plain_text_and_drops_the_state():

@@ -1,0 +1,233 @@
+"""The teaching notebook as an HTML page that reads offline, formulas included.
+
+:func:`write_teaching_page` renders the committed teaching notebook
+(``notebooks/teaching.ipynb``, stored executed: its outputs are the ones ``make
+test-nbval`` checks) into ``<output>/teaching.html``. A reader without a kernel gets
+every explanation, formula, number and plot, each exercise with its folded solution,
+and the sliders' readouts as text; the page says that the sliders and the answer cells
+need JupyterLab.
+
+The formulas are typeset in the browser by **MathJax 3**, shipped with the page's
+assets and never fetched: ``<output>/_assets/mathjax/tex-svg-full.js`` (the build that
+holds every TeX extension and draws with SVG, so it loads no further file and no font)
+and its licence (Apache 2.0), copied from the ``django-static-mathjax`` package that
+``pyproject.toml`` installs (it ships MathJax's files under ``mathjax/static/``;
+Django is not needed). :func:`mathjax_files` checks that layout where it is used and
+says so if the package ever changes it. The rest of ``_assets/`` is the report pages'
+(:func:`~.pages.write_assets`) plus ``teaching.css``.
+
+``tcsexam report`` writes the page into every report folder (the landing page links
+to it); ``tcsexam teaching-html`` (``make teaching-html``) writes it alone. The page's
+bytes depend only on the notebook and the kit's version, so a rebuild gives the same
+file, and a process renders it once (later calls reuse the text).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import html
+import importlib.util
+import json
+import os
+from pathlib import Path
+
+from ..errors import InputRefused, Problem, TcsexamError
+from ..jsonio import write_text_atomic
+from ..paths import KIT_ROOT
+from .pages import write_assets
+from .publish import ASSETS, ensure_real_folder
+
+#: The committed teaching notebook and the page it becomes.
+TEACHING_NOTEBOOK = KIT_ROOT / "notebooks" / "teaching.ipynb"
+TEACHING_PAGE = "teaching.html"
+#: Where MathJax goes in the assets, and the MathJax build used.
+MATHJAX_FOLDER = "mathjax"
+MATHJAX_BUILD = "tex-svg-full.js"
+#: The MathJax major version the page's configuration is written for, and the names its
+#: ``package.json`` goes by (the package ships the ``mathjax-full`` source tree).
+MATHJAX_MAJOR = 3
+MATHJAX_NAMES = ("mathjax", "mathjax-full")
+
+TEACHING_CSS = """
+.tcs-teaching main{max-width:60em;margin:0 auto;padding:0 0.6em}
+.tcs-teaching main .jp-CodeCell .jp-Cell-inputWrapper{display:flex}
+.tcs-teaching main .tcs-folded .jp-CodeCell .jp-Cell-inputWrapper{display:none}
+.tcs-teaching .jp-InputArea-editor,.tcs-teaching .jp-OutputArea-output pre{overflow-x:auto}
+.tcs-teaching .jp-OutputArea-output{overflow-x:auto;max-width:100%}
+.tcs-teaching mjx-container[display="true"]{overflow-x:auto;overflow-y:hidden;max-width:100%}
+.tcs-teaching .tcs-static{padding:6px 12px;margin:8px 0;border-left:6px solid #0072B2;
+background:#f2f7fb}
+.tcs-teaching details summary{cursor:pointer}
+"""
+
+#: The page's template: the ``lab`` one, with the kit's assets and a local MathJax.
+_TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
+{%- block html_head_js -%}{%- endblock html_head_js -%}
+{%- block notebook_css -%}
+<link rel="stylesheet" href="{{ resources.tcs_assets }}/notebook.css">
+<link rel="stylesheet" href="{{ resources.tcs_assets }}/report.css">
+<link rel="stylesheet" href="{{ resources.tcs_assets }}/teaching.css">
+{%- endblock notebook_css -%}
+{%- block html_head_js_mathjax -%}
+<script>
+window.MathJax = {
+  tex: {inlineMath: [["$", "$"], ["\\\\(", "\\\\)"]],
+        displayMath: [["$$", "$$"], ["\\\\[", "\\\\]"]], processEscapes: true},
+  svg: {fontCache: "global"},
+  options: {skipHtmlTags: ["script", "noscript", "style", "textarea", "pre", "code"]}
+};
+</script>
+<script defer src="{{ resources.tcs_assets }}/mathjax/tex-svg-full.js"></script>
+{%- endblock html_head_js_mathjax -%}
+{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
+{%- block body_header -%}
+<body class="jp-Notebook tcs-page tcs-teaching" data-jp-theme-light="true"
+ data-jp-theme-name="JupyterLab Light">
+<nav class="tcs-nav">{{ resources.tcs_nav }}</nav>
+<main>
+<p class="tcs-static">{{ resources.tcs_note }}</p>
+{%- endblock body_header -%}
+{% block codecell %}
+{%- if cell.metadata.get("jupyter", {}).get("source_hidden") -%}
+<div class="tcs-folded">{{ super() }}</div>
+{%- else -%}
+{{ super() }}
+{%- endif -%}
+{%- endblock codecell %}
+{% block body_footer %}
+</main>
+<footer class="tcs-footer">{{ resources.tcs_footer }}</footer>
+</body>
+{% endblock body_footer %}
+{% block data_png scoped %}
+<div class="jp-RenderedImage jp-OutputArea-output {{ extra_class }}">
+{%- set alt = output | get_metadata('alt', 'image/png') -%}
+<img src="data:image/png;base64,{{ output.data['image/png'] | escape_html }}" alt="
+{{- (alt or 'A chart of the teaching notebook (see the text above it)') | escape_html }}">
+</div>
+{%- endblock data_png %}
+"""
+
+_NOTE = (
+    "A static copy of the kit's teaching notebook (notebooks/teaching.ipynb), as it is "
+    "stored: its numbers are the ones <code>make test-nbval</code> checks. The sliders "
+    "show their starting values as text, and the answer cells cannot run here: open the "
+    "notebook in JupyterLab (<code>make lab</code>, then <i>Run ▸ Run All Cells</i>) to "
+    "move the sliders and have your answers checked. Each exercise's solution is folded "
+    "below it."
+)
+
+
+def mathjax_files() -> tuple[Path, Path]:
+    """MathJax's build and licence as the ``django-static-mathjax`` package installs them.
+
+    Raises :class:`~tcsexam_lib.errors.TcsexamError` naming what is missing when the
+    package is absent or lays MathJax out otherwise (the page would show raw TeX).
+
+    Examples
+    --------
+    >>> build, licence = mathjax_files()
+    >>> build.name, licence.name
+    ('tex-svg-full.js', 'LICENSE')
+    """
+    fix = "run `make venv` (pyproject.toml installs django-static-mathjax, MathJax 3)"
+    spec = importlib.util.find_spec("mathjax")
+    locations = list(spec.submodule_search_locations or []) if spec else []
+    if not locations:
+        raise TcsexamError(f"MathJax is not installed: {fix}")
+    root = Path(locations[0]) / "static" / "mathjax"
+    build, licence, package = root / "es5" / MATHJAX_BUILD, root / "LICENSE", root / "package.json"
+    missing = [str(p) for p in (build, licence, package) if not p.is_file()]
+    if missing:
+        raise TcsexamError(
+            f"MathJax's files are not where django-static-mathjax kept them: "
+            f"{', '.join(missing)} missing; {fix}"
+        )
+    about = json.loads(package.read_text(encoding="utf-8"))
+    version = str(about.get("version", ""))
+    if about.get("name") not in MATHJAX_NAMES or version.split(".")[0] != str(MATHJAX_MAJOR):
+        raise TcsexamError(
+            f"{package} describes {about.get('name')!r} {version!r}, not MathJax "
+            f"{MATHJAX_MAJOR}.x, which the teaching page is configured for; {fix}"
+        )
+    return build, licence
+
+
+def _write_if_changed(path: Path, text: str) -> None:
+    if path.is_symlink() or not path.is_file() or path.read_text(encoding="utf-8") != text:
+        write_text_atomic(path, text)
+
+
+def write_teaching_assets(output: Path) -> Path:
+    """Write ``<output>/_assets/`` for the teaching page: the report pages' assets,
+    ``teaching.css`` and ``mathjax/`` (the build and its licence); return the folder."""
+    folder = write_assets(output)
+    _write_if_changed(folder / "teaching.css", TEACHING_CSS)
+    mathjax = ensure_real_folder(folder / MATHJAX_FOLDER)
+    for source in mathjax_files():
+        _write_if_changed(mathjax / source.name, source.read_text(encoding="utf-8"))
+    return folder
+
+
+@functools.lru_cache(maxsize=4)
+def _render(notebook_sha256: str, notebook_text: str, nav: str) -> str:
+    import nbformat
+    from jinja2 import DictLoader
+    from nbconvert import HTMLExporter
+
+    from ..provenance import kit_version
+
+    notebook = nbformat.reads(notebook_text, as_version=4)
+    title = notebook.cells[0].source.splitlines()[0].lstrip("# ").strip()
+    resources = {
+        "metadata": {"name": title},
+        "tcs_assets": ASSETS,
+        "tcs_nav": nav,
+        "tcs_note": _NOTE,
+        "tcs_footer": f"TCSExam scoring kit {html.escape(kit_version())} · teaching "
+        f"notebook sha256 <code>{notebook_sha256[:12]}</code>",
+    }
+    exporter = HTMLExporter(
+        template_name="lab",
+        template_file="tcsexam-teaching.html.j2",
+        extra_loaders=[DictLoader({"tcsexam-teaching.html.j2": _TEMPLATE})],
+    )
+    page, _ = exporter.from_notebook_node(notebook, resources=resources)
+    return page
+
+
+def write_teaching_page(
+    output: str | os.PathLike[str],
+    *,
+    landing: bool = False,
+    notebook: str | os.PathLike[str] = TEACHING_NOTEBOOK,
+) -> Path:
+    """Write ``<output>/teaching.html`` and its assets; return the page's path.
+
+    ``landing``: the page's navigation links to the folder's landing page
+    (``index.html``), as in a report folder.
+    """
+    output = Path(output)
+    try:
+        output.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputRefused(
+            "Output folder refused",
+            [
+                Problem(
+                    "tcsexam teaching-html --output",
+                    field="output",
+                    value=str(output),
+                    detail=f"the folder cannot be created ({exc.strerror or type(exc).__name__})",
+                    allowed="a folder that exists or can be created",
+                )
+            ],
+        ) from exc
+    text = Path(notebook).read_text(encoding="utf-8")
+    write_teaching_assets(output)
+    nav = "<span class='tcs-here'>The teaching notebook (static copy)</span>"
+    if landing:
+        nav = f"<a href='index.html'>All reports</a> {nav}"
+    page = _render(hashlib.sha256(text.encode("utf-8")).hexdigest(), text, nav)
+    return write_text_atomic(output / TEACHING_PAGE, page)
