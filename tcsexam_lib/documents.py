@@ -13,9 +13,9 @@ default for a field the document may leave out. From that one declaration come:
   <https://jcristharif.com/msgspec/>`_ ``Struct`` (built on first use, so that a command
   that only writes never imports msgspec), the fast check of a document read at the edge
   (:func:`conforms`);
-- publishing: :func:`generate_schema` turns the spec into the published JSON Schema of
-  ``references/schemas/`` (``make schemas`` writes them, a test fails when a committed
-  one differs).
+- publishing: :func:`tcsexam_lib.schemas.generate_schema` turns the spec into the
+  published JSON Schema of ``references/schemas/`` (``make schemas`` writes them, a test
+  fails when a committed one differs).
 
 Only the module that builds a document writes its keys; every other module reads it by
 attribute. Tables for notebooks (pandas, imported only when a table is asked for) come
@@ -222,22 +222,23 @@ def _strip(annotation: Any) -> tuple[Any, Doc | None]:
     return annotation, doc
 
 
-def _is_record(value: Any) -> bool:
+def is_record(value: Any) -> bool:
+    """True for a record class."""
     return isinstance(value, type) and issubclass(value, Record)
 
 
 def _shape_of(annotation: Any) -> tuple[str, type[Record] | None]:
     inner = _strip(annotation)[0]
-    if _is_record(inner):
+    if is_record(inner):
         return "record", inner
     origin, args = typing.get_origin(inner), typing.get_args(inner)
-    if origin is list and args and _is_record(_strip(args[0])[0]):
+    if origin is list and args and is_record(_strip(args[0])[0]):
         return "list", _strip(args[0])[0]
     if origin is dict and len(args) == 2:
         value = _strip(args[1])[0]
-        if _is_record(value):
+        if is_record(value):
             return "dict", value
-        if typing.get_origin(value) is list and _is_record(_strip(typing.get_args(value)[0])[0]):
+        if typing.get_origin(value) is list and is_record(_strip(typing.get_args(value)[0])[0]):
             return "dict_of_lists", _strip(typing.get_args(value)[0])[0]
     return "value", None
 
@@ -249,7 +250,7 @@ def _spec_type(annotation: Any) -> Any:
     """An annotation with every record replaced by its spec and every Doc by msgspec's Meta."""
     import msgspec
 
-    if _is_record(annotation):
+    if is_record(annotation):
         return annotation.spec()
     origin, args = typing.get_origin(annotation), typing.get_args(annotation)
     if origin is typing.Annotated:
@@ -371,137 +372,6 @@ def _key_plan(record: type[Record]) -> tuple | None:
     found = (further, frozenset(record.fields()), keyed, nested)
     record._plan = found if further is not None or keyed or nested else None
     return record._plan
-
-
-def generate_schema(record: type[Record]) -> dict[str, Any]:
-    """The published JSON Schema of an output whose top-level object is ``record``.
-
-    Its title is the record's ``TITLE``, its description the record's ``DESCRIPTION``;
-    each nested record is a definition named by its ``SCHEMA`` pointer (``/$defs/row``),
-    in the order the document first holds it.
-    """
-    import msgspec
-
-    specs = _specs(record)
-    (top,), components = msgspec.json.schema_components(
-        [record.spec()], ref_template="#/$defs/{name}"
-    )
-    names = {s.__name__: (s._record.SCHEMA or ("", s.__name__))[1].rsplit("/", 1)[-1]
-             for s in specs}  # fmt: skip
-    body = _house(components[record.spec().__name__], names)
-    schema: dict[str, Any] = {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": record.TITLE,
-        "description": body.pop("description", None),
-        **body,
-    }
-    _in_order(record, schema)
-    definitions = {}
-    for spec in specs[1:]:
-        node = _in_order(spec._record, _house(components[spec.__name__], names))
-        definitions[names[spec.__name__]] = node
-    if definitions:
-        schema["$defs"] = definitions
-    return schema
-
-
-def _required(record: type[Record]) -> dict[str, Any]:
-    """The keys a record requires and its properties, in declaration order."""
-    keys = [key for key, declared in record.fields().items() if not declared.optional]
-    return {"required": keys} if keys else {}
-
-
-def _in_order(record: type[Record], node: dict[str, Any]) -> dict[str, Any]:
-    properties = node.get("properties", {})
-    node["properties"] = {key: properties[key] for key in record.fields()}
-    node.update(_required(record))
-    node.update(_extra(record))
-    return node
-
-
-def _extra(record: type[Record]) -> dict[str, Any]:
-    """What a record adds to its schema: its further keys, its own keywords."""
-    extra = {} if record.FURTHER is None else {"additionalProperties": record.FURTHER}
-    hook = getattr(record, "schema_extra", None)
-    return {**extra, **(hook() if hook else {})}
-
-
-def inline_schema(record: type[Record]) -> dict[str, Any]:
-    """The JSON Schema of a record without nested records, inline (no definitions).
-
-    Examples
-    --------
-    >>> class Point(Record):
-    ...     x: typing.Annotated[float, Doc("a number")]
-    >>> inline_schema(Point)["properties"]
-    {'x': {'type': 'number', 'description': 'a number'}}
-    """
-    import msgspec
-
-    _, components = msgspec.json.schema_components([record.spec()], ref_template="#/$defs/{name}")
-    return _house(components[record.spec().__name__], {})
-
-
-def _specs(record: type[Record]) -> list[type]:
-    """The spec of ``record`` and of every record nested in it, depth first."""
-    found: dict[type[Record], None] = {}
-
-    def visit(cls: type[Record]) -> None:
-        if cls in found:
-            return
-        found[cls] = None
-        for declared in cls.fields().values():
-            for nested in _records_in(declared.annotation):
-                visit(nested)
-
-    visit(record)
-    return [cls.spec() for cls in found]
-
-
-def _records_in(annotation: Any) -> list[type[Record]]:
-    if _is_record(annotation):
-        return [annotation]
-    return [r for a in typing.get_args(annotation) for r in _records_in(a)]
-
-
-def _house(node: Any, renamed: dict[str, str]) -> Any:
-    """msgspec's schema in the house style: no titles or defaults, ``["number", "null"]``
-    for a nullable scalar, definitions by their published names."""
-    if isinstance(node, list):
-        return [_house(item, renamed) for item in node]
-    if not isinstance(node, dict):
-        return node
-    out = {k: _house(v, renamed) for k, v in node.items() if k not in ("title", "default")}
-    if "x-enum" in out:
-        values = out.pop("x-enum")
-        out = {"enum": values, **{k: v for k, v in out.items() if k not in ("enum", "anyOf")}}
-    if "$ref" in out:
-        out["$ref"] = "#/$defs/" + renamed.get(out["$ref"].rsplit("/", 1)[1], out["$ref"])
-    options = out.get("anyOf")
-    if options and all(set(o) == {"type"} for o in options):
-        del out["anyOf"]
-        types_ = [t for o in options for t in (o["type"] if isinstance(o["type"], list) else
-                                               [o["type"]])]  # fmt: skip
-        out = {"type": types_ if len(types_) > 1 else types_[0], **out}
-    elif options and len(options) == 2 and {"type": "null"} in options:
-        other = next(o for o in options if o != {"type": "null"})
-        if set(other) <= {"type", "minLength", "pattern", "minimum", "maximum"} or "enum" in other:
-            del out["anyOf"]
-            if "enum" in other:
-                other = {"enum": [*other["enum"], None]}
-            else:
-                other = {**other, "type": [other["type"], "null"]}
-            out = {**other, **out}
-    if out.get("required") == []:
-        del out["required"]
-    keys = out.pop("x-keys", None)
-    if keys is not None:
-        item = out.pop("additionalProperties")
-        out["required"] = list(keys)
-        out["properties"] = {key: item for key in keys}
-    order = ("type", "enum", "required", "properties")
-    return {**{k: out[k] for k in order if k in out}, **{k: v for k, v in out.items()
-                                                         if k not in order}}  # fmt: skip
 
 
 def frame(

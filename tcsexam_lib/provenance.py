@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import Annotated, Any, Literal, Protocol
 
-from .documents import Doc, Record, Sha256, inline_schema
+from .documents import Doc, Record, Sha256
 from .environment import COMPUTATION_PATH, Environment, describe_environment
 from .jsonio import sha256_file
 from .paths import resolve_references_dir
@@ -120,6 +120,8 @@ class Provenance(Record):
     @classmethod
     def schema_extra(cls) -> dict[str, Any]:
         """The parameters each entry point is called again with (``if``/``then``)."""
+        from .schemas import inline_schema
+
         rules = []
         for name, parameters in ENTRY_POINTS.items():
             check = {"properties": {"entry_point": {"const": name}}, "required": ["entry_point"]}

@@ -54,7 +54,7 @@ def _named(text: str) -> set[str]:
     return found
 
 
-#: A module named alone (``widgets.py`` beside ``teaching/reports.py``): any of that name.
+#: A module named alone (``widgets.py`` beside ``teaching/formula_text.py``): any of that name.
 _MODULE_NAMES = {path.name for path in PACKAGE.rglob("*.py")}
 
 
