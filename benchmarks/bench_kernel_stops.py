@@ -10,6 +10,16 @@ run and those that did not stop cleanly on their shutdown request, by what went 
 (the manager had to stop it with SIGTERM after 2.5 s, it ended by a signal such as
 SIGABRT, or it exited with an error code), and the seconds from the shutdown request to
 the kernel's exit (median and slowest). Goal: 0 unclean stops with the kit's launcher.
+
+``--direct N``: papermill's own way instead, as a reader runs it (``papermill nb.ipynb
+out.ipynb``, the command line, its own engine and kernel manager): N runs of a two-cell
+notebook for each launcher, alternating, two at a time, the ``python3`` kernelspec
+pointed at by ``JUPYTER_PATH`` (the environment's, as ``make venv`` installs it through
+:mod:`tcsexam_lib.reports.kernelspec`, and the same spec with ipykernel's launcher). A
+run is *unclean* when papermill fails, its log (``--log-level DEBUG``) says the kernel
+was terminated or killed after its shutdown request, or the kernel wrote a traceback,
+``ZMQError``, a libzmq assertion or ``KeyboardInterrupt``; *slow* when it took more than
+2 s over the median of its launcher's runs. Goal for the kit's: 0 of either.
 Nothing is asserted; the exit status is 0 whatever the figures.
 """
 
@@ -79,12 +89,79 @@ def _kind(problem: str) -> str:
     return problem
 
 
+#: What a direct papermill run's output says when its kernel did not stop cleanly.
+UNCLEAN = ("taking too long to finish", "Traceback", "ZMQError", "Assertion failed",
+           "KeyboardInterrupt")  # fmt: skip
+#: A direct run this much slower than its launcher's median is slow (seconds).
+SLOW = 2.0
+
+
+def direct_runs(runs: int) -> None:
+    """``papermill`` run directly, the kernelspec's launcher alternating (see the docstring)."""
+    import concurrent.futures
+    import os
+    import subprocess
+
+    import nbformat
+
+    from tcsexam_lib.reports.kernelspec import IPYKERNEL_LAUNCHER, KIT_LAUNCHER, install_kernelspec
+
+    launchers = {"ipykernel": IPYKERNEL_LAUNCHER, "kit": KIT_LAUNCHER}
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory() as scratch:
+        root = Path(scratch)
+        paths = {}
+        for name, launcher in launchers.items():
+            install_kernelspec(str(root / name), launcher)
+            paths[name] = str(root / name / "share" / "jupyter")
+        params = nbformat.v4.new_code_cell('model = ""')
+        params.metadata["tags"] = ["parameters"]
+        notebook = nbformat.v4.new_notebook(cells=[params, nbformat.v4.new_code_cell("x = 1")])
+        notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+        nbformat.write(notebook, root / "two-cell.ipynb")
+
+        def one(number: int) -> tuple[str, float, bool]:
+            name = LAUNCHERS[number % 2]
+            env = {**os.environ, "JUPYTER_PATH": paths[name]}
+            command = [sys.executable, "-m", "papermill", str(root / "two-cell.ipynb"),
+                       str(root / f"out-{number}.ipynb"), "--log-level", "DEBUG",
+                       "--no-progress-bar"]  # fmt: skip
+            begin = time.monotonic()
+            done = subprocess.run(command, env=env, capture_output=True, text=True)
+            seconds = time.monotonic() - begin
+            said = done.stdout + done.stderr
+            return name, seconds, done.returncode != 0 or any(w in said for w in UNCLEAN)
+
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            results = list(pool.map(one, range(2 * runs)))
+    print(f"direct papermill runs: {2 * runs} runs of a two-cell notebook, two at a time, "
+          f"launchers alternating ({time.monotonic() - started:.0f} s)")  # fmt: skip
+    for name in LAUNCHERS:
+        times = sorted(s for n, s, _ in results if n == name)
+        median = statistics.median(times)
+        slow = sum(1 for s in times if s > median + SLOW)
+        unclean = sum(1 for n, _, bad in results if n == name and bad)
+        goal = ""
+        if name == "kit":
+            goal = f" (goal: 0 and 0) {'PASS' if slow == unclean == 0 else 'MISS'}"
+        print(f"  {name:9} launcher: {len(times)} runs, {unclean} unclean, {slow} slow "
+              f"(over median + {SLOW:.0f} s){goal}; median {median:.2f} s, "
+              f"slowest {times[-1]:.2f} s")  # fmt: skip
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--kernels", type=int, default=200, help="kernels per process (2 processes; default 200)"
     )
+    parser.add_argument(
+        "--direct", type=int, default=0, metavar="N",
+        help="N direct papermill runs per launcher instead (the command line, as a reader runs it)",
+    )  # fmt: skip
     args = parser.parse_args()
+    if args.direct:
+        direct_runs(args.direct)
+        return 0
     started = time.monotonic()
     with multiprocessing.get_context("spawn").Pool(2) as pool:
         parts = pool.starmap(_run_kernels, [(args.kernels, 0), (args.kernels, 1)])

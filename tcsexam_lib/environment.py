@@ -42,6 +42,7 @@ COMPUTATION_PATH: dict[str, tuple[str, ...]] = {
     "run_solver_score": (*_NUMBERS, *_JSON),
     "run_score": _JSON,
     "run_stats": (*_NUMBERS, *_JSON, "orjson"),
+    "run_model_index": _JSON,
     "report": (
         *_NUMBERS,
         *_JSON,
@@ -324,3 +325,46 @@ def _main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(_main())
+
+
+# --- what the report runner's reuse of stored pages depends on --------------------------
+
+
+def environment_fingerprint() -> str:
+    """The sha256 of the environment that makes report pages: :func:`describe_environment`
+    of the report (Python, platform, the lock's sha256, each package on its path).
+
+    The one definition of "the environment" for the report runner's reuse of stored
+    pages (:mod:`tcsexam_lib.reports.reuse`): a page is made again when it changes.
+
+    >>> len(environment_fingerprint())
+    64
+    """
+    import json
+
+    text = json.dumps(describe_environment("report"), sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+_KIT_FINGERPRINT: list[str] = []
+
+
+def kit_fingerprint() -> str:
+    """The sha256 of the kit's version, code (``tcsexam_lib/**/*.py``) and published
+    schemas: a kit changed without a new version number still counts as changed.
+
+    >>> kit_fingerprint() == kit_fingerprint() and len(kit_fingerprint())
+    64
+    """
+    if not _KIT_FINGERPRINT:
+        from .paths import KIT_ROOT
+        from .version import VERSION
+
+        digest = hashlib.sha256(f"tcsexam-kit {VERSION}\n".encode())
+        package = Path(__file__).resolve().parent
+        schemas = sorted((KIT_ROOT / "references" / "schemas").glob("*.json"))
+        for path in [*sorted(package.rglob("*.py")), *schemas]:
+            digest.update(path.relative_to(KIT_ROOT).as_posix().encode() + b"\0")
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+        _KIT_FINGERPRINT.append(digest.hexdigest())
+    return _KIT_FINGERPRINT[0]

@@ -270,8 +270,8 @@ def _relative_text(value: Any, folder: Path) -> Any:
     """An absolute path string made relative to ``folder`` (POSIX); anything else as is."""
     if isinstance(value, os.PathLike):
         value = str(value)
-    if isinstance(value, str) and value and Path(value).is_absolute():
-        return Path(os.path.relpath(value, folder)).as_posix()
+    if isinstance(value, str) and value and os.path.isabs(value):  # os.path: 1,600 a run
+        return os.path.relpath(value, folder).replace(os.sep, "/")
     return value
 
 

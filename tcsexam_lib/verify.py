@@ -37,7 +37,7 @@ from .errors import InputRefused, Problem, TcsexamError
 from .jsonio import dumps_json, read_json, sha256_file
 from .provenance import RELATIVE_TO_OUTPUT
 from .schemas import validate_with_schema
-from .scoring.commands import run_solver_score
+from .scoring.commands import run_model_index, run_solver_score
 from .scoring.score_command import run_score
 from .stats.command import run_stats
 from .vocab import METRIC_ID
@@ -56,6 +56,7 @@ _ENTRY_POINTS = {
         ("suite", "attempts", "cohort", "references_dir", "solver_evidence"),
     ),
     "run_stats": (run_stats, ("index", "resamples", "seed", "level")),
+    "run_model_index": (run_model_index, ("index", "model")),
 }
 _PRODUCERS = {
     "tcsexam solver-score": "run_solver_score",

@@ -373,9 +373,9 @@ def write_run_set(ws: Workspace, **overrides: Any) -> Path:
     return path
 
 
-def tiny_notebook(path: Path, body: str) -> None:
+def tiny_notebook(path: Path, body: str, parameters: str = 'model = ""\nsuite = ""') -> None:
     """A three-cell report notebook (parameters ``model`` and ``suite``) ending in ``body``."""
-    params = new_code_cell('model = ""\nsuite = ""')
+    params = new_code_cell(parameters)
     params.metadata["tags"] = ["parameters"]
     notebook = new_notebook(
         cells=[params, new_code_cell("x = 1"), new_code_cell(body)],

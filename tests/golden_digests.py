@@ -60,15 +60,19 @@ HOW_TO_REFRESH = (
 #: not what the kit computed; the smoke tier checks that a normal run's log holds its
 #: header alone (tests/test_report_smoke.py).
 NOT_DIGESTED = ("report-kernels.log",)
+#: The report runner's store of pages (hidden; not published: see docs/reports.md).
+NOT_PUBLISHED = ".tcsexam-store"
 
 
 def digest_folder(folder: Path) -> dict[str, str]:
-    """The sha256 of every file under ``folder`` (but :data:`NOT_DIGESTED`), by its POSIX
-    path relative to it."""
+    """The sha256 of every file under ``folder`` (but :data:`NOT_DIGESTED` and the store),
+    by its POSIX path relative to it."""
     return {
         path.relative_to(folder).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
         for path in sorted(folder.rglob("*"))
-        if path.is_file() and path.name not in NOT_DIGESTED
+        if path.is_file()
+        and path.name not in NOT_DIGESTED
+        and NOT_PUBLISHED not in path.relative_to(folder).parts
     }
 
 

@@ -288,8 +288,10 @@ class _CallCounter:
 @pytest.fixture
 def no_notebooks(monkeypatch):
     """The runner's writing and scoring, without starting a kernel."""
-    monkeypatch.setattr(runner, "execute_notebooks", lambda jobs, *_: [])
-    monkeypatch.setattr(runner, "notebook_jobs", lambda *_: [])
+    from tcsexam_lib.reports import render
+
+    monkeypatch.setattr(render, "execute_notebooks", lambda jobs, *_, **__: [])
+    monkeypatch.setattr(render, "notebook_jobs", lambda *_: [])
 
 
 def test_report_loads_each_input_once_and_computes_the_index_once(ws, no_notebooks):
@@ -326,6 +328,7 @@ DOCUMENT_BUILDERS = {
     "stats/command.py",  # computes the stats document (its shape: stats/document.py)
     "reports/run_set_document.py",
     "reports/runsets.py",  # writes run-set.json (its shape: reports/run_set_document.py)
+    "reports/history.py",  # writes history.jsonl's records and compares them
 }
 
 #: Modules that read outputs, and the keys they may still subscript, with the reason:
@@ -363,6 +366,7 @@ READERS = [
     "reports/runner.py",
     "reports/runsets.py",
     "reports/landing.py",
+    "reports/render.py",
     "reports/publish.py",
     "scoring/fill.py",
     "scoring/from_records.py",
@@ -387,11 +391,11 @@ READERS = [
 
 def _document_keys() -> set[str]:
     from tcsexam_lib.documents import Record
-    from tcsexam_lib.reports import run_set_document
+    from tcsexam_lib.reports import history, run_set_document
     from tcsexam_lib.scoring import index_document, solver_document
     from tcsexam_lib.stats import document as stats_document
 
-    modules = (index_document, solver_document, stats_document, run_set_document)
+    modules = (index_document, solver_document, stats_document, run_set_document, history)
     return {
         key
         for module in modules

@@ -23,13 +23,13 @@ from conftest import write_run_set
 
 from tcsexam_lib import environment, provenance, run_report, run_score, run_solver_score
 from tcsexam_lib.documents import Field, Record, conforms
-from tcsexam_lib.reports import run_set_document
+from tcsexam_lib.reports import history, run_set_document
 from tcsexam_lib.schemas import load_schema, schema_errors, write_schemas
 from tcsexam_lib.scoring import index_document, solver_document
 from tcsexam_lib.stats import document as stats_document
 
 MODULES = (index_document, solver_document, stats_document, run_set_document, environment,
-           provenance)  # fmt: skip
+           provenance, history)  # fmt: skip
 RECORDS = [
     value
     for module in MODULES

@@ -100,7 +100,8 @@ def test_runner_on_a_demo_run_set_lists_every_model_as_run_score_does(published)
                     "Task x model"):  # fmt: skip
         assert f">{heading}<" in cohort
     assert "The lead is not established: sim-alpha and sim-beta could each be first" in cohort
-    assert "Tie groups down the ranking (no pair inside a group differs): " in cohort
+    ties = "Tie groups down the ranking (no pair inside one differs; a model may be in two): "
+    assert ties in cohort
     assert cohort.count('class="tcs-banner"') == 1  # the banner once; each chart its label
     alpha = expected["models"]["sim-alpha"]["index"]
     alpha_half = stats["models"]["sim-alpha"]["index_ci_half_width"]
@@ -208,23 +209,138 @@ def test_every_published_number_follows_the_number_policy(published):
             "index ± interval", "contribution", "relative score"} <= checked  # fmt: skip
 
 
+def _published_files(folder: Path) -> dict[str, bytes]:
+    """Every published file (the hidden store of pages aside), by relative path."""
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and ".tcsexam-store" not in p.relative_to(folder).parts
+    }
+
+
 def test_a_rerun_publishes_the_same_bytes(published, tmp_path):
-    """Under the same SOURCE_DATE_EPOCH every page, output, log and executed notebook is
-    byte-identical: the notebooks' execution times are the build date."""
+    """Under the same SOURCE_DATE_EPOCH every page, output, executed notebook and log is
+    byte-identical (papermill's times clamped to it)."""
     _publish(tmp_path)
-    first = {p.relative_to(published): p for p in published.rglob("*") if p.is_file()}
-    second = {p.relative_to(tmp_path): p for p in tmp_path.rglob("*") if p.is_file()}
+    first, second = _published_files(published), _published_files(tmp_path)
     assert set(first) == set(second)
-    differ = [str(r) for r, path in sorted(first.items())
-              if path.read_bytes() != second[r].read_bytes()]  # fmt: skip
-    assert differ == []
+    assert [name for name in first if first[name] != second[name]] == []
     executed = nbformat.read(published / "demo-lite-offline" / "cohort.ipynb", as_version=4)
     injected = [c for c in executed.cells if "injected-parameters" in c.metadata.get("tags", [])]
     assert [c.id for c in injected] == ["injected-parameters"]
-    when = "2025-12-02T00:00:00Z"  # EPOCH
-    assert executed.metadata.papermill.start_time == executed.metadata.papermill.end_time == when
-    assert {c.metadata.papermill.get("start_time") for c in executed.cells} == {when}
-    assert not any("execution" in c.metadata for c in executed.cells)
+
+
+def _demo_copy(root: Path) -> Path:
+    """The demo run set demo-lite-offline copied under ``root``, with its parameter file."""
+    import shutil
+
+    shutil.copytree(KIT_ROOT / "demo" / "demo-lite-offline", root / "demo")
+    path = root / "run-set.yaml"
+    path.write_text(
+        "suite: demo-lite\nprotocol: offline\ncohort: demo/cohort.json\n"
+        "attempts: demo/attempts.csv\nrecords: demo/records\n",
+        encoding="utf-8",
+    )
+    return path
+
+
+def _add_model(demo: Path) -> None:
+    """sim-delta joins the cohort: sim-alpha's plan, attempts and records under its name."""
+    import shutil
+
+    cohort = json.loads((demo / "cohort.json").read_text(encoding="utf-8"))
+    cohort["models"]["sim-delta"] = cohort["models"]["sim-alpha"]
+    (demo / "cohort.json").write_text(json.dumps(cohort, indent=1), encoding="utf-8")
+    lines = (demo / "attempts.csv").read_text(encoding="utf-8").splitlines()
+    added = [line.replace("sim-alpha,", "sim-delta,", 1) for line in lines
+             if line.startswith("sim-alpha,")]  # fmt: skip
+    (demo / "attempts.csv").write_text("\n".join([*lines, *added]) + "\n", encoding="utf-8")
+    shutil.copytree(demo / "records" / "sim-alpha", demo / "records" / "sim-delta")
+
+
+def _change_attempt(demo: Path) -> None:
+    """One attempt of sim-beta: a theorem proved that was not."""
+    lines = (demo / "attempts.csv").read_text(encoding="utf-8").splitlines()
+    at = next(k for k, line in enumerate(lines) if line.startswith("sim-beta,theorem,sim-thm-01,"))
+    fields = lines[at].split(",")
+    fields[4] = "1" if fields[4] == "0" else "0"
+    lines[at] = ",".join(fields)
+    (demo / "attempts.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _remove_model(demo: Path) -> None:
+    """sim-gamma leaves the cohort, its attempts and its records."""
+    import shutil
+
+    cohort = json.loads((demo / "cohort.json").read_text(encoding="utf-8"))
+    del cohort["models"]["sim-gamma"]
+    (demo / "cohort.json").write_text(json.dumps(cohort, indent=1), encoding="utf-8")
+    lines = (demo / "attempts.csv").read_text(encoding="utf-8").splitlines()
+    kept = [line for line in lines if not line.startswith("sim-gamma,")]
+    (demo / "attempts.csv").write_text("\n".join(kept) + "\n", encoding="utf-8")
+    shutil.rmtree(demo / "records" / "sim-gamma")
+
+
+#: Each change, the notebooks it must run (all others reused) and what the pages say.
+CHANGES = [
+    (
+        _add_model,
+        {"cohort", "sim-delta/index", "sim-delta/solver_scoring", "sim-delta/diagnostics"},
+        "Added: sim-delta.",
+    ),  # fmt: skip
+    (
+        _change_attempt,
+        {"cohort", "sim-beta/index", "sim-beta/solver_scoring", "sim-beta/diagnostics"},
+        "Since the previous publication",
+    ),  # fmt: skip
+    # sim-delta's rows come after sim-gamma's in the table: their line numbers, which its
+    # pages cite, move up; sim-alpha's and sim-beta's pages stay
+    (
+        _remove_model,
+        {"cohort", "sim-delta/index", "sim-delta/solver_scoring", "sim-delta/diagnostics"},
+        "Removed: sim-gamma.",
+    ),  # fmt: skip
+]
+
+
+def test_reusing_stored_pages_publishes_the_bytes_of_force_after_each_change(tmp_path):
+    """The demo published, then changed three times (a model added, an attempt changed, a
+    model removed): each time only what read the change runs, and the publication equals,
+    byte for byte, history included, the one made with --force from the same previous
+    state; then nothing changed: nothing is written."""
+    import shutil
+
+    path = _demo_copy(tmp_path / "kit")
+    out, before, reused = tmp_path / "kit" / "out", tmp_path / "before", tmp_path / "reused"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SOURCE_DATE_EPOCH", EPOCH)
+        assert run_report([path], jobs=2, output=out).ok
+        for change, expected, said in CHANGES:
+            change(tmp_path / "kit" / "demo")
+            shutil.copytree(out, before, symlinks=True)  # the previous state, kept aside
+            lines: list[str] = []
+            result = run_report([path], jobs=2, output=out, progress=lines.append)
+            assert result.ok, [f.error for f in result.failures]
+            ran = {nb.label.split("/", 1)[1] for rs in result.run_sets for nb in rs.notebooks
+                   if not nb.reused}  # fmt: skip
+            assert ran == expected, (change.__name__, lines)
+            for page in ("index.html", "demo-lite-offline/cohort.html"):
+                assert said in (out / page).read_text(encoding="utf-8"), (change.__name__, page)
+            out.rename(reused)
+            before.rename(out)  # the same previous state, at the same place: now --force
+            assert run_report([path], jobs=2, output=out, force=True).ok
+            mine, theirs = _published_files(reused), _published_files(out)
+            assert set(mine) == set(theirs), change.__name__
+            assert [name for name in mine if mine[name] != theirs[name]] == [], change.__name__
+            shutil.rmtree(out)
+            reused.rename(out)  # go on from the publication that reused pages
+        history = (out / "history.jsonl").read_text(encoding="utf-8").splitlines()
+        assert len(history) == 4  # one record per publication, none rewritten
+        before = {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()}
+        lines = []
+        result = run_report([path], jobs=2, output=out, progress=lines.append)
+        assert result.unchanged == ["demo-lite-offline"], lines
+        assert {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()} == before
 
 
 @pytest.mark.parametrize("name", ["cohort", "solver_scoring", "index", "diagnostics"])

@@ -95,15 +95,28 @@ def _cmd_report(args: argparse.Namespace) -> int:
         output=args.output,
         notebooks_dir=args.notebooks_dir,
         progress=say,
+        force=args.force,
+        dry_run=args.dry_run,
     )
+    if result.unchanged:
+        say(
+            f"report: nothing changed since the last publication of "
+            f"{', '.join(result.unchanged)}; nothing written ({result.seconds:.1f} s)"
+        )
+        return 0
+    if result.dry_run:
+        say(f"report: dry run, nothing written ({result.seconds:.1f} s)")
+        return 0
     for failure in result.failures:
         say(f"FAILED {failure.label}: {failure.error}", file=sys.stderr)
         say(f"  see {failure.html or failure.executed}", file=sys.stderr)
     pages = ", ".join(str(page) for page in result.landing_pages)
-    notebooks = sum(len(rs.notebooks) for rs in result.run_sets)
+    notebooks = [nb for rs in result.run_sets for nb in rs.notebooks]
+    reused = sum(1 for nb in notebooks if nb.reused)
+    ran = len(notebooks) - reused
     say(
-        f"report: {notebooks - len(result.failures)} of {notebooks} notebook(s) ran in "
-        f"{result.seconds:.1f} s; landing page {pages}"
+        f"report: {ran - len(result.failures)} of {ran} notebook(s) ran, {reused} reused from "
+        f"the store, in {result.seconds:.1f} s; landing page {pages}"
     )
     return 0 if result.ok else 1
 
@@ -128,6 +141,18 @@ def add_report_command(sub) -> None:
             default=None,
             metavar="DIR",
             help="folder of the report notebooks (default: the kit's notebooks/)",
+        ),
+        option(
+            "--force",
+            action="store_true",
+            help="run every notebook again (by default a page whose inputs did not change is "
+            "reused from the output folder's store)",
+        ),
+        option(
+            "--dry-run",
+            action="store_true",
+            help="score the run sets and say what would change since their last publication "
+            "and which notebooks would run (and why); write nothing",
         ),
     )
 

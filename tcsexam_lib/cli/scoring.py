@@ -173,7 +173,7 @@ def _cmd_stats(args: argparse.Namespace) -> int:
         shown = ", ".join(leaders[:SUMMARY_MODELS])
         more = f" and {len(leaders) - SUMMARY_MODELS} more" if len(leaders) > SUMMARY_MODELS else ""
         say(f"could be first (no model significantly ahead): {shown}{more}")
-    say(f"tie groups: {len(head.tie_groups)} (no group holds a significant pair)")
+    say(f"tie groups: {len(head.tie_groups)} (no group holds a significant pair; they may overlap)")
     say("method: analytic intervals and tests (see the file's method); nothing resampled")
     say(f"-> {args.output}")
     if head.simulated:

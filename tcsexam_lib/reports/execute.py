@@ -31,6 +31,7 @@ from .kernels import (
     private_runtime_folder,
 )
 from .pages import render_html
+from .space import no_space_note
 from .workers import run_jobs
 
 Progress = Callable[[str], None]
@@ -63,6 +64,9 @@ class NotebookJob:
     source_name: str = ""
     #: the model whose page this is (``None``: the run set's cohort report)
     model: str | None = None
+    #: the build date the footer prints, and why the notebook runs (see :mod:`.reuse`)
+    built: str = ""
+    why: str = ""
     runtime: Path | None = None
     transport: str = ""
     stderr_file: Path | None = None
@@ -86,6 +90,10 @@ class NotebookOutcome:
     kernel_retries: tuple[str, ...] = ()
     #: the model whose page this is (``None``: the run set's cohort report)
     model: str | None = None
+    #: what its worker and kernel wrote on stderr, as the log's block
+    log: str = ""
+    #: taken from the store, not run
+    reused: bool = False
 
     @property
     def ok(self) -> bool:
@@ -97,6 +105,8 @@ def execute_notebooks(
     workers: int,
     say: Progress,
     on_outcome: Callable[[int, NotebookOutcome], None] | None = None,
+    *,
+    headers: bool = True,
 ) -> list[NotebookOutcome]:
     """Run the jobs, ``workers`` at a time, each in a worker process with its own kernel.
 
@@ -104,6 +114,7 @@ def execute_notebooks(
     interrupted), and IPC transport where the platform has it; each run set's log says
     first how its kernels were reached. ``on_outcome(position, outcome)`` is called as
     each notebook ends (the runner publishes a run set when its last notebook is done).
+    ``headers`` off: the caller wrote the logs' headers.
     """
     if not jobs:
         return []
@@ -112,7 +123,7 @@ def execute_notebooks(
     done = 0
     with private_runtime_folder() as runtime:
         transport, why_tcp = kernel_transport(runtime)
-        for log in dict.fromkeys(job.log for job in jobs if job.log is not None):
+        for log in dict.fromkeys(job.log for job in jobs if job.log is not None and headers):
             append_to_log(log, kernel_log_header(transport, why_tcp))
         jobs = [
             replace(job, runtime=runtime, transport=transport,
@@ -127,20 +138,22 @@ def execute_notebooks(
             if state == "ok":
                 outcome = value
             else:
+                full = no_space_note(job.folder) if "No space" not in str(value) else ""
                 outcome = NotebookOutcome(
                     job.label,
                     job.name,
                     job.folder / f"{job.name}.ipynb",
                     html=None,
                     seconds=0.0,
-                    error=f"worker failed: {value}",
+                    error=f"{full + ': ' if full else ''}worker failed: {value}",
                     model=job.model,
                 )
-                _log_stderr(job, f"{outcome.error}\n")  # what it wrote before, kept
+                outcome.log = _log_stderr(job, f"{outcome.error}\n")  # what it wrote, kept
             outcomes[position] = outcome
             retried = _retries_text(outcome.kernel_retries)
+            why = f"; {job.why}" if job.why else ""
             if outcome.ok:
-                say(f"[{done}/{total}] ok {outcome.label} ({outcome.seconds:.1f} s{retried})")
+                say(f"[{done}/{total}] ok {outcome.label} ({outcome.seconds:.1f} s{why}{retried})")
             else:
                 say(f"[{done}/{total}] FAILED {outcome.label}: {outcome.error}{retried}")
             if on_outcome is not None:
@@ -177,16 +190,19 @@ def _stderr_to(path: Path) -> Iterator[Any]:
             os.close(saved)
 
 
-def _log_stderr(job: NotebookJob, extra: str = "") -> None:
-    """Append the notebook's stderr (and ``extra``) to its log as one block; drop the file."""
+def _log_stderr(job: NotebookJob, extra: str = "") -> str:
+    """Append the notebook's stderr (and ``extra``) to its log as one block; drop the file.
+
+    Returns the block (what the store keeps with the page)."""
     text = ""
     if job.stderr_file is not None:
         with contextlib.suppress(OSError):
             text = job.stderr_file.read_text(encoding="utf-8", errors="replace")
             job.stderr_file.unlink()
+    block = kernel_log_block(job.label, text + extra, job.transport, job.runtime)
     if job.log is not None:
-        block = kernel_log_block(job.label, text + extra, job.transport, job.runtime)
         append_to_log(job.log, block)
+    return block
 
 
 def execute_notebook(job: NotebookJob) -> NotebookOutcome:
@@ -222,7 +238,7 @@ def execute_notebook(job: NotebookJob) -> NotebookOutcome:
             capture.write(f"{problem}\n".encode())
 
         outcome = _execute(job, on_retry, on_stop)
-    _log_stderr(job)
+    outcome.log = _log_stderr(job)
     outcome.kernel_retries = tuple(retries)
     return outcome
 
@@ -309,7 +325,7 @@ def _execute(
     job.folder.mkdir(parents=True, exist_ok=True)
     executed = job.folder / f"{job.name}.ipynb"
     partial = job.folder / f".{job.name}.partial.ipynb"
-    error, cell = None, None
+    error, cell, failure = None, None, None
     try:
         papermill.execute_notebook(
             str(job.source),
@@ -321,25 +337,26 @@ def _execute(
             **engine_options(job.transport, str(job.runtime), on_retry, on_stop),
         )
     except papermill.PapermillExecutionError as exc:
-        cell = exc.cell_index
+        cell, failure = exc.cell_index, exc
         error = (
             f"cell In [{exc.exec_count}] ({_first_line(exc.source)}): "
             f"{exc.ename}: {_first_line(str(exc.evalue), 200)}"
         )
     except Exception as exc:  # noqa: BLE001 - any failure is reported, others go on
+        failure = exc
         error = f"{type(exc).__name__}: {_first_line(str(exc), 200)}"
     html_path = None
-    if partial.exists():
-        notebook = nbformat.read(partial, as_version=4)
-        stable_cell_ids(notebook)
-        if source_date_epoch() is not None:
-            clamp_execution_times(notebook, created_utc())
-        meta = notebook.metadata.get("papermill", {})
-        meta["input_path"] = job.source_name or job.source.name  # no path of this machine
-        meta["output_path"] = executed.name
-        write_text_atomic(executed, nbformat.writes(notebook) + "\n")
-        partial.unlink()
-        try:
+    try:
+        if partial.exists():
+            notebook = nbformat.read(partial, as_version=4)
+            stable_cell_ids(notebook)
+            if source_date_epoch() is not None:
+                clamp_execution_times(notebook, created_utc())
+            meta = notebook.metadata.get("papermill", {})
+            meta["input_path"] = job.source_name or job.source.name  # no path of this machine
+            meta["output_path"] = executed.name
+            write_text_atomic(executed, nbformat.writes(notebook) + "\n")
+            partial.unlink()
             html_path = render_html(
                 executed,
                 f"{job.label} (TCSExam report)",
@@ -348,8 +365,14 @@ def _execute(
                 nav=job.nav,
                 footer=job.footer,
             )
-        except Exception as exc:  # noqa: BLE001
-            error = error or f"HTML export failed: {type(exc).__name__}: {exc}"
+    except Exception as exc:  # noqa: BLE001 - the notebook or its page could not be written
+        failure = failure or exc
+        what = "HTML export failed: " if executed.exists() else ""
+        error = error or f"{what}{type(exc).__name__}: {_first_line(str(exc), 200)}"
+    if error is not None:  # a full disk is named, whatever the library that met it raised
+        full = no_space_note(job.folder, failure)
+        if full and not error.startswith(full):
+            error = f"{full}: {error}"
     return NotebookOutcome(
         job.label,
         job.name,

@@ -56,7 +56,7 @@ _KERNEL_NUMBERS = itertools.count(1)
 
 #: ipykernel's entry point, and the kit's in its place (see :mod:`.kernel_launch`).
 IPYKERNEL_LAUNCHER = "ipykernel_launcher"
-REPORT_LAUNCHER = "tcsexam_lib.reports.kernel_launch"
+REPORT_LAUNCHER = KIT_LAUNCHER = "tcsexam_lib.reports.kernel_launch"
 
 
 def report_kernel_cmd(cmd: list[str], python: str = sys.executable) -> list[str]:
@@ -75,8 +75,8 @@ def report_kernel_cmd(cmd: list[str], python: str = sys.executable) -> list[str]
     """
     if not cmd or os.path.abspath(cmd[0]) != os.path.abspath(python):
         return cmd
-    for at in range(1, len(cmd) - 1):
-        if cmd[at] == "-m" and cmd[at + 1] == IPYKERNEL_LAUNCHER:
+    for at in range(1, len(cmd) - 1):  # the kernelspec may name either launcher already
+        if cmd[at] == "-m" and cmd[at + 1] in (IPYKERNEL_LAUNCHER, KIT_LAUNCHER):
             return [*cmd[: at + 1], REPORT_LAUNCHER, *cmd[at + 2 :]]
     return cmd
 

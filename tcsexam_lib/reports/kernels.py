@@ -103,6 +103,18 @@ def kernel_transport(folder: Path) -> tuple[str, str]:
     return "ipc", ""
 
 
+def expected_kernel_log_header() -> str:
+    """The kernel log's header for kernels of a private folder made here and now.
+
+    A run set whose pages are all reused from the store starts no kernel; its log still
+    says how its kernels would have been reached, as a run that made them does.
+    """
+    base = tempfile.gettempdir()
+    if not _fits_sockets(os.path.join(base, RUNTIME_PREFIX + "x" * 8)) and os.path.isdir("/tmp"):
+        base = "/tmp"
+    return kernel_log_header(*kernel_transport(Path(base) / (RUNTIME_PREFIX + "x" * 8)))
+
+
 def kernel_log_header(transport: str, why_tcp: str = "") -> str:
     """The runner's lines at the top of a run set's kernel log: how kernels were reached.
 

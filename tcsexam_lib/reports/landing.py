@@ -34,6 +34,14 @@ from ..jsonio import write_text_atomic
 from ..number_format import index_parts, mean, points
 from ..stats.wording import lead_sentence
 from ..vocab import MODEL_STATUSES, SIMULATED_BANNER, TRACK_LETTERS, TRACKS
+from .history import (
+    Changes,
+    PublicationRecord,
+    compare_publications,
+    last_publications,
+    read_history,
+)
+from .notebooks import MODEL_NOTEBOOKS
 from .pages import environment_html, footer_html
 from .publish import ASSETS, read_manifests
 from .run_set_document import NotebookFiles, RunSetDocument, RunSetSummary, SummaryModel
@@ -57,8 +65,6 @@ _TIPS = {
     "O": "open-conjecture track: share of conjectures settled (0 to 1)",
     "reports": "the model's three reports: its index, its solver scoring, its diagnostics",
 }
-#: The order of a model's reports on the page, and their short names.
-_REPORTS = (("index", "index"), ("solver_scoring", "solver"), ("diagnostics", "diagnostics"))
 
 
 def _href(folder: str, relative: str | None) -> str | None:
@@ -87,11 +93,11 @@ def _ranked(summary: RunSetSummary) -> list[tuple[str, SummaryModel, int | None]
 def _reports_cell(folder: str, notebooks: list[NotebookFiles]) -> str:
     by_name = {nb.name: nb for nb in notebooks}
     links = []
-    for name, short in _REPORTS:
-        nb = by_name.get(name)
+    for declared in MODEL_NOTEBOOKS:  # in the order of the declarations
+        nb = by_name.get(declared.name)
         if nb is None:
             continue
-        text = _link(_href(folder, nb.html), short)
+        text = _link(_href(folder, nb.html), declared.short)
         if not nb.ok:
             text += " <span class='failed'>FAILED</span>"
         links.append(text)
@@ -146,7 +152,19 @@ def _model_row(
     return "<tr>" + "".join(cells) + "</tr>"
 
 
-def _run_set_section(manifest: RunSetDocument) -> str:
+def _changes_box(changes: Changes | None) -> str:
+    """What changed since the run set's previous publication (nothing without a history)."""
+    if changes is None:
+        return ""
+    lines = changes.lines()
+    if changes.since is None:
+        return f"<div class='tcs-changes'><p>{html.escape(lines[0])}</p></div>"
+    items = "".join(f"<li>{html.escape(line)}</li>" for line in lines)
+    head = f"Since the previous publication ({changes.since}):"
+    return f"<div class='tcs-changes'><p><b>{html.escape(head)}</b></p><ul>{items}</ul></div>"
+
+
+def _run_set_section(manifest: RunSetDocument, changes: Changes | None = None) -> str:
     folder = manifest.folder
     name = html.escape(manifest.name)
     summary = manifest.summary
@@ -163,6 +181,7 @@ def _run_set_section(manifest: RunSetDocument) -> str:
         f"<section id='{name}'><h2>{html.escape(manifest.suite)} · "
         f"{html.escape(manifest.protocol)} solver protocol</h2>",
         f"<p class='tcs-lead{'' if real else ' open'}'>{html.escape(lead)}</p>",
+        _changes_box(changes),
     ]
     if manifest.description and not manifest.simulated:
         out.append(f"<p>{html.escape(manifest.description)}</p>")
@@ -222,8 +241,13 @@ _TEACHING = (
 )
 
 
-def build_landing_page(manifests: list[RunSetDocument]) -> str:
+def build_landing_page(
+    manifests: list[RunSetDocument], history: list[PublicationRecord] | None = None
+) -> str:
     """The landing page HTML from the run sets' manifests (see :func:`read_manifests`).
+
+    With the output folder's publication ``history``, each run set says what changed
+    since its previous publication (see :mod:`.history`).
 
     Examples
     --------
@@ -274,7 +298,7 @@ def build_landing_page(manifests: list[RunSetDocument]) -> str:
             text = f"<a href='{link}'>{label}</a>" if link else label
             parts.append(f"<li>{text}: {html.escape(nb.error or '')}</li>")
         parts.append("</ul>")
-    parts.extend(_run_set_section(m) for m in manifests)
+    parts.extend(_run_set_section(m, _changes(history, m.name)) for m in manifests)
     metrics = sorted({m.metric_id for m in manifests if m.metric_id})
     run_sets = "".join(
         f"<br>{html.escape(m.name)}: "
@@ -297,4 +321,13 @@ def build_landing_page(manifests: list[RunSetDocument]) -> str:
 def write_landing_page(output: str | os.PathLike[str]) -> Path:
     """(Re)write ``<output>/index.html`` from every run set published in ``output``."""
     output = Path(output)
-    return write_text_atomic(output / "index.html", build_landing_page(read_manifests(output)))
+    page = build_landing_page(read_manifests(output), read_history(output))
+    return write_text_atomic(output / "index.html", page)
+
+
+def _changes(history: list[PublicationRecord] | None, run_set: str) -> Changes | None:
+    """What the run set's last publication changed (None: no publication recorded)."""
+    last = last_publications(history or [], run_set, count=2)
+    if not last:
+        return None
+    return compare_publications(last[0] if len(last) == 2 else None, last[-1])

@@ -83,6 +83,8 @@ margin:8px 0;font-size:1.3em;font-weight:bold;text-align:center}
 .tcs-lead{font-size:1.1em;padding:6px 12px;margin:8px 0;border-left:6px solid #0072B2;
 background:#f2f7fb}
 .tcs-lead.open{border-color:#E69F00;background:#fdf6ec}
+.tcs-changes{padding:4px 12px;margin:8px 0;border-left:6px solid #6a6a6a;background:#f4f4f4}
+.tcs-changes p{margin:4px 0}.tcs-changes ul{margin:4px 0 4px 1.2em;padding:0}
 .tcs-scroll{overflow-x:auto;max-width:100%;margin:0.5em 0 1em 0}
 table.tcs-table{border-collapse:collapse;margin:0;font-size:0.92em;width:auto}
 .jp-RenderedHTMLCommon table.tcs-table{table-layout:auto;margin:0;width:auto}
@@ -214,9 +216,17 @@ def notebook_css() -> str:
     return "\n".join(re.findall(r"<style[^>]*>(.*?)</style>", head, flags=re.S))
 
 
-def write_assets(output: Path) -> Path:
-    """Write ``<output>/_assets/`` (shared CSS and the table script); return the folder."""
-    folder = ensure_real_folder(output / ASSETS)
+def write_assets(output: Path, unchanged: bool = False) -> Path:
+    """Write ``<output>/_assets/`` (shared CSS and the table script); return the folder.
+
+    ``unchanged``: the kit and the environment are those that wrote the assets there;
+    then, when every file is there, nothing is rendered again (the template's CSS takes
+    nbconvert a second or more to make).
+    """
+    folder = output / ASSETS
+    if unchanged and assets_bytes(output) == 0 and not folder.is_symlink():
+        return folder
+    folder = ensure_real_folder(folder)
     bundle = _itables_file("dt_bundle.js").read_text(encoding="utf-8")
     files = {
         "notebook.css": notebook_css(),
@@ -230,6 +240,19 @@ def write_assets(output: Path) -> Path:
         if path.is_symlink() or not path.is_file() or path.read_text(encoding="utf-8") != text:
             write_text_atomic(path, text)
     return folder
+
+
+def assets_bytes(output: Path) -> int:
+    """About how many bytes :func:`write_assets` will write in ``output`` (0: all there).
+
+    The DataTables bundle and its CSS, the kit's CSS and the template's (about 300 kB).
+    """
+    folder = output / ASSETS
+    names = ("notebook.css", "report.css", "datatables.css", "report.js")
+    if all((folder / name).is_file() for name in names):
+        return 0
+    bundle = sum(_itables_file(name).stat().st_size for name in ("dt_bundle.js", "dt_bundle.css"))
+    return bundle + len(REPORT_CSS) + 300_000
 
 
 def relative_link(target: str | os.PathLike[str], start: str | os.PathLike[str]) -> str:
@@ -253,12 +276,14 @@ def footer_html(
     reference_id: str | None = None,
     metric_id: str | None = None,
     with_kit: bool = True,
+    built: str | None = None,
 ) -> str:
     """The footer of every page: kit version, metric, reference, suite, protocol, date.
 
-    The date is when the page was built (``$SOURCE_DATE_EPOCH`` when it is set, so that
-    a rebuild gives the same bytes). ``with_kit=False`` gives the run set's part alone
-    (reference, suite, protocol: one line per run set on the landing page).
+    The date is when the page was built (``built``, by default now, or
+    ``$SOURCE_DATE_EPOCH`` when it is set, so that a rebuild gives the same bytes).
+    ``with_kit=False`` gives the run set's part alone (reference, suite, protocol: one
+    line per run set on the landing page).
 
     Examples
     --------
@@ -280,7 +305,7 @@ def footer_html(
     if protocol:
         parts.append(f"solver protocol <b>{html.escape(protocol)}</b>")
     if with_kit:
-        parts.append(f"built {html.escape(created_utc())}")
+        parts.append(f"built {html.escape(built or created_utc())}")
     return " · ".join(parts)
 
 

@@ -23,12 +23,13 @@ from ..references.suites import Suite, load_suite
 from ..schemas import load_schema, validate_with_schema
 from ..scoring.cohort import Cohort, load_cohort
 from ..yamlio import read_yaml_mapping
+from .notebooks import NOTEBOOK_NAMES
 
 #: Schema name of a run-set parameter file.
 PARAMS_SCHEMA = "report-params"
 
-#: The report notebooks, in the order they are run for each model.
-REPORT_NOTEBOOKS = ("cohort", "solver_scoring", "index", "diagnostics")
+#: The report notebooks, in the order they are made (see :mod:`.notebooks`).
+REPORT_NOTEBOOKS = NOTEBOOK_NAMES
 
 #: Output folder used when neither the file nor the caller names one.
 DEFAULT_OUTPUT = Path("build") / "reports"
@@ -383,7 +384,9 @@ def load_report_params(
         records=paths["records"],
         references_dir=paths.get("references_dir"),
         output=out,
-        notebooks=tuple(data.get("notebooks", REPORT_NOTEBOOKS)),
+        notebooks=tuple(
+            n for n in REPORT_NOTEBOOKS if n in data.get("notebooks", REPORT_NOTEBOOKS)
+        ),
         description=data.get("description"),
         simulated=suite.simulated,
         models=tuple(cohort.models),

@@ -29,53 +29,36 @@ what was published stays as it was. Nothing is printed here: progress goes to th
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..csvio import CsvTable
+from ..environment import environment_fingerprint, kit_fingerprint
 from ..errors import InputRefused, Problem
-from ..folders import remove_tree
-from ..jsonio import dumps_json, write_text_atomic
 from ..paths import KIT_ROOT
-from ..provenance import relative_provenance
-from ..scoring.attempts import AttemptRows
-from ..scoring.cohort import load_cohort_reference
-from ..scoring.commands import ScoringInputs, index_document
-from ..scoring.evidence import SCORE_MISMATCH
-from ..scoring.fill import FillResult
-from ..scoring.from_records import (
-    EVIDENCE,
-    RecordsFill,
-    evidence_files,
-    fill_from_records,
-    sha256_text,
-)
-from ..scoring.issues import describe_model
-from ..scoring.records_folder import RecordsFile
-from ..scoring.solver_document import SolverDocument
-from ..stats.command import compute_stats, stats_provenance
-from ..stats.document import write_stats_json
-from .execute import NotebookOutcome, Progress, execute_notebooks
-from .pages import write_assets
+from .execute import NotebookOutcome, Progress
+from .history import read_history
+from .pages import assets_bytes, write_assets
 from .params import ReportParams, load_report_params
-from .publish import new_staging, refuse_foreign_folders, remove_stale_staging
+from .prepare import prepare_run_set
+from .publish import (
+    refuse_foreign_folders,
+    remove_stale_staging,
+)
+from .render import dry_run as render_dry_run
+from .render import nothing_changed, plan_publication, render_run_sets
 from .runsets import (
     RunSetResult,
-    comparisons,
-    notebook_jobs,
-    publish,
-    write_planned_manifest,
 )
+from .space import refuse_short_space, space_needed
+from .store import Store
 from .teaching_page import write_teaching_page
 
 #: Folder of the kit's report notebooks.
 NOTEBOOKS_DIR = KIT_ROOT / "notebooks"
-
-#: Producer recorded in the provenance of the runner's outputs.
-PRODUCER = "tcsexam report"
 
 
 @dataclass
@@ -85,6 +68,10 @@ class ReportResult:
     run_sets: list[RunSetResult]
     landing_pages: list[Path]
     seconds: float
+    #: the run sets left as published: nothing they read had changed
+    unchanged: list[str] = field(default_factory=list)
+    #: a dry run: nothing was written
+    dry_run: bool = False
 
     @property
     def failures(self) -> list[NotebookOutcome]:
@@ -107,6 +94,8 @@ def run_report(
     output: str | os.PathLike[str] | None = None,
     notebooks_dir: str | os.PathLike[str] | None = None,
     progress: Progress | None = None,
+    force: bool = False,
+    dry_run: bool = False,
 ) -> ReportResult:
     """Build the reports of every run set and the landing page(s).
 
@@ -114,7 +103,11 @@ def run_report(
     is written; a refused file or input raises :class:`InputRefused` naming every problem.
     A failing notebook does not stop the run: it is listed in
     :attr:`ReportResult.failures` (with its cell and error) and on the landing page.
-    ``output`` overrides the files' output folder.
+    ``output`` overrides the files' output folder. A notebook whose stored page is intact
+    and whose inputs did not change is reused from the store (see :mod:`.reuse`);
+    ``force`` runs every notebook. When nothing any run set reads has changed since its
+    last publication (and its published files are intact), nothing is written at all.
+    ``dry_run`` says what would change and which notebooks would run, writing nothing.
 
     Examples
     --------
@@ -142,53 +135,41 @@ def run_report(
     for folder in sorted({p.output for p in all_params}):
         names = sorted(p.name for p in all_params if p.output == folder)
         refuse_foreign_folders(folder, names, ", ".join(str(p.source) for p in all_params))
+    source_dir = Path(notebooks_dir) if notebooks_dir is not None else NOTEBOOKS_DIR
+    if not force and nothing_changed(all_params, source_dir):
+        names = [p.name for p in all_params]
+        for name in names:
+            say(f"[{name}] nothing it reads changed since its last publication: left as it is")
+        return ReportResult([], [], time.monotonic() - started, unchanged=names, dry_run=dry_run)
     prepared = []
     for params in all_params:  # everything in memory first: a refusal writes nothing
         say(f"[{params.name}] scoring ({params.source.name})")
         prepared.append(prepare_run_set(params))
-    for folder in sorted({p.output for p in all_params}):
-        _make_output_folder(folder, [p for p in all_params if p.output == folder])
-    for folder in sorted({p.output for p in all_params}):
-        for stale in remove_stale_staging(folder):
-            say(f"removed {stale.name} (left by an interrupted run)")
-        write_assets(folder)
-        write_teaching_page(folder, landing=True)  # the landing page links to it
-    run_sets: list[RunSetResult] = []
-    landing: list[Path] = []
-    try:
-        for item in prepared:
-            run_sets.append(_write_run_set(item, say))
-        source_dir = Path(notebooks_dir) if notebooks_dir is not None else NOTEBOOKS_DIR
-        compare = comparisons(run_sets)
-        jobs_list = [(rs, job) for rs in run_sets for job in notebook_jobs(rs, source_dir, compare)]
-        for rs in run_sets:  # the pages this run renders, for the cohort report's links
-            write_planned_manifest(rs, [job for r, job in jobs_list if r is rs])
-        remaining = {id(rs): sum(1 for r, _ in jobs_list if r is rs) for rs in run_sets}
-
-        def publish_run_set(rs: RunSetResult) -> None:
-            page = publish(rs, say)
-            if page not in landing:
-                landing.append(page)
-
-        for rs in run_sets:
-            if not remaining[id(rs)]:
-                publish_run_set(rs)
-
-        def finished(position: int, outcome: NotebookOutcome) -> None:
-            rs, job = jobs_list[position]
-            assert outcome.label == job.label
-            rs.notebooks.append(outcome)
-            remaining[id(rs)] -= 1
-            if not remaining[id(rs)]:
-                rs.notebooks.sort(key=lambda nb: [j.label for r, j in jobs_list].index(nb.label))
-                publish_run_set(rs)
-
-        say(f"executing {len(jobs_list)} notebook(s), {jobs} at a time")
-        execute_notebooks([job for _, job in jobs_list], jobs, say, finished)
-    finally:
-        for rs in run_sets:  # interrupted or failed: nothing half-written stays
-            if not rs.published and rs.staging is not None:
-                remove_tree(rs.staging)
+    stores = {folder: Store(folder) for folder in sorted({p.output for p in all_params})}
+    with contextlib.ExitStack() as held:
+        for store in stores.values():  # no garbage collected under this run's plan
+            held.enter_context(store.shared(create=False))
+        plan = plan_publication(
+            prepared, source_dir=source_dir, stores=stores, force=force, say=say
+        )
+        if dry_run:
+            run_sets = render_dry_run(plan, say)
+            return ReportResult(run_sets, [], time.monotonic() - started, dry_run=True)
+        refuse_short_space(space_needed(plan, stores, assets_bytes))  # before anything is written
+        for folder in sorted({p.output for p in all_params}):
+            _make_output_folder(folder, [p for p in all_params if p.output == folder])
+        for folder in sorted({p.output for p in all_params}):
+            for stale in remove_stale_staging(folder):
+                say(f"removed {stale.name} (left by an interrupted run)")
+            unchanged = _made_with_these_tools(folder)
+            write_assets(folder, unchanged=unchanged)
+            write_teaching_page(folder, landing=True, unchanged=unchanged)  # the landing links it
+        for store in stores.values():  # a store made by this run
+            if not store.held:
+                held.enter_context(store.shared())
+        run_sets, landing = render_run_sets(plan, jobs=jobs, stores=stores, say=say)
+    for store in stores.values():  # what no published run set uses, once no run holds it
+        store.collect_garbage()
     return ReportResult(run_sets, landing, time.monotonic() - started)
 
 
@@ -251,132 +232,9 @@ def _load_all_params(
     return loaded
 
 
-@dataclass(frozen=True)
-class PreparedRunSet:
-    """A run set scored in memory: everything the writing step needs, nothing written yet."""
-
-    params: ReportParams
-    inputs: ScoringInputs
-    records: list[RecordsFile]
-    outputs: list[SolverDocument]
-    filled: CsvTable
-    fill: FillResult
-    table: AttemptRows
-
-
-def prepare_run_set(params: ReportParams) -> PreparedRunSet:
-    """Score one run set in memory, loading each input once; raise what would be refused.
-
-    The suite and cohort come loaded with ``params``; the reference is loaded once and
-    every records file scored against it; the attempts table is read once, its blank
-    solver scores filled in memory, and the filled copy validated.
-    """
-    suite, cohort = params.loaded_suite, params.loaded_cohort
-    if suite is None or cohort is None:
-        raise ValueError("run-set parameters come from load_report_params (suite and cohort)")
-    reference = load_cohort_reference(cohort, suite, references_dir=params.references_dir)
-    inputs = ScoringInputs(suite, cohort, reference, params.references_dir)
-    filled = fill_from_records(
-        inputs,
-        params.attempts,
-        params.records,
-        producer=PRODUCER,
-        source=str(params.source),
-        summary=f"Run set {params.source}",
-    )
-    return PreparedRunSet(
-        params, inputs, filled.records, filled.outputs, filled.filled, filled.fill, filled.table
-    )
-
-
-def _write_run_set(prepared: PreparedRunSet, say: Progress) -> RunSetResult:
-    """Compute the index of a prepared run set and write its outputs into its staging folder.
-
-    The index is computed from the filled table and the solver outputs as they are
-    written (their paths and sha256 go into its provenance), so that ``tcsexam verify``
-    recomputes it from the files. Every path an output records is relative to the
-    output's own folder (the report may be published anywhere).
-    """
-    params = prepared.params
-    staging = new_staging(params.output, params.name)
-    try:
-        return _write_staged(prepared, staging, say)
-    except BaseException:
-        remove_tree(staging)  # nothing half-written stays
-        raise
-
-
-def _write_staged(prepared: PreparedRunSet, staging: Path, say: Progress) -> RunSetResult:
-    params = prepared.params
-    final = params.output / params.name
-    filled = RecordsFill(
-        prepared.records, prepared.outputs, prepared.filled, prepared.fill, prepared.table
-    )
-    files = evidence_files(filled, Path(EVIDENCE), published_in=staging)
-    solver_outputs: dict[str, list[SolverDocument]] = {model: [] for model in params.models}
-    for (model, _, _), found in files.outputs.items():
-        solver_outputs[model].append(found.document)
-    filled_name = f"{params.name}.attempts.csv"
-    filled_text = prepared.filled.to_text()
-    index_path = staging / f"{params.name}.index.json"
-    score = index_document(  # the evidence and the filled copy, relative to the staging folder
-        prepared.inputs,
-        prepared.table,
-        attempts=(Path(filled_name), sha256_text(filled_text)),
-        evidence=(Path(EVIDENCE), files.outputs),
-        producer=PRODUCER,
-        base_dir=staging,
-    )
-    score.set_provenance(relative_provenance(score.provenance, staging))
-    for path, text in files.texts.items():
-        write_text_atomic(staging / path, text)
-    for model, outputs in solver_outputs.items():
-        say(f"[{params.name}] {model}: {len(outputs)} solver-score output(s)")
-    write_text_atomic(staging / filled_name, filled_text)
-    fill = prepared.fill
-    fill.output = final / filled_name
-    disagreeing = [  # hand-written scores the solver evidence check found other than computed
-        issue
-        for entry in score.results.values()
-        for issue in entry.issues
-        if issue.code == SCORE_MISMATCH
-    ]
-    say(
-        f"[{params.name}] attempts: {len(fill.filled)} blank solver score(s) filled, "
-        f"{len(disagreeing)} written score(s) contradicted by their records"
-        + (" (each blocks its model's index)" if disagreeing else "")
-        + f" -> {params.name}/{filled_name}"
-    )
-    index_text = dumps_json(score.data)
-    write_text_atomic(index_path, index_text)
-    stats_path = staging / f"{params.name}.stats.json"
-    index_sha256 = sha256_text(index_text)
-    stats = compute_stats(score.data, source=f"{final / index_path.name}", sha256=index_sha256)
-    provenance = stats_provenance(  # verify recomputes it from the index beside it
-        staging.resolve() / index_path.name,
-        index_sha256,
-        score.reference_id,
-        resamples=stats.head.resamples,
-        seed=stats.head.seed,
-        level=stats.head.level,
-        producer=PRODUCER,
-    )
-    stats.set_provenance(relative_provenance(provenance, staging))
-    write_stats_json(stats_path, stats)
-    for model, entry in score.results.items():
-        for line in describe_model(model, entry):
-            say(f"[{params.name}] {line}")
-    simulated = params.simulated or prepared.inputs.reference.simulated
-    return RunSetResult(
-        params,
-        final,
-        final / index_path.name,
-        final / filled_name,
-        score,
-        fill,
-        solver_outputs,
-        simulated,
-        staging=staging,
-        stats_output=final / stats_path.name,
-        stats=stats,
-    )
+def _made_with_these_tools(folder: Path) -> bool:
+    """True when the last publication in ``folder`` was made by this kit in this
+    environment (what its shared assets depend on)."""
+    history = read_history(folder)
+    return bool(history) and history[-1].made_with() == (kit_fingerprint(),
+                                                          environment_fingerprint())  # fmt: skip

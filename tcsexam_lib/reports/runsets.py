@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,10 @@ from ..scoring.from_records import EVIDENCE
 from ..scoring.index_document import IndexDocument, as_index_document, load_index
 from ..stats.document import ComputedStats, StatsDocument, StatsModel, as_stats_document
 from .execute import NotebookJob, NotebookOutcome, Progress
+from .history import append_publication
 from .landing import write_landing_page
+from .notebooks import COHORT_NOTEBOOK, MODEL_NOTEBOOKS, ReportNotebook, cell_parameters, notebook
+from .outputs import MODEL_INDEX, MODEL_STATS, MODELS
 from .pages import footer_html, relative_link
 from .params import ReportParams
 from .publish import MANIFEST, MANIFEST_KIND, read_manifests
@@ -58,12 +62,15 @@ class RunSetResult:
     stats_output: Path | None = None
     stats: ComputedStats | None = None
     published: bool = False
-
-
-#: Folder of a run set that holds one folder of pages per model.
-MODELS = "models"
-#: The run set's report across its models.
-COHORT_NOTEBOOK = "cohort"
+    #: its outputs' bytes by path relative to its folder (and its planned run-set.json)
+    files: dict[str, bytes] = field(default_factory=dict)
+    #: the outputs whose published bytes are kept (their content did not change)
+    kept: set[str] = field(default_factory=set)
+    #: the run sets its cohort report compares with, its publication's history record,
+    #: and what changed since its previous one (see :mod:`.history`)
+    compared: dict[str, Any] = field(default_factory=dict)
+    record: dict[str, Any] | None = None
+    changes: dict[str, Any] = field(default_factory=dict)
 
 
 def summary(
@@ -123,17 +130,20 @@ def _task_means(score: IndexDocument) -> dict[str, dict[str, dict[str, float | N
     return {model: entry.task_means() for model, entry in score.results.items()}
 
 
-def comparisons(run_sets: list[RunSetResult]) -> dict[str, dict[str, Any]]:
+def comparisons(
+    run_sets: list[RunSetResult], folders: list[Path] | None = None
+) -> dict[str, dict[str, Any]]:
     """Every run set a cohort report can compare with: this run's, then those on disk.
 
     Each is its :func:`summary` with its models' ``task_means`` (by track), so that the
     cohort report pairs the two run sets task by task; a run set published before is read
-    from its folder (its ``run-set.json`` and index JSON).
+    from its folder (its ``run-set.json`` and index JSON) in the run sets' output folders
+    (or ``folders``).
     """
     found: dict[str, dict[str, Any]] = {}
     for rs in run_sets:
         found[rs.params.name] = {**summary(rs.score, rs.stats), "task_means": _task_means(rs.score)}
-    for folder in sorted({rs.params.output for rs in run_sets}):
+    for folder in sorted(set(folders or ()) | {rs.params.output for rs in run_sets}):
         for manifest in read_manifests(folder):
             if manifest.name in found or not manifest.summary:
                 continue
@@ -141,6 +151,33 @@ def comparisons(run_sets: list[RunSetResult]) -> dict[str, dict[str, Any]]:
             task_means = {"task_means": _task_means(load_index(index))} if index.is_file() else {}
             found[manifest.name] = {**manifest.summary, **task_means}
     return found
+
+
+def compared_with(
+    name: str, mine: dict[str, Any] | None, compare: dict[str, dict[str, Any]]
+) -> dict[str, dict[str, Any]]:
+    """The run sets of ``compare`` the cohort report of run set ``name`` compares with.
+
+    Those on the same suite under the other protocol, or under the same protocol on
+    another suite, that share a model with ``mine`` (its summary).
+
+    Examples
+    --------
+    >>> def run_set(suite, protocol):
+    ...     return {"suite": suite, "solver_protocol": protocol, "models": {"m": {}}}
+    >>> compare = {"l-on": run_set("l", "online"), "f-off": run_set("f", "offline"),
+    ...            "f-on": run_set("f", "online")}
+    >>> sorted(compared_with("l-off", run_set("l", "offline"), compare))
+    ['f-off', 'l-on']
+    """
+    if not mine:
+        return {}
+    me = RunSetSummary(mine)
+    return {
+        other: data
+        for other, data in compare.items()
+        if other != name and _comparable(me, RunSetSummary(data))
+    }
 
 
 def _comparable(mine: RunSetSummary, other: RunSetSummary) -> bool:
@@ -154,44 +191,49 @@ def _relative(path: Path | None, start: Path) -> str | None:
     return None if path is None else Path(os.path.relpath(path, start)).as_posix()
 
 
-def notebook_jobs(
-    rs: RunSetResult, source_dir: Path, compare: dict[str, dict[str, Any]]
-) -> list[NotebookJob]:
+def notebook_jobs(rs: RunSetResult, source_dir: Path) -> list[NotebookJob]:
     """The cohort notebook, then each model's, given the run set's written outputs.
 
-    Paths given to a notebook are relative to the folder it is published in (its
-    kernel runs there), so the executed notebook names no folder of this machine.
+    Each notebook gets what its declaration (:mod:`.notebooks`) says the runner gives it,
+    and only the parameters its ``parameters`` cell declares (your own copy of a notebook
+    may declare fewer). Paths given to a notebook are relative to the folder it is
+    published in (its kernel runs there), so the executed notebook names no folder of
+    this machine.
     """
     p = rs.params
     staging = rs.staging or rs.folder
     log = staging / KERNEL_LOG
-    if not log.exists():
-        write_text_atomic(log, "")
     landing = p.output / "index.html"
-
-    def references_dir(folder: Path) -> str:
-        return "" if p.references_dir is None else _relative(p.references_dir, folder) or ""
-
+    built = created_utc()  # one build date for every page of the run
     footer = footer_html(
         suite=p.suite,
         protocol=p.protocol,
         reference_id=rs.score.reference_id,
         metric_id=rs.score.metric_id,
+        built=built,
     )
+    declared_in = _cell_names(source_dir)
 
-    def job(name: str, label: str, folder: Path, final: Path, nav: str, **parameters: Any):
+    def job(declared: ReportNotebook, model: str | None, folder: Path, final: Path, nav: str):
+        gives = _runner_gives(rs, model, final)
+        names = declared_in(declared)
+        parameters = {name: gives[what] for name, what in declared.runner.items()
+                      if name in names}  # fmt: skip
+        where = p.name if model is None else f"{p.name}/{model}"
         return NotebookJob(
-            label=label,
-            name=name,
-            source=source_dir / f"{name}.ipynb",
+            label=f"{where}/{declared.name}",
+            name=declared.name,
+            source=source_dir / f"{declared.name}.ipynb",
             folder=folder,
-            parameters={"suite": p.suite, "protocol": p.protocol, **parameters},
+            parameters=parameters,
             final_folder=final,
             output=p.output,
             nav=nav,
             footer=footer,
             log=log,
-            source_name=f"notebooks/{name}.ipynb",
+            source_name=f"notebooks/{declared.name}.ipynb",
+            model=model,
+            built=built,
         )
 
     def home(final: Path) -> str:
@@ -200,78 +242,75 @@ def notebook_jobs(
     jobs = []
     run_set = html.escape(f"{p.suite} · {p.protocol}")
     if COHORT_NOTEBOOK in p.notebooks:
-        mine = RunSetSummary(summary(rs.score))
-        others = {
-            name: data
-            for name, data in compare.items()
-            if name != p.name and _comparable(mine, RunSetSummary(data))
-        }
         nav = f"{home(rs.folder)}<span class='tcs-here'>Leaderboard of {run_set}</span>"
-        jobs.append(
-            job(
-                COHORT_NOTEBOOK,
-                f"{p.name}/{COHORT_NOTEBOOK}",
-                staging,
-                rs.folder,
-                nav,
-                index_json=rs.index_output.name,
-                stats_json=_relative(rs.stats_output, rs.folder) or "",
-                references_dir=references_dir(rs.folder),
-                compare=others,
-            )
-        )
-    pages = [n for n in MODEL_NOTEBOOKS if n in p.notebooks]
+        jobs.append(job(notebook(COHORT_NOTEBOOK), None, staging, rs.folder, nav))
+    pages = [nb for nb in MODEL_NOTEBOOKS if nb.name in p.notebooks]
     for model in p.models:
         final = rs.folder / MODELS / model
-        index_json = _relative(rs.index_output, final)
-        solver_dir = _relative(rs.folder / EVIDENCE / model, final)
-        per_notebook = {
-            "solver_scoring": {
-                "reference_id": rs.score.reference_id,
-                "records_dir": _relative(p.records, final),
-                "solver_outputs": solver_dir,
-                "index_json": index_json,
-            },
-            "index": {
-                "index_json": index_json,
-                "stats_json": _relative(rs.stats_output, final) or "",
-            },
-            "diagnostics": {"index_json": index_json, "solver_outputs": solver_dir},
-        }
-        for name in pages:
-            jobs.append(
-                job(
-                    name,
-                    f"{p.name}/{model}/{name}",
-                    staging / MODELS / model,
-                    final,
-                    _model_nav(home(final), rs, model, name, pages),
-                    model=model,
-                    references_dir=references_dir(final),
-                    **per_notebook.get(name, {}),
-                )
-            )
+        for declared in pages:
+            nav = _model_nav(home(final), rs, model, declared.name, pages)
+            jobs.append(job(declared, model, staging / MODELS / model, final, nav))
     return jobs
 
 
-#: A model's pages, in the order the navigation lists them, with their short names.
-MODEL_NOTEBOOKS = {"index": "index", "solver_scoring": "solver scoring",
-                   "diagnostics": "diagnostics"}  # fmt: skip
+def _cell_names(source_dir: Path) -> Callable[[ReportNotebook], set[str]]:
+    """For a notebook of ``source_dir``: the names its ``parameters`` cell declares.
+
+    The kit's own notebooks declare what their declarations say (a test holds the two
+    together); a notebook of another folder is read with ``papermill.inspect_notebook``.
+    """
+    read: dict[Path, set[str]] = {}
+
+    def names(declared: ReportNotebook) -> set[str]:
+        source = source_dir / f"{declared.name}.ipynb"
+        if source.resolve() == declared.source.resolve():
+            return set(declared.parameters)
+        if source not in read:
+            read[source] = {parameter.name for parameter in cell_parameters(source)}
+        return read[source]
+
+    return names
 
 
-def _model_nav(home: str, rs: RunSetResult, model: str, current: str, pages: list[str]) -> str:
+def _runner_gives(rs: RunSetResult, model: str | None, final: Path) -> dict[str, Any]:
+    """What the runner gives a notebook published in ``final`` (see ``RUNNER_GIVES``)."""
+    p = rs.params
+    index_json = _relative(rs.index_output, final)
+    stats_json = _relative(rs.stats_output, final) or ""
+    gives: dict[str, Any] = {
+        "suite": p.suite,
+        "protocol": p.protocol,
+        "references_dir": "" if p.references_dir is None else _relative(p.references_dir, final),
+        "reference_id": rs.score.reference_id,
+        "index_json": index_json,
+        "stats_json": stats_json,
+    }
+    if model is None:
+        return {**gives, "compare": rs.compared, "changes": rs.changes}
+    return {
+        **gives,
+        "model": model,
+        "model_index_json": MODEL_INDEX,
+        "model_stats_json": MODEL_STATS,
+        "model_evidence": _relative(rs.folder / EVIDENCE / model, final),
+    }
+
+
+def _model_nav(
+    home: str, rs: RunSetResult, model: str, current: str, pages: list[ReportNotebook]
+) -> str:
     """A model page's links: all reports, the cohort report, and the model's pages."""
     p = rs.params
     links = [home]
     if COHORT_NOTEBOOK in p.notebooks:
-        cohort = relative_link(rs.folder / "cohort.html", rs.folder / MODELS / model)
+        cohort = relative_link(rs.folder / f"{COHORT_NOTEBOOK}.html", rs.folder / MODELS / model)
         links.append(f"<a href='{cohort}'>Leaderboard of {html.escape(p.suite)} · "
                      f"{html.escape(p.protocol)}</a>")  # fmt: skip
     siblings = [
-        f"<span class='tcs-here' aria-current='page'>{MODEL_NOTEBOOKS[name]}</span>"
-        if name == current
-        else f"<a href='{html.escape(name)}.html'>{MODEL_NOTEBOOKS[name]}</a>"
-        for name in pages
+        f"<span class='tcs-here' aria-current='page'>{nb.title}</span>"
+        if nb.name == current
+        else f"<a href='{html.escape(nb.name)}.html'>{nb.title}</a>"
+        for nb in pages
     ]
     links.append(f"<span class='tcs-group'><b>{html.escape(model)}:</b> {''.join(siblings)}</span>")
     return "".join(links)
@@ -341,10 +380,9 @@ def manifest(rs: RunSetResult, planned: list[NotebookJob] | None = None) -> dict
     }
 
 
-def write_planned_manifest(rs: RunSetResult, jobs: list[NotebookJob]) -> Path:
-    """Write the run set's ``run-set.json`` listing the pages this run will render."""
-    staging = rs.staging or rs.folder
-    return write_text_atomic(staging / MANIFEST, dumps_json(manifest(rs, planned=jobs)))
+def planned_manifest_text(rs: RunSetResult, jobs: list[NotebookJob]) -> str:
+    """The run set's ``run-set.json`` listing the pages this run will render (as text)."""
+    return dumps_json(manifest(rs, planned=jobs))
 
 
 def publish(rs: RunSetResult, say: Progress) -> Path:
@@ -354,6 +392,8 @@ def publish(rs: RunSetResult, say: Progress) -> Path:
     write_text_atomic(staging / MANIFEST, dumps_json(manifest(rs)))
     switch_into_place(staging, rs.folder)
     rs.published = True
+    if rs.record is not None:  # after the switch: the history says what was published
+        append_publication(rs.params.output, rs.record)
     for nb in rs.notebooks:
         for attr in ("executed", "html"):
             path = getattr(nb, attr)
@@ -365,15 +405,27 @@ def publish(rs: RunSetResult, say: Progress) -> Path:
 
 
 def _tidy_kernel_log(log: Path, folders: dict[Path, str]) -> None:
-    """Write this machine's folders in the kernel log as placeholders before publishing.
+    """Write this machine's folders in the kernel log as placeholders before publishing."""
+    if not log.is_file():
+        return
+    text = log.read_text(encoding="utf-8", errors="replace")
+    tidy = tidy_paths(text, folders)
+    if tidy != text:
+        write_text_atomic(log, tidy)
+
+
+def tidy_paths(text: str, folders: dict[Path, str]) -> str:
+    """``text`` with this machine's folders written as placeholders.
 
     Kernels and libraries write warnings and tracebacks with absolute paths; a published
     report names no folder of the machine that built it, so ``<run set>``, ``<output>``,
     ``<kit>``, ``<python>`` and ``~`` stand for them (the longest path first).
+
+    Examples
+    --------
+    >>> tidy_paths("/o/x/rs/m.ipynb failed", {Path("/o/x/rs"): "<run set>"})
+    '<run set>/m.ipynb failed'
     """
-    if not log.is_file():
-        return
-    text = log.read_text(encoding="utf-8", errors="replace")
     names = {
         **{str(folder.resolve()): name for folder, name in folders.items()},
         **{str(folder): name for folder, name in folders.items()},
@@ -382,8 +434,6 @@ def _tidy_kernel_log(log: Path, folders: dict[Path, str]) -> None:
         sys.base_prefix: "<python>",
         os.path.expanduser("~"): "~",
     }
-    tidy = text
     for path in sorted((p for p in names if len(p) > 1), key=len, reverse=True):
-        tidy = tidy.replace(path, names[path])
-    if tidy != text:
-        write_text_atomic(log, tidy)
+        text = text.replace(path, names[path])
+    return text

@@ -159,10 +159,14 @@ def _write_if_changed(path: Path, text: str) -> None:
         write_text_atomic(path, text)
 
 
-def write_teaching_assets(output: Path) -> Path:
+def write_teaching_assets(output: Path, unchanged: bool = False) -> Path:
     """Write ``<output>/_assets/`` for the teaching page: the report pages' assets,
-    ``teaching.css`` and ``mathjax/`` (the build and its licence); return the folder."""
-    folder = write_assets(output)
+    ``teaching.css`` and ``mathjax/`` (the build and its licence); return the folder.
+
+    ``unchanged``: as for :func:`~.pages.write_assets` (the kit and the environment are
+    those that wrote them).
+    """
+    folder = write_assets(output, unchanged=unchanged)
     _write_if_changed(folder / "teaching.css", TEACHING_CSS)
     mathjax = ensure_real_folder(folder / MATHJAX_FOLDER)
     for source in mathjax_files():
@@ -202,11 +206,15 @@ def write_teaching_page(
     *,
     landing: bool = False,
     notebook: str | os.PathLike[str] = TEACHING_NOTEBOOK,
+    unchanged: bool = False,
 ) -> Path:
     """Write ``<output>/teaching.html`` and its assets; return the page's path.
 
     ``landing``: the page's navigation links to the folder's landing page
-    (``index.html``), as in a report folder.
+    (``index.html``), as in a report folder. ``unchanged``: the kit and the environment
+    are those of the folder's last publication; then a page already there that names
+    this notebook's sha256 is kept as it is (nbconvert takes seconds to make it again,
+    and it would make the same bytes).
     """
     output = Path(output)
     try:
@@ -225,9 +233,14 @@ def write_teaching_page(
             ],
         ) from exc
     text = Path(notebook).read_text(encoding="utf-8")
-    write_teaching_assets(output)
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    write_teaching_assets(output, unchanged=unchanged)
+    path = output / TEACHING_PAGE
+    if unchanged and path.is_file() and not path.is_symlink():
+        if f"notebook sha256 <code>{digest[:12]}</code>" in path.read_text(encoding="utf-8"):
+            return path
     nav = "<span class='tcs-here'>The teaching notebook (static copy)</span>"
     if landing:
         nav = f"<a href='index.html'>All reports</a> {nav}"
-    page = _render(hashlib.sha256(text.encode("utf-8")).hexdigest(), text, nav)
-    return write_text_atomic(output / TEACHING_PAGE, page)
+    _write_if_changed(path, _render(digest, text, nav))
+    return path

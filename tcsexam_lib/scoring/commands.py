@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..jsonio import refuse_output_over_inputs, write_json_atomic
-from ..provenance import InputFile, build_provenance
+from ..provenance import RELATIVE_TO_OUTPUT, InputFile, build_provenance
 from ..references.load import load_reference
 from ..references.model import Reference
 from ..references.suites import Suite, load_suite
@@ -179,3 +179,28 @@ def write_output(
         folders=list(folders),
     )
     write_json_atomic(output, result)
+
+
+def model_index_provenance(index: PathLike, model: str, producer: str) -> dict[str, Any]:
+    """The provenance of one model's entry of an index, alone (see :func:`run_model_index`).
+
+    It names the index and the model but holds no time and no digest of the index, so that
+    the file changes only when the model's entry does (``tcsexam verify`` compares it with
+    the index as it is now).
+    """
+    block = build_provenance(producer, "run_model_index", {"index": index, "model": model}, {},
+                             None)  # fmt: skip
+    block.pop("created_utc")
+    return {**block, "cwd": ".", "paths_relative_to": RELATIVE_TO_OUTPUT}
+
+
+def run_model_index(*, index: PathLike, model: str) -> IndexDocument:
+    """The entry of ``model`` in the index output ``index``, alone, as an index output.
+
+    What the report runner publishes as ``models/<model>/model.index.json`` (a model's
+    pages read it); see :meth:`IndexDocument.for_model`.
+    """
+    from .index_document import load_index
+
+    provenance = model_index_provenance(index, model, "tcsexam report")  # as the runner writes it
+    return load_index(index).for_model(model, provenance)

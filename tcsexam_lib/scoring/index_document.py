@@ -256,6 +256,20 @@ class IndexDocument(Record):
         """The provenance block (it closes the document)."""
         self.data["provenance"] = provenance
 
+    def for_model(self, model: str, provenance: dict[str, Any]) -> IndexDocument:
+        """``model`` alone: its entry as here, its status and evidence verdict (its pages read it).
+
+        >>> IndexDocument({"models": {"a": {"status": "complete"}}}).for_model("a", {}).status
+        'complete'
+        """
+        entry = self.result(model)
+        data = {k: v for k, v in self.data.items() if k not in ("models", "provenance")}
+        data.update(status=entry.status, models={model: entry.data}, provenance=provenance)
+        if self.solver_evidence is not None:  # the model's own verdict
+            agree = not any(i.code.startswith("solver_evidence_") for i in entry.issues)
+            data["solver_evidence"] = {**self.solver_evidence, "consistent": agree}
+        return IndexDocument(data)
+
     def drop_provenance(self) -> None:
         """Leave the provenance block out (a document computed in a folder now gone)."""
         self.data.pop("provenance", None)

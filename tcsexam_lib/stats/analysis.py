@@ -106,21 +106,23 @@ def analyse_cohort(
 
     Examples
     --------
-    Model ``z`` is 0.3 ahead of ``x`` on every task; ``y`` copies ``x``:
+    Model ``z`` is 0.3 ahead of ``x`` on every solver and construction task and the same on
+    theorem and conjecture; ``y`` copies ``x``:
 
     >>> import numpy as np
     >>> rng = np.random.default_rng(1)
     >>> base = [rng.random(20) for _ in range(4)]
-    >>> out = analyse_cohort([np.vstack([b, b, b + 0.3]) for b in base],
+    >>> lead = [0.0, 0.3, 0.3, 0.0]
+    >>> out = analyse_cohort([np.vstack([b, b, b + s]) for b, s in zip(base, lead)],
     ...                      names=["x", "y", "z"])
     >>> out.order, out.ranks
     ([2, 0, 1], [2, 2, 1])
     >>> out.pairs.delta.round(9).tolist(), out.pairs.p_value.tolist()
-    ([30.0, 30.0, 0.0], [0.0, 0.0, 1.0])
+    ([18.0, 18.0, 0.0], [0.0, 0.0, 1.0])
     >>> out.rank_ci, out.leader_group, out.tie_groups
     ([(2, 3), (2, 3), (1, 1)], [2], [[2], [0, 1]])
     >>> out.index.round(2).tolist(), out.index_se.round(2).tolist()
-    ([53.31, 53.31, 83.31], [3.38, 3.38, 3.38])
+    ([53.31, 53.31, 71.31], [3.38, 3.38, 3.38])
     """
     values = [np.asarray(v, dtype=float) for v in values]
     n_models = values[0].shape[0]

@@ -28,22 +28,32 @@ tail):
 - **other tracks in [0, 1]** (solver; theorem and conjecture with fractional task
   means): the Wilson score interval with quantile ``q`` at the effective sample size
   ``n* = p (1 - p) / se^2`` (Korn & Graubard 1998; ``n* = n_t`` when the task means
-  have no spread or ``p`` is 0 or 1). It respects the bounds, reaches further towards
-  the middle than towards a bound, and never has width 0;
-- **construction** (``[0, inf)``, often zero-inflated and heavy-tailed): Hall's (1992)
-  skewness-corrected t-interval. With ``T = (mean - mu) / se``, ``A = G1 / sqrt(n_t)``
-  (``G1`` the adjusted sample skewness, capped by :func:`capped_skewness`) and
-  ``g(T) = T + A T^2 / 3 + A^2 T^3 / 27 + A / 6``, the interval is
-  ``mean - se * g^-1(+q)`` to ``mean - se * g^-1(-q)``: longer on the side of the
-  tail. Rewards all equal to ``c`` have no spread to go on: the Wilson interval of
-  ``c / U`` out of ``n_t`` with ``U = max(1, c)`` (it assumes rewards of at most
-  ``max(1, c)``, 1 being the reference level);
+  have no spread or ``p`` is 0 or 1), never more than :data:`WILSON_MAX_RATIO` ``n_t``.
+  It respects the bounds, reaches further towards the middle than towards a bound, and
+  never has width 0. The cap: scores near a bound (a solver model that fails one task in
+  ten) often show no failure among a few tasks, and their spread then gives an ``n*`` of
+  hundreds, a Wald interval that cannot see the failures it did not draw;
+- **construction** (``[0, inf)``, often zero-inflated and heavy-tailed): the t-interval
+  ``mean -+ q se`` lengthened on the side of the sample's skewness by Hall's (1992)
+  transformation, used one way only (:mod:`.skewness`): with ``A = G / sqrt(n_t)``,
+  ``G`` the adjusted sample skewness ``G1`` but at least the coefficient of variation
+  ``s_t / mean``, the long side reaches ``-g^-1(-q)`` standard errors with ``|A|`` capped
+  where that reach is largest (about ``4 q``). The short side is not shortened: a sample
+  of a few rewards that holds one zero looks skewed to the left although the rewards are
+  skewed to the right. The floor on ``G``: rewards ``>= 0`` whose spread is comparable
+  with their mean have a long right tail (a gamma distribution of that mean and spread
+  has twice that skewness, a log-normal more), and a few tasks that missed the rare
+  large rewards under-state it. Rewards all equal to ``c`` have
+  no spread to go on: the Wilson interval of ``c / U`` out of ``n_t`` with ``U = max(1,
+  c)`` (it assumes rewards of at most ``max(1, c)``, 1 being the reference level);
 - a construction track of one task has no interval; reported intervals are clipped to
   the track's range ([0, 1]; construction [0, inf)).
 
 The index interval combines the track intervals by MOVER (Zou & Donner 2008, "method
 of variance estimates recovery"): each side's half-width on each track is turned back
-into a standard error by the t quantile that built it, the sides' standard errors are
+into a standard error by the track's t quantile ``q`` (the one that built a Wilson or a
+skewness-lengthened side; a Clopper–Pearson side, which no quantile built, is scaled by
+the same ``q``), the sides' standard errors are
 summed with the index weights as variances, and the Welch–Satterthwaite degrees of
 freedom of that sum give the quantile. So the index interval is asymmetric where its
 tracks are, and a track without spread never vanishes from it.
@@ -61,7 +71,11 @@ import numpy as np
 from ..formulas import WEIGHT_VECTOR
 from ..vocab import TRACKS
 from .distributions import t_quantile
+from .skewness import one_sided_interval
 
+#: The effective sample size of a Wilson interval is at most this many times ``n_t``
+#: (chosen on the calibration's development seed: see docs/uncertainty.md).
+WILSON_MAX_RATIO = 8.0
 #: The values a track mean can take; reported intervals are clipped to them.
 TRACK_RANGES = {
     "theorem": (0.0, 1.0),
@@ -95,7 +109,9 @@ class Moments:
     skewness: np.ndarray
 
 
-def track_moments(values: Sequence[np.ndarray], *, tasks_first: bool = False) -> Moments:
+def track_moments(
+    values: Sequence[np.ndarray], *, tasks_first: bool = False, moment_df: bool = True
+) -> Moments:
     """Means, standard deviations, third cumulants and degrees of freedom per track.
 
     Parameters
@@ -106,6 +122,10 @@ def track_moments(values: Sequence[np.ndarray], *, tasks_first: bool = False) ->
     tasks_first : bool
         The arrays are ``(n_t, rows)`` instead (the pairs' layout: a sum over a few
         tasks is then a few additions of long rows, much faster than many short sums).
+    moment_df : bool
+        ``df`` from the fourth moment (:func:`moment_degrees_of_freedom`, what the track
+        intervals use); ``False``: ``n_t - 1`` (what the paired tests use; the fourth
+        moment is not computed).
 
     Examples
     --------
@@ -117,12 +137,12 @@ def track_moments(values: Sequence[np.ndarray], *, tasks_first: bool = False) ->
     """
     axis = 0 if tasks_first else -1
     n = np.array([v.shape[axis] for v in values])
-    columns = [_moments_of(v, axis) for v in values]
+    columns = [_moments_of(v, axis, moment_df) for v in values]
     mean, sd, k3, df, skewness = (np.stack([c[k] for c in columns], axis=-1) for k in range(5))
     return Moments(n=n, mean=mean, sd=sd, k3=k3, df=df, skewness=skewness)
 
 
-def _moments_of(v: np.ndarray, axis: int) -> tuple[np.ndarray, ...]:
+def _moments_of(v: np.ndarray, axis: int, moment_df: bool) -> tuple[np.ndarray, ...]:
     n = v.shape[axis]
     mean = v.mean(axis=axis)
     nan = np.full(mean.shape, np.nan)
@@ -132,7 +152,10 @@ def _moments_of(v: np.ndarray, axis: int) -> tuple[np.ndarray, ...]:
     squares = centred * centred
     m2 = squares.mean(axis=axis)
     sd = np.sqrt(m2 * n / (n - 1))
-    df = moment_degrees_of_freedom(m2, (squares * squares).mean(axis=axis), n)
+    if moment_df:
+        df = moment_degrees_of_freedom(m2, (squares * squares).mean(axis=axis), n)
+    else:
+        df = np.full(mean.shape, n - 1.0)
     if n < 3:
         return mean, sd, np.zeros(mean.shape), df, np.zeros(mean.shape)
     m3 = (squares * centred).mean(axis=axis)
@@ -262,6 +285,7 @@ def track_intervals(values: Sequence[np.ndarray], moments: Moments, level: float
             with np.errstate(divide="ignore", invalid="ignore"):
                 n_eff = mean * (1.0 - mean) / (se * se)
             n_eff = np.where(flat | (mean <= 0) | (mean >= 1), n, n_eff)
+            n_eff = np.minimum(n_eff, WILSON_MAX_RATIO * n)
             low[:, k], high[:, k] = wilson_interval(mean, n_eff, q)
             method[:, k] = _METHODS.index(METHOD_WILSON)
             if binary.any():
@@ -270,8 +294,10 @@ def track_intervals(values: Sequence[np.ndarray], moments: Moments, level: float
                 )
                 method[binary, k] = _METHODS.index(METHOD_CLOPPER_PEARSON)
             continue
-        skew = capped_skewness(moments.skewness[:, k] / np.sqrt(n), q)
-        low[:, k], high[:, k] = hall_interval(mean, se, skew, q)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            variation = np.where(mean > 0, sd / mean, 0.0)  # rewards >= 0: skewed right
+        skew = np.maximum(moments.skewness[:, k], variation) / np.sqrt(n)
+        low[:, k], high[:, k] = one_sided_interval(mean, se, skew, q)
         method[:, k] = _METHODS.index(METHOD_HALL)
         if flat.any():
             bound = np.maximum(1.0, mean[flat])
@@ -279,53 +305,6 @@ def track_intervals(values: Sequence[np.ndarray], moments: Moments, level: float
             low[flat, k], high[flat, k] = w_low * bound, w_high * bound
             method[flat, k] = _METHODS.index(METHOD_WILSON_BOUND)
     return TrackIntervals(low=low, high=high, quantile=quantile, df=df, method=method)
-
-
-def capped_skewness(skew: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """The estimate's skewness, capped where Hall's transformation stops informing.
-
-    ``g`` has a stationary point at ``T = -3 / A``; the interval end on the long side
-    reaches it when ``|A| (q + |A| / 6) = 1``. A larger estimated ``|A|`` (a sample
-    skewness large for its few tasks) is capped there, so the long side is at most
-    ``3 / |A|`` standard errors (about 7 at 8 tasks) instead of running off.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> capped_skewness(np.array([0.1, 2.0, -2.0]), np.array([2.0, 2.0, 2.0])).round(4).tolist()
-    [0.1, 0.4807, -0.4807]
-    """
-    limit = 3.0 * (np.sqrt(q * q + 2.0 / 3.0) - q)
-    return np.clip(skew, -limit, limit)
-
-
-def hall_interval(
-    mean: np.ndarray, se: np.ndarray, skew: np.ndarray, q: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Hall's (1992) skewness-corrected interval ``[mean - se g^-1(q), mean - se g^-1(-q)]``.
-
-    ``skew`` is the standardised third cumulant of the estimate (``G1 / sqrt(n)`` for a
-    mean); ``g(T) = T + a T^2 + a^2 T^3 / 3 + b`` with ``a = skew / 3``, ``b = skew / 6``
-    is monotone, and ``g^-1(v) = ((1 + 3a (v - b))^(1/3) - 1) / a``. ``skew = 0`` gives
-    the t-interval ``mean -+ q se``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> low, high = hall_interval(np.array([1.0, 1.0]), np.array([0.1, 0.1]),
-    ...                           np.array([0.0, 0.2]), np.array([2.0, 2.0]))
-    >>> low.round(4).tolist(), high.round(4).tolist()   # a right tail reaches further right
-    ([0.8, 0.8246], [1.2, 1.2396])
-    """
-    return mean - se * _hall_inverse(q, skew), mean - se * _hall_inverse(-q, skew)
-
-
-def _hall_inverse(v: np.ndarray, skew: np.ndarray) -> np.ndarray:
-    """``((1 + 3a(v - b))^(1/3) - 1) / a``, written ``3(v - b) / (c^2 + c + 1)`` with ``c``
-    the cube root (the same number, without cancellation when ``a`` is tiny or 0)."""
-    a, b = skew / 3.0, skew / 6.0
-    c = np.cbrt(1.0 + 3.0 * a * (v - b))
-    return 3.0 * (v - b) / (c * c + c + 1.0)
 
 
 def clopper_pearson(k: np.ndarray, n: int, alpha: float) -> tuple[np.ndarray, np.ndarray]:
@@ -415,12 +394,13 @@ def index_interval(
     >>> index = np.array([30 * 0.6 + 30 * 0.4 + 30 * 1.0])
     >>> low, high, _, _ = index_interval(index, tracks, m, 0.95)
     >>> round(float(low[0]), 2), round(float(high[0]), 2)
-    (46.53, 71.32)
+    (46.49, 71.58)
     """
     weights = np.asarray(WEIGHT_VECTOR, dtype=float)
     sides = np.stack([moments.mean - tracks.low, tracks.high - moments.mean])  # (2, M, 4)
     terms = np.square(weights * sides / tracks.quantile)
     df = welch_satterthwaite(terms, tracks.df)
     q = t_quantile(0.5 + level / 2.0, np.where(np.isnan(df), 1.0, df))
-    width = np.where(np.isnan(df), np.nan, q * np.sqrt(terms.sum(axis=-1)))
+    total = terms.sum(axis=-1)  # 0: every track's interval ends at its mean on that side
+    width = np.where(total == 0, 0.0, np.where(np.isnan(df), np.nan, q * np.sqrt(total)))
     return np.maximum(index - width[0], 0.0), index + width[1], df[0], df[1]

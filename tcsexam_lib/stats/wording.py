@@ -3,7 +3,8 @@
 The landing page (written by the report runner) and the cohort report (a notebook) say
 the same thing about each run set's lead, from the same fields of the stats document:
 ``leader_group`` (the models that no model is significantly ahead of: they could be
-first) and the number of ranked models.
+first) and the number of ranked models. The tie groups are said one way too
+(:func:`tie_group_span`, :func:`tie_groups_text`): runs of the ranking that may overlap.
 """
 
 from __future__ import annotations
@@ -83,3 +84,31 @@ def lead_sentence(leaders: Sequence[str], ranked: int, level: float) -> tuple[st
         f"significantly ahead of them; {tests}).",
         False,
     )
+
+
+def tie_group_span(groups: Sequence[Sequence[str]], model: str) -> tuple[int, int] | None:
+    """The first and last tie group (numbered from 1 down the ranking) that hold ``model``.
+
+    The groups are runs of the ranking, so a model's groups are consecutive: a model
+    between two that differ is in both (``(1, 2)``). ``None`` for a model in no group
+    (no index).
+
+    Examples
+    --------
+    >>> groups = [["a", "b"], ["b", "c"]]
+    >>> tie_group_span(groups, "a"), tie_group_span(groups, "b"), tie_group_span(groups, "x")
+    ((1, 1), (1, 2), None)
+    """
+    held = [k for k, group in enumerate(groups, start=1) if model in group]
+    return (held[0], held[-1]) if held else None
+
+
+def tie_groups_text(groups: Sequence[Sequence[str]], limit: int = 8) -> str:
+    """The tie groups in one line, ``|`` between groups (a model may be in two).
+
+    Examples
+    --------
+    >>> tie_groups_text([["a", "b"], ["b", "c"]])
+    'a, b | b, c'
+    """
+    return " | ".join(name_list(group, limit=limit).replace(" and ", ", ") for group in groups)

@@ -19,7 +19,14 @@ from typing import TYPE_CHECKING, Any
 from ..errors import InputRefused
 from ..number_format import MISSING_TEXT
 from .charts import alt_text, describe
-from .cohort import lead_note, leaderboard, plot_task_heatmap, ranked_models, task_model_table
+from .cohort import (
+    changes_note,
+    lead_note,
+    leaderboard,
+    plot_task_heatmap,
+    ranked_models,
+    task_model_table,
+)
 from .compare import compare_run_sets, paired_delta
 from .index import (
     COVERAGE_COLOURS,
@@ -87,6 +94,7 @@ __all__ = [
     "Note",
     "alt_text",
     "any_simulated",
+    "changes_note",
     "check_protocol",
     "cohort_models",
     "compare_run_sets",

@@ -44,8 +44,9 @@ LEADERBOARD_TIPS = {
     "could be first": "yes: no model is significantly ahead of it (paired tests over the "
     "common tasks, Holm)",
     "possible ranks": "the ranks the paired tests allow, for all models at once (1 = best)",
-    "tie group": "1, 2, ... down the ranking; no pair inside a group differs; a new group "
-    "starts at the first model that one of the group above is significantly ahead of",
+    "tie group": "the tie groups that hold the model, numbered 1, 2, ... down the ranking: "
+    "each is the longest run of consecutive models in which no pair differs; 1–2: the "
+    "model is in two (it differs from neither of two models that differ)",
     "status": "complete: every planned result is there; provisional: some adopted attempt "
     "awaits confirmation; incomplete: no index is published",
     "P": "theorem track mean: share of theorems proved (0 to 1)",
@@ -155,8 +156,8 @@ def leaderboard(
     ...                "a": {"index": None, "index_ci": None, "index_ci_half_width": None,
     ...                      "rank_ci": None}}}
     >>> row = leaderboard(result, stats).iloc[0]
-    >>> str(row["±"]), row["could be first"], str(row["possible ranks"]), row["tie group"]
-    ('6.50', 'yes', '1', 1)
+    >>> str(row["±"]), row["could be first"], str(row["possible ranks"]), str(row["tie group"])
+    ('6.50', 'yes', '1', '1')
     """
     from .stats import interval_columns
 
@@ -187,7 +188,7 @@ def leaderboard(
     table.attrs["tooltips"] = {
         c: tip.replace("{level}", level) for c, tip in LEADERBOARD_TIPS.items()
     }
-    table.attrs["kinds"] = {"rank": "count", "index": POINTS, "±": POINTS, "tie group": "count",
+    table.attrs["kinds"] = {"rank": "count", "index": POINTS, "±": POINTS,
                             **{x: MEAN for x in "PSCO"}}  # fmt: skip
     table.attrs["caption"] = (
         f"Index in points, ± how far its {level} interval reaches (+above / −below when it is "
@@ -344,3 +345,33 @@ def plot_task_heatmap(
         "same numbers are in the table below.",
     )
     return label_simulated(fig, bool(as_index_document(result).simulated))
+
+
+def changes_note(changes: dict[str, Any] | None) -> Note:
+    """What changed since the run set's previous publication, as the landing page says it.
+
+    ``changes`` is what the report runner passes (see
+    :func:`tcsexam_lib.reports.history.compare_publications`); run standalone, the
+    notebook has none and says so.
+
+    Examples
+    --------
+    >>> print(changes_note({"since": "2026-12-01T00:00:00Z", "added": ["m3"]}).text)
+    Since the previous publication (2026-12-01T00:00:00Z):
+    - Added: m3.
+    >>> print(changes_note({}).text)
+    Run standalone: the report runner says here what changed since the last publication.
+    """
+    from ..reports.history import Changes
+
+    found = Changes.from_dict(changes)
+    if found is None:
+        return Note("Run standalone: the report runner says here what changed since the last "
+                    "publication.")  # fmt: skip
+    lines = found.lines()
+    if found.since is None:
+        return Note(lines[0], f"<div class='tcs-changes'><p>{html.escape(lines[0])}</p></div>")
+    head = f"Since the previous publication ({found.since}):"
+    items = "".join(f"<li>{html.escape(line)}</li>" for line in lines)
+    box = f"<div class='tcs-changes'><p><b>{html.escape(head)}</b></p><ul>{items}</ul></div>"
+    return Note("\n".join([head, *(f"- {line}" for line in lines)]), box)

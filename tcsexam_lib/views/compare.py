@@ -63,12 +63,17 @@ def paired_delta(
 
     Examples
     --------
+    The same results on theorem and conjecture, 0.1 more on every solver and construction
+    task (no spread: no width):
+
     >>> a = {t: {f"x{k}": 0.5 + 0.1 * (k % 2) for k in range(6)} for t in
     ...      ("theorem", "solver", "construction", "conjecture")}
-    >>> b = {t: {item: value - 0.1 for item, value in tasks.items()} for t, tasks in a.items()}
+    >>> lead = {"solver": 0.1, "construction": 0.1}
+    >>> b = {t: {item: value - lead.get(t, 0.0) for item, value in tasks.items()}
+    ...      for t, tasks in a.items()}
     >>> out = paired_delta(a, b)
     >>> round(out["delta"], 6), out["n_common_tasks"], [round(x, 6) for x in out["ci"]]
-    (10.0, 24, [10.0, 10.0])
+    (6.0, 24, [6.0, 6.0])
     """
     paired = _paired_delta(mine, theirs, level, index)
     return None if paired is None else asdict(paired)

@@ -86,16 +86,19 @@ _PARAMETER_TYPES = (str, int, float, bool, list, dict, type(None))
 
 
 def declared_parameters(notebook: str) -> list[str]:
-    """Names in the ``parameters`` cell of the kit's ``notebooks/<notebook>.ipynb``.
+    """Names of the parameters of the kit's ``notebooks/<notebook>.ipynb``, in its cell's order.
+
+    From the notebook's declaration (:mod:`tcsexam_lib.reports.notebooks`, held together
+    with the ``parameters`` cell by a test): nothing slow is imported in the kernel.
 
     Examples
     --------
     >>> declared_parameters("index")[:3]
     ['model', 'suite', 'protocol']
     """
-    from .parameters import notebook_parameters
+    from ..reports.notebooks import notebook as declared_notebook
 
-    return [parameter.name for parameter in notebook_parameters(notebook)]
+    return list(declared_notebook(notebook).parameters)
 
 
 def refuse_unknown_parameters(notebook: str, namespace: dict[str, Any], hidden: Any = None) -> None:

@@ -4,7 +4,8 @@ The ``parameters`` cell of each report notebook holds the values of the kit's SI
 demo (``demo/demo-lite-offline``), so that a notebook opened in JupyterLab runs as it
 is; papermill (``-f params/notebooks/<name>.yaml``, ``-p``) and the report runner give
 other values. Before anything is computed, :func:`check_notebook_parameters` checks them
-all at once:
+all at once, as the notebook's declaration says (:mod:`tcsexam_lib.reports.notebooks`:
+the kind of each parameter, which are always needed, which become unneeded):
 
 - a parameter the notebook needs that is empty (``""`` or ``None``): the model, suite and
   protocol always; ``cohort`` and ``attempts`` unless ``index_json`` (an index already
@@ -27,11 +28,7 @@ for a path, the folders it was looked for in.
 
 from __future__ import annotations
 
-import ast
-import io
-import json
 import os
-import tokenize
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -39,66 +36,27 @@ from typing import Any
 
 from ..errors import Problem
 from ..paths import KIT_ROOT
+from ..reports.notebooks import (
+    INPUT_FOLDER,
+    OUTPUT,
+    CellParameter,
+    ReportNotebook,
+    cell_parameters,
+    is_empty,
+)
+from ..reports.notebooks import notebook as declared_notebook
 
-#: What every report notebook needs, always (none may be empty).
-ALWAYS: dict[str, tuple[str, ...]] = {
-    "cohort": ("suite", "protocol"),
-    "index": ("model", "suite", "protocol"),
-    "solver_scoring": ("model", "suite", "protocol"),
-    "diagnostics": ("model", "suite", "protocol"),
-}
-
-#: Parameters needed unless another one is given: (given, then not needed).
-UNLESS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
-    "cohort": (("index_json", ("cohort", "attempts")),),
-    "index": (("index_json", ("cohort", "attempts")),),
-    "solver_scoring": (
-        ("index_json", ("cohort", "attempts")),
-        ("solver_outputs", ("records_dir", "reference_id")),
-    ),
-    "diagnostics": (
-        ("index_json", ("cohort", "attempts")),
-        ("solver_outputs", ("records_dir",)),
-    ),
-}
-
-#: Path parameters read by the notebooks (a file or a folder that must exist).
-INPUT_FILES = ("cohort", "attempts", "index_json", "stats_json")
-INPUT_FOLDERS = ("references_dir", "solver_evidence", "records_dir", "solver_outputs")
-#: Path parameters the notebooks write to (created as needed).
-OUTPUTS = ("output", "output_dir")
-
-
-@dataclass(frozen=True)
-class Parameter:
-    """One assignment of a notebook's ``parameters`` cell: name, default, its comment."""
-
-    name: str
-    default: Any
-    comment: str
+#: One parameter of a notebook's ``parameters`` cell (name, default, comment).
+Parameter = CellParameter
 
 
 @lru_cache(maxsize=16)
-def _parameters_cell(path: Path) -> tuple[Parameter, ...]:
-    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-    cell = next(c for c in cells if "parameters" in c.get("metadata", {}).get("tags", []))
-    source = "".join(cell["source"])
-    comments = {
-        token.start[0]: token.string.lstrip("#").strip()
-        for token in tokenize.generate_tokens(io.StringIO(source).readline)
-        if token.type == tokenize.COMMENT
-    }
-    return tuple(
-        Parameter(node.targets[0].id, ast.literal_eval(node.value), comments.get(node.lineno, ""))
-        for node in ast.parse(source).body
-        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
-    )
-
-
 def notebook_parameters(notebook: str) -> tuple[Parameter, ...]:
     """The parameters of the kit's ``notebooks/<notebook>.ipynb``, in their cell's order.
 
-    Read from the notebook's JSON (no papermill import in the kernel: it is slow).
+    Read with papermill's ``inspect_notebook`` (see
+    :func:`tcsexam_lib.reports.notebooks.cell_parameters`); a notebook's kernel reads
+    them only to word a refusal (papermill takes about a second to import).
 
     Examples
     --------
@@ -107,29 +65,11 @@ def notebook_parameters(notebook: str) -> tuple[Parameter, ...]:
     >>> notebook_parameters("index")[1].default
     'demo-lite'
     """
-    return _parameters_cell(KIT_ROOT / "notebooks" / f"{notebook}.ipynb")
+    return cell_parameters(declared_notebook(notebook).source)
 
 
 def _empty(value: Any) -> bool:
-    return value is None or (isinstance(value, str) and not value.strip())
-
-
-def _needed(notebook: str, values: dict[str, Any]) -> list[tuple[str, str]]:
-    """The parameters this run needs, each with why (empty text: always)."""
-    needed = [(name, "") for name in ALWAYS.get(notebook, ())]
-    for given, names in UNLESS.get(notebook, ()):
-        if _empty(values.get(given)):
-            needed += [(name, f"needed unless {given} is given") for name in names]
-    return needed
-
-
-def _used(notebook: str, values: dict[str, Any]) -> set[str]:
-    """The declared parameters this run reads (those made unneeded by another are not)."""
-    unused = set()
-    for given, names in UNLESS.get(notebook, ()):
-        if not _empty(values.get(given)):
-            unused |= set(names)
-    return set(values) - unused
+    return is_empty(value)
 
 
 @dataclass(frozen=True)
@@ -172,53 +112,60 @@ def check_notebook_parameters(
     where = f"notebooks/{notebook}.ipynb parameters"
     cwd = Path(working_folder if working_folder is not None else os.getcwd())
     kit = Path(kit_folder)
-    declared = {p.name: p for p in notebook_parameters(notebook)}
-    values = {name: namespace.get(name, p.default) for name, p in declared.items()}
+    declared = declared_notebook(notebook)
+    values = {name: namespace.get(name) for name in declared.parameters}
+    found: list[tuple[str, str]] = [
+        (name, "empty" + (f" ({why})" if why else ""))
+        for name, why in declared.needed(values)
+        if _empty(values.get(name))
+    ]
+    inputs = {name: Path(str(values[name])) for name in declared.read(values)}
+    relative = {name: path for name, path in inputs.items() if not path.is_absolute()}
+    folders = set(declared.of_kind(INPUT_FOLDER))
+    bases = [cwd] if cwd.resolve() == kit.resolve() else [cwd, kit]
+    base = next(
+        (b for b in bases if all(_exists(b / p, n in folders) for n, p in relative.items())), None
+    )
+    for name, path in inputs.items():
+        if path.is_absolute() and not _exists(path, name in folders):
+            found.append((name, f"{_kind(name in folders)} not found"))
+    if base is None:
+        found += _not_found(bases, relative, folders)
+    base = base or cwd
+    resolved = {}
+    if base != cwd:
+        for name in (*relative, *declared.of_kind(OUTPUT)):
+            value = values.get(name)
+            if not _empty(value) and not Path(str(value)).is_absolute():
+                resolved[name] = str(base / str(value))
+    order = list(declared.parameters)
+    found.sort(key=lambda item: order.index(item[0]))  # in the parameters cell's order
+    problems = _problems(declared, where, values, found) if found else ()
+    return CheckedParameters(problems, resolved, base)
+
+
+def _problems(
+    declared: ReportNotebook, where: str, values: dict[str, Any], found: list[tuple[str, str]]
+) -> tuple[Problem, ...]:
+    """Each problem in the message template, with what the parameters cell says it is."""
+    cell = {p.name: p for p in notebook_parameters(declared.name)}
 
     def problem(name: str, detail: str) -> Problem:
-        about = declared[name].comment
-        default = declared[name].default
+        about = cell[name].comment if name in cell else ""
+        default = cell[name].default if name in cell else None
         if isinstance(default, str) and default and default != values.get(name):
             about += f', e.g. the default "{default}"'
         return Problem(where, field=name, value=values.get(name), detail=detail, allowed=about)
 
-    problems = [
-        problem(name, "empty" + (f" ({why})" if why else ""))
-        for name, why in _needed(notebook, values)
-        if name in declared and _empty(values.get(name))
-    ]
-    used = _used(notebook, values)
-    inputs = {
-        name: Path(str(values[name]))
-        for name in (*INPUT_FILES, *INPUT_FOLDERS)
-        if name in declared and name in used and not _empty(values.get(name))
-    }
-    relative = {name: path for name, path in inputs.items() if not path.is_absolute()}
-    bases = [cwd] if cwd.resolve() == kit.resolve() else [cwd, kit]
-    base = next((b for b in bases if all(_exists(b / p, n) for n, p in relative.items())), None)
-    for name, path in inputs.items():
-        if path.is_absolute() and not _exists(path, name):
-            problems.append(problem(name, f"{_kind(name)} not found"))
-    if base is None:
-        problems += [problem(name, detail) for name, detail in _not_found(bases, relative)]
-    base = base or cwd
-    resolved = {}
-    if base != cwd:
-        for name in (*relative, *OUTPUTS):
-            value = values.get(name)
-            if name in declared and not _empty(value) and not Path(str(value)).is_absolute():
-                resolved[name] = str(base / str(value))
-    order = list(declared)
-    problems.sort(key=lambda p: order.index(p.field))  # in the parameters cell's order
-    return CheckedParameters(tuple(problems), resolved, base)
+    return tuple(problem(name, detail) for name, detail in found)
 
 
-def _exists(path: Path, name: str) -> bool:
-    return path.is_dir() if name in INPUT_FOLDERS else path.is_file()
+def _exists(path: Path, folder: bool) -> bool:
+    return path.is_dir() if folder else path.is_file()
 
 
-def _kind(name: str) -> str:
-    return "folder" if name in INPUT_FOLDERS else "file"
+def _kind(folder: bool) -> str:
+    return "folder" if folder else "file"
 
 
 def _folder_name(folder: Path, bases: list[Path]) -> str:
@@ -226,13 +173,16 @@ def _folder_name(folder: Path, bases: list[Path]) -> str:
     return f"{label} {folder}"
 
 
-def _not_found(bases: list[Path], relative: dict[str, Path]) -> list[tuple[str, str]]:
+def _not_found(
+    bases: list[Path], relative: dict[str, Path], folders: set[str]
+) -> list[tuple[str, str]]:
     """Why no folder holds every relative path: those found nowhere, else the mix."""
-    where = {name: [b for b in bases if _exists(b / p, name)] for name, p in relative.items()}
+    where = {name: [b for b in bases if _exists(b / p, name in folders)]
+             for name, p in relative.items()}  # fmt: skip
     nowhere = [name for name, found in where.items() if not found]
     if nowhere:
         looked = ", nor in ".join(_folder_name(b, bases) for b in bases)
-        return [(name, f"{_kind(name)} not found in {looked}") for name in nowhere]
+        return [(name, f"{_kind(name in folders)} not found in {looked}") for name in nowhere]
     mixed = []
     for name, found in where.items():
         if len(found) < len(bases):

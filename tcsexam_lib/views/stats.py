@@ -20,7 +20,7 @@ from ..number_format import MEAN, TEXT, index_with_interval, interval, interval_
 from ..schemas import validate_with_schema
 from ..scoring.index_document import IndexDocument, as_index_document
 from ..stats.document import StatsDocument, StatsModel, as_stats_document
-from ..stats.wording import name_list, percent
+from ..stats.wording import name_list, percent, tie_group_span, tie_groups_text
 from ..vocab import TRACK_LETTERS, TRACKS
 from .charts import OKABE_ITO, describe, label_simulated, name_models_without_index, new_axes
 from .notebook import Note
@@ -101,11 +101,12 @@ def stats_result(
     return document
 
 
-def _rank_text(rank_ci: list[int] | None) -> Cell | None:
-    if rank_ci is None:
+def _rank_text(span: list[int] | tuple[int, int] | None) -> Cell | None:
+    """``3`` or ``3–5``, sorting by its first number (``None`` for no span)."""
+    if span is None:
         return None
-    best, worst = rank_ci
-    return Cell(str(best) if best == worst else f"{best}–{worst}", order=best)
+    first, last = span
+    return Cell(str(first) if first == last else f"{first}–{last}", order=first)
 
 
 def interval_columns(stats: StatsDocument | dict[str, Any], model: str) -> dict[str, Any]:
@@ -116,21 +117,22 @@ def interval_columns(stats: StatsDocument | dict[str, Any], model: str) -> dict[
     larger side; :func:`~tcsexam_lib.number_format.interval_reach`);
     ``could be first``: no model is significantly ahead of it (Holm); ``possible
     ranks``: the best–worst rank the paired tests allow (1 = best, simultaneous over all
-    models; sorted by the best); ``tie group``: 1, 2, ... down the ranking, a new group
-    starting at the first model a member of the current group is significantly ahead of.
+    models; sorted by the best); ``tie group``: the tie groups that hold the model,
+    numbered 1, 2, ... down the ranking (each the longest run of consecutive models in
+    which no pair differs); ``1–2`` for a model in two (it differs from neither of two
+    models that differ from each other).
 
     Examples
     --------
-    >>> stats = {"tie_groups": [["a", "b"]], "leader_group": ["a", "b"],
-    ...          "models": {"a": {"index": 38.49, "index_ci": [0.0, 88.02],
-    ...                           "index_ci_half_width": 49.53, "rank_ci": [1, 2]}}}
-    >>> columns = interval_columns(stats, "a")
+    >>> stats = {"tie_groups": [["a", "b"], ["b", "c"]], "leader_group": ["a", "b"],
+    ...          "models": {"b": {"index": 38.49, "index_ci": [0.0, 88.02],
+    ...                           "index_ci_half_width": 49.53, "rank_ci": [1, 3]}}}
+    >>> columns = interval_columns(stats, "b")
     >>> [str(columns[c]) for c in ("±", "possible ranks", "could be first", "tie group")]
-    ['+49.53 / −38.49', '1–2', 'yes', '1']
+    ['+49.53 / −38.49', '1–3', 'yes', '1–2']
     """
     stats = as_stats_document(stats)
     entry = stats.result(model)
-    group = next((k for k, g in enumerate(stats.tie_groups, start=1) if model in g), None)
     could = None if entry.rank_ci is None else "yes" if model in stats.leader_group else "no"
     reach = None
     if entry.index_ci is not None:
@@ -140,7 +142,7 @@ def interval_columns(stats: StatsDocument | dict[str, Any], model: str) -> dict[
         "±": reach,
         "could be first": could,
         "possible ranks": _rank_text(entry.rank_ci),
-        "tie group": group,
+        "tie group": _rank_text(tie_group_span(stats.tie_groups, model)),
     }
 
 
@@ -149,12 +151,12 @@ def ties_note(stats: StatsDocument | dict[str, Any]) -> Note:
 
     Examples
     --------
-    >>> stats = {"level": 0.95, "tie_groups": [["a", "b"], ["c"]],
+    >>> stats = {"level": 0.95, "tie_groups": [["a", "b"], ["b", "c"]],
     ...          "pairs": [{"significant": False}, {"significant": True},
-    ...                    {"significant": True}]}
+    ...                    {"significant": False}]}
     >>> print(ties_note(stats).text)
-    Tie groups down the ranking (no pair inside a group differs): a, b | c.
-    2 of the 3 pairs of models differ (paired tests over the common tasks, Holm, 5% level).
+    Tie groups down the ranking (no pair inside one differs; a model may be in two): a, b | b, c.
+    1 of the 3 pairs of models differ (paired tests over the common tasks, Holm, 5% level).
     >>> print(ties_note({"level": 0.95, "tie_groups": [["a", "b"]],
     ...                  "pairs": [{"significant": False}]}).text.splitlines()[1])
     The one pair does not differ (paired tests over the common tasks, Holm, 5% level).
@@ -163,13 +165,13 @@ def ties_note(stats: StatsDocument | dict[str, Any]) -> Note:
     groups = stats.tie_groups
     if not groups:
         return Note("No model has an index, so there is no ranking and no pairwise test.")
+    meaning = "no pair inside one differs; a model may be in two"
     if len(groups) <= 12:
-        listed = " | ".join(name_list(g, limit=8).replace(" and ", ", ") for g in groups)
-        lines = [f"Tie groups down the ranking (no pair inside a group differs): {listed}."]
+        lines = [f"Tie groups down the ranking ({meaning}): {tie_groups_text(groups)}."]
     else:
         lines = [
-            f"{len(groups)} tie groups down the ranking (no pair inside a group differs); the "
-            "leaderboard's tie group column says which group each model is in."
+            f"{len(groups)} tie groups down the ranking ({meaning}); the leaderboard's tie "
+            "group column says which groups each model is in."
         ]
     pairs = stats.pair_rows
     n_pairs = len(pairs)
@@ -265,6 +267,9 @@ def plot_index_intervals(
 def index_interval_note(stats: StatsDocument | dict[str, Any], model: str) -> Note:
     """One model's index with its interval, standard error and what more data would buy.
 
+    Only the model's own figures: its rank and possible ranks depend on every other model,
+    and are shown on the cohort report (a model's page then changes only with the model).
+
     Examples
     --------
     >>> entry = {"status": "complete", "index": 50.0, "index_ci": [40.0, 60.0],
@@ -272,8 +277,8 @@ def index_interval_note(stats: StatsDocument | dict[str, Any], model: str) -> No
     ...          "index_se_projected": {"twice_tasks": 3.2, "twice_attempts": None}}
     >>> print(index_interval_note({"level": 0.95, "models": {"m": entry}}, "m").text)
     Index 50.00 ± 10.00 points: 95% interval [40.00, 60.00], standard error 4.50.
-    Rank 1 (1 = best); the paired tests allow ranks 1–2.
     Twice the tasks would bring the standard error to about 3.20.
+    Its rank, possible ranks and tie group depend on every model: see the run set's leaderboard.
     """
     stats = as_stats_document(stats)
     entry = stats.result(model)
@@ -283,7 +288,6 @@ def index_interval_note(stats: StatsDocument | dict[str, Any], model: str) -> No
         f"Index {index_with_interval(entry.index, *entry.index_ci)} points: "
         f"{percent(stats.level)} interval {interval(*entry.index_ci)}, standard error "
         f"{points(entry.index_se)}.",
-        f"Rank {entry.rank} (1 = best); the paired tests allow ranks {_rank_text(entry.rank_ci)}.",
     ]
     projected = entry.index_se_projected
     figures = (
@@ -300,6 +304,10 @@ def index_interval_note(stats: StatsDocument | dict[str, Any], model: str) -> No
         lines.append("; ".join(more).capitalize() + ".")
     if entry.status == "provisional":
         lines.append("The status stays provisional: the interval uses the attempts as they stand.")
+    lines.append(
+        "Its rank, possible ranks and tie group depend on every model: see the run set's "
+        "leaderboard."
+    )
     return Note("\n".join(lines))
 
 

@@ -80,7 +80,7 @@ PARAMS_REFUSALS = [
     pytest.param(
         {"notebooks": ["index", "teaching"]},
         r"field 'notebooks\[1\]' = \"teaching\" "
-        r"\(allowed: \"cohort\", \"solver_scoring\", \"index\", \"diagnostics\"\)",
+        r"\(allowed: \"cohort\", \"index\", \"solver_scoring\", \"diagnostics\"\)",
         id="unknown-notebook",
     ),
 ]
@@ -149,5 +149,5 @@ def test_params_paths_are_relative_to_the_file_and_output_overridable(ws, tmp_pa
     assert params.cohort == ws.cohort_path.resolve()
     assert params.output == (ws.root / "out").resolve()
     assert params.name == "lite-offline"
-    assert params.notebooks == ("cohort", "solver_scoring", "index", "diagnostics")
+    assert params.notebooks == ("cohort", "index", "solver_scoring", "diagnostics")
     assert load_report_params(path, output=tmp_path / "x").output == (tmp_path / "x").resolve()

@@ -30,7 +30,7 @@ def quick_notebooks(tmp_path, monkeypatch) -> Path:
     folder = tmp_path / "notebooks"
     folder.mkdir()
     tiny_notebook(folder / "index.ipynb", 'print("report of", model)')
-    tiny_notebook(folder / "cohort.ipynb", 'print("cohort of", suite)')
+    tiny_notebook(folder / "cohort.ipynb", 'print("cohort of", suite)', 'suite = ""\ncompare = {}')
     monkeypatch.setattr(report_module, "NOTEBOOKS_DIR", folder)
     return folder
 
@@ -70,7 +70,8 @@ def test_every_file_and_folder_honours_the_umask_and_no_staging_is_left(ws, quic
                      "lite-offline/report-kernels.log", "lite-offline/run-set.json",
                      "_assets/report.js", "index.html"):  # fmt: skip
         assert expected in modes
-    assert not [name for name in modes if "/." in f"/{name}"]  # no hidden staging files
+    # no hidden staging files; the store's hidden folder alone
+    assert not [n for n in modes if "/." in f"/{n}" and not n.startswith(".tcsexam-store")]
 
 
 def test_no_absolute_path_of_the_machine_in_any_written_file(ws, quick_notebooks):
@@ -88,8 +89,8 @@ def test_no_absolute_path_of_the_machine_in_any_written_file(ws, quick_notebooks
     executed = json.loads((out / "lite-offline/models/test-model-a/index.ipynb").read_text())
     meta = executed["metadata"]["papermill"]
     assert meta["input_path"] == "notebooks/index.ipynb"
-    assert meta["parameters"]["index_json"] == "../../lite-offline.index.json"
-    assert meta["parameters"]["stats_json"] == "../../lite-offline.stats.json"
+    # only what the notebook's parameters cell declares (this tiny one: model and suite)
+    assert meta["parameters"] == {"model": MODEL, "suite": "lite"}
 
 
 def test_runner_outputs_verify_from_their_own_folder(ws, quick_notebooks, tmp_path, monkeypatch):
@@ -108,6 +109,9 @@ def test_runner_outputs_verify_from_their_own_folder(ws, quick_notebooks, tmp_pa
     assert data["solver_evidence"]["evidence_dir"] == "evidence"
     stats = verify_output(run_set / "lite-offline.stats.json")  # tcsexam stats, recomputed
     assert stats.ok, (stats.differences, [str(c) for c in stats.changed_inputs])
+    for name in ("model.index.json", "model.stats.json"):  # the model's own files too
+        alone = verify_output(run_set / "models" / MODEL / name)
+        assert alone.ok, (name, alone.differences, [str(c) for c in alone.changed_inputs])
     written = json.loads((run_set / "lite-offline.stats.json").read_text())
     assert written["provenance"]["parameters"]["index"] == "lite-offline.index.json"
     assert (

@@ -21,6 +21,7 @@ from conftest import tcsexam_command, tiny_notebook, write_run_set
 
 from tcsexam_lib.reports.kernels import RUNTIME_PREFIX
 from tcsexam_lib.reports.publish import remove_stale_staging
+from tcsexam_lib.reports.store import STORE, Store
 
 SLEEPY = (
     "import os, pathlib, time\n"
@@ -135,7 +136,8 @@ def test_ctrl_c_stops_promptly_in_one_line_and_publishes_nothing_half_done(run_s
     kernels = [int(p.name) for p in pids.iterdir()]
     assert _wait_until(lambda: not any(map(_alive, kernels)), 5), kernels
     assert _snapshot(out) == published  # the first run, untouched; no staging folder left
-    assert not [p for p in out.iterdir() if p.name.startswith(".")]
+    assert [p.name for p in out.iterdir() if p.name.startswith(".")] == [STORE]
+    assert Store(out).verify() == []
     assert _kernel_folders(temp) == []
 
 
@@ -150,9 +152,11 @@ def test_after_sigkill_workers_and_kernels_stop_and_the_published_run_stays(run_
     assert _kernel_folders(temp) == []  # removed by the workers, which saw the runner go
     time.sleep(0.5)
     published_now = {p: b for p, b in _snapshot(out).items() if not p.relative_to(out)
-                     .as_posix().startswith(".")}  # fmt: skip
+                     .as_posix().startswith(".lite")}  # fmt: skip
     assert published_now == published  # nothing written where a reader looks
-    assert [p.name.split("-")[0] for p in out.iterdir() if p.name.startswith(".")] == [
-        ".lite"
-    ]  # the killed run's staging folder: the next run removes it
+    assert sorted(p.name.split("-")[0] for p in out.iterdir() if p.name.startswith(".")) == [
+        ".lite",
+        STORE.split("-")[0],
+    ]  # the killed run's staging folder (the next run removes it), and the store
+    assert Store(out).verify() == []  # consistent: nothing half-written is named
     assert [p.name for p in remove_stale_staging(out)] == [f".lite-offline.staging-{process.pid}"]

@@ -279,16 +279,81 @@ def test_small_cohorts(tmp_path, models, ranking, pairs):
 
 
 def test_holm_significant_difference_and_rank_intervals(tmp_path):
-    """A model the same amount ahead on every one of 40 tasks: p = 0, two groups."""
+    """A model ahead on every one of 40 tasks: separated, two groups.
+
+    The 0/1 tracks (10 of 10 against 0 of 10) keep their floor of one pseudo task each
+    way, ``2 (1 + 1) / 9`` per task: ``se = sqrt(900 * 4/9 / 10 + 100 * 4/9 / 10)``.
+    """
     high = {t: [[1.0] if t in ("theorem", "conjecture") else [0.9]] * 10 for t in TRACKS}
     low = {t: [[0.0] if t in ("theorem", "conjecture") else [0.1]] * 10 for t in TRACKS}
     doc = run_stats(index=write_index(tmp_path / "i.json", {"lo": low, "hi": high}))
     (pair,) = doc["pairs"]
     assert (pair["model_a"], pair["model_b"]) == ("hi", "lo")
-    assert pair["se"] == 0.0 and pair["p_value"] == 0.0 and pair["significant"]
+    assert pair["se"] == pytest.approx(math.sqrt(40 + 40 / 9))
+    assert pair["p_value"] < 1e-6 and pair["significant"]
     assert doc["leader_group"] == ["hi"]
     assert doc["models"]["hi"]["rank_ci"] == [1, 1] and doc["models"]["lo"]["rank_ci"] == [2, 2]
     assert doc["tie_groups"] == [["hi"], ["lo"]]
+
+
+def test_five_of_five_against_none_is_not_called_different(tmp_path, run_cli):
+    """The issue's case through the command line: equal on every task but five theorems,
+    solved 5 of 5 by one model and 0 of 5 by the other (exact sign test: p = 0.0625)."""
+    shared = {
+        "solver": [[0.3], [0.5], [0.7], [0.4], [0.6]],
+        "construction": [[1.2], [0.4], [0.9], [2.5], [0.0]],
+        "conjecture": [[0.0], [1.0], [0.0], [0.0], [1.0]],
+    }
+    models = {
+        "five": {"theorem": [[1.0]] * 5, **shared},
+        "none": {"theorem": [[0.0]] * 5, **shared},
+    }
+    path = write_index(tmp_path / "index.json", models)
+    done = run_cli(["stats", path, "--output", tmp_path / "stats.json"])
+    assert done.code == 0, done.err
+    doc = read_output(tmp_path / "stats.json")
+    (pair,) = doc["pairs"]
+    assert pair["delta"] == 30.0 and pair["se"] > 0
+    assert pair["p_value"] == pytest.approx(0.089, abs=1e-3) and not pair["significant"]
+    assert pair["ci"][0] < 0 < pair["ci"][1]
+    assert doc["leader_group"] == ["five", "none"] and doc["tie_groups"] == [["five", "none"]]
+    assert doc["models"]["none"]["rank_ci"] == [1, 2]
+    assert "pairs: 0 of 1 differ after Holm at 95%" in done.out
+
+
+def _skewed_cohort(path: Path) -> Path:
+    """Four models whose construction rewards differ in shape (made-up values)."""
+    tracks = {
+        "theorem": lambda m, k: [float((k * (m + 2)) % 3 == 0)],
+        "solver": lambda m, k: [round(0.2 + 0.1 * ((k * (m + 3)) % 7), 2)],
+        "construction": lambda m, k: [[0.0, 0.3, 0.5, 4.0, 0.6, 0.4, 2.5, 0.2][(k + m) % 8] * m],
+        "conjecture": lambda m, k: [float((k + m) % 4 == 0)],
+    }
+    models = {
+        f"m{m}": {t: [f(m, k) for k in range(8)] for t, f in tracks.items()} for m in (1, 2, 3, 4)
+    }
+    return write_index(path, models)
+
+
+@pytest.mark.parametrize("source", ["demo", "skewed"])
+def test_p_values_are_the_same_at_every_level(source, demo_index, tmp_path, run_cli):
+    """A p-value does not depend on the level it is compared with; the intervals do."""
+    index = demo_index if source == "demo" else _skewed_cohort(tmp_path / "index.json")
+    docs = {}
+    for level in ("0.90", "0.95", "0.99"):
+        out = tmp_path / f"stats-{level}.json"
+        assert run_cli(["stats", index, "--output", out, "--level", level]).code == 0
+        docs[level] = read_output(out)
+    pairs = {level: doc["pairs"] for level, doc in docs.items()}
+    for level in ("0.90", "0.99"):
+        for pair, reference in zip(pairs[level], pairs["0.95"], strict=True):
+            assert pair["p_value"] == reference["p_value"]
+            assert pair["p_holm"] == reference["p_holm"]
+            assert pair["se"] == reference["se"] and pair["delta"] == reference["delta"]
+    for k in range(len(pairs["0.95"])):
+        widths = [pairs[level][k]["ci"][1] - pairs[level][k]["ci"][0] for level in docs]
+        assert widths[0] < widths[1] < widths[2]
+    assert all(0 < pair["p_value"] < 1 for pair in pairs["0.95"])
 
 
 # --- refusals ----------------------------------------------------------------------------

@@ -16,8 +16,7 @@ from hypothesis import strategies as st
 from scipy import stats as scipy_stats
 
 from tcsexam_lib.stats.intervals import (
-    capped_skewness,
-    hall_interval,
+    WILSON_MAX_RATIO,
     index_interval,
     moment_degrees_of_freedom,
     stratified_standard_error,
@@ -46,35 +45,6 @@ def test_wilson_solves_the_score_equation(p, n, z):
     low, high = wilson_interval(np.array(p), n, z)
     expected = _oracle_wilson(p, n, z)
     assert (float(low), float(high)) == pytest.approx(expected, abs=1e-12)
-
-
-def _oracle_hall_end(mean, se, skew, v):
-    """The ``T`` with ``g(T) = v`` by bisection on the monotone ``g``, then ``mean - se T``."""
-
-    def g(t):
-        return t + skew / 3 * t * t + skew * skew / 27 * t**3 + skew / 6
-
-    low, high = -1e6, 1e6
-    for _ in range(200):
-        middle = (low + high) / 2
-        low, high = (middle, high) if g(middle) < v else (low, middle)
-    return mean - se * (low + high) / 2
-
-
-@given(st.floats(-0.4, 0.4), st.floats(1.5, 4.0))
-def test_hall_interval_inverts_the_transformation(skew, q):
-    low, high = hall_interval(np.array(1.0), np.array(0.2), np.array(skew), np.array(q))
-    assert float(low) == pytest.approx(_oracle_hall_end(1.0, 0.2, skew, q), abs=1e-9)
-    assert float(high) == pytest.approx(_oracle_hall_end(1.0, 0.2, skew, -q), abs=1e-9)
-
-
-def test_capped_skewness_stops_at_the_stationary_point():
-    q = np.array(2.3)
-    limit = float(capped_skewness(np.array(5.0), q))
-    assert limit * (2.3 + limit / 6) == pytest.approx(1.0)  # the long end meets g' = 0
-    low, high = hall_interval(np.array(1.0), np.array(0.1), np.array(limit), q)
-    # the cube root of a rounding error away from 0 moves the end by about 1e-5 se
-    assert 1.0 - float(low) < float(high) - 1.0 == pytest.approx(0.1 * 3 / limit, rel=1e-4)
 
 
 def test_moment_degrees_of_freedom_formula():
@@ -131,16 +101,25 @@ def test_track_interval_rule(case):
         assert interval == pytest.approx((oracle[0] * bound, oracle[1] * bound), abs=1e-9)
 
 
-def test_wilson_effective_n_uses_the_task_spread():
-    means = [0.2, 0.4, 0.5, 0.3, 0.6]
+@pytest.mark.parametrize(
+    "means, capped",
+    [([0.2, 0.4, 0.5, 0.3, 0.6, 0.1, 0.7, 0.45], False), ([0.91, 0.93, 0.95, 0.92, 0.94], True)],
+    ids=["spread", "near-a-bound"],
+)
+def test_wilson_effective_n_uses_the_task_spread(means, capped):
+    """``n* = p (1 - p) / se^2``, at most 8 ``n_t``: five solver scores of 0.91 to 0.95
+    would give ``n* = 1,302``, a Wald interval that no failure can reach."""
+    n = len(means)
     values = [np.array([[0.0, 1.0]]), np.array([means]), np.array([[1.0, 1.0]])] + [
         np.array([[0.0, 1.0]])
     ]
     out = track_intervals(values, track_moments(values), LEVEL)
-    p, se = statistics.fmean(means), statistics.stdev(means) / math.sqrt(5)
+    p, se = statistics.fmean(means), statistics.stdev(means) / math.sqrt(n)
+    n_star = p * (1 - p) / se**2
+    assert (n_star > WILSON_MAX_RATIO * n) == capped
     q = float(out.quantile[0, 1])
     assert q == pytest.approx(scipy_stats.t.ppf(0.975, float(out.df[0, 1])))
-    expected = _oracle_wilson(p, p * (1 - p) / se**2, q)
+    expected = _oracle_wilson(p, min(n_star, WILSON_MAX_RATIO * n), q)
     assert (float(out.low[0, 1]), float(out.high[0, 1])) == pytest.approx(expected, abs=1e-12)
 
 
@@ -190,3 +169,46 @@ def test_index_se_equals_the_straightforward_formula(tracks):
     se = stratified_standard_error(moments.sd, moments.n)
     terms = [w**2 * statistics.variance(t) / len(t) for w, t in zip(WEIGHTS, tracks, strict=True)]
     assert float(se[0]) == pytest.approx(math.sqrt(sum(terms)), rel=1e-9, abs=1e-12)
+
+
+def test_a_model_without_a_point_has_an_index_interval():
+    """Every task of every track scored 0: the low side ends at the index (0), the high
+    side reaches up; the interval is not null (each track's own interval is [0, x])."""
+    values = [np.zeros((1, 5))] * 4
+    moments = track_moments(values)
+    tracks = track_intervals(values, moments, LEVEL)
+    low, high, df_low, _ = index_interval(np.zeros(1), tracks, moments, LEVEL)
+    assert float(low[0]) == 0.0 and float(high[0]) > 20.0 and np.isnan(df_low[0])
+
+
+@pytest.mark.parametrize(
+    "rewards", [[0.0, 0.8, 1.0, 1.2, 0.9], [0.2, 0.3, 0.25, 3.5, 0.4, 0.3], [1.0, 1.1, 0.9, 1.05]]
+)
+def test_construction_lengthens_the_right_side_by_the_skewness_or_the_variation(rewards):
+    """A zero among moderate rewards looks left-skewed (G1 < 0): the right side still
+    reaches as far as a skewness equal to the coefficient of variation takes it; the left
+    side is the t side. Oracle: Hall's g solved by bisection, G from its definition."""
+    n = len(rewards)
+    values = [np.array([[0.0, 1.0]]), np.array([[0.3, 0.5]]), np.array([rewards])]
+    values.append(np.array([[0.0, 1.0]]))
+    out = track_intervals(values, track_moments(values), LEVEL)
+    mean, s = statistics.fmean(rewards), statistics.stdev(rewards)
+    m2 = sum((x - mean) ** 2 for x in rewards) / n
+    m3 = sum((x - mean) ** 3 for x in rewards) / n
+    g1 = m3 / m2**1.5 * math.sqrt(n * (n - 1)) / (n - 2)
+    skew = max(g1, s / mean) / math.sqrt(n)
+    q = scipy_stats.t.ppf(0.975, float(out.df[0, 2]))
+    grid = np.linspace(0.0, skew, 2001)  # the longest reach over skewness 0 to A
+
+    def reach(a: float) -> float:
+        g = lambda t: t + a * t * t / 3 + a * a * t**3 / 27 + a / 6  # noqa: E731
+        low, high = -1e4, 0.0
+        for _ in range(200):
+            middle = (low + high) / 2
+            low, high = (middle, high) if g(middle) < -q else (low, middle)
+        return -low
+
+    longest = max(reach(a) for a in grid[::50].tolist() + [skew])
+    se = s / math.sqrt(n)
+    assert float(out.low[0, 2]) == pytest.approx(mean - q * se, rel=1e-9)
+    assert float(out.high[0, 2]) == pytest.approx(mean + longest * se, rel=1e-4)

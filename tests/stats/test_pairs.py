@@ -1,8 +1,9 @@
 """Paired tests, Holm, rank intervals, the leader group and tie groups (`stats.pairs`).
 
-The p-values are checked against a plain-Python recomputation with scipy's t
-distribution; the rank claims against their definitions on random cohorts
-(hypothesis), and against the issue's leaderboard of 60 models.
+The pairs' figures are checked against a plain-Python recomputation from their
+definitions, the one-way Hall statistic by a numerical search over the skewness (scipy),
+the 0/1 floor against the exact sign test; the rank claims against their definitions on
+random cohorts (hypothesis), and against the issue's leaderboard of 60 models.
 """
 
 from __future__ import annotations
@@ -14,83 +15,200 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy import optimize
 from scipy import stats as scipy_stats
 
 from tcsexam_lib.stats import analyse_cohort
-from tcsexam_lib.stats.pairs import holm_adjust
+from tcsexam_lib.stats.pairs import holm_adjust, tie_groups
 
 WEIGHTS = (30, 30, 30, 10)
-Z = scipy_stats.norm.ppf(0.975)
+PASS_FAIL = (True, False, False, True)  # theorem and conjecture: every attempt is 0 or 1
+
+
+def _hall(t: float, skew: float) -> float:
+    return t + skew * t * t / 3 + skew * skew * t**3 / 27 + skew / 6
+
+
+def _oracle_statistic(t: float, skew: float) -> float:
+    """|t|, or on the long side the smallest |g(t)| over skewness between 0 and ``skew``."""
+    if t * skew >= 0:
+        return abs(t)
+    grid = np.linspace(0.0, skew, 20001)
+    coarse = float(np.min(np.abs([_hall(t, a) for a in grid])))
+    best = optimize.minimize_scalar(
+        lambda a: abs(_hall(t, a)), bounds=sorted((0.0, skew)), method="bounded",
+        options={"xatol": 1e-13},
+    )  # fmt: skip
+    return min(coarse, float(best.fun))
+
+
+def _oracle_end(delta: float, se: float, skew: float, q: float, side: int) -> float:
+    """The interval's end on ``side`` (-1 low, +1 high): where the statistic reaches ``q``."""
+
+    def excess(u: float) -> float:  # theta = delta + side * u * se, so t = -side * u
+        return _oracle_statistic(-side * u, skew) - q
+
+    return delta + side * se * optimize.brentq(excess, 0.0, 200.0, xtol=1e-13)
 
 
 def _oracle_pair(a: list[list[float]], b: list[list[float]], delta: float) -> dict[str, float]:
     """The pair's figures from their definitions, one track at a time, in plain Python."""
     variance, cumulant, denominator = 0.0, 0.0, 0.0
-    for w, xa, xb in zip(WEIGHTS, a, b, strict=True):
+    for w, xa, xb, pass_fail in zip(WEIGHTS, a, b, PASS_FAIL, strict=True):
         d = [x - y for x, y in zip(xa, xb, strict=True)]
         n = len(d)
         mean = statistics.fmean(d)
-        m2 = sum((x - mean) ** 2 for x in d) / n
         m3 = sum((x - mean) ** 3 for x in d) / n
-        m4 = sum((x - mean) ** 4 for x in d) / n
         s2 = statistics.variance(d)
-        var_s2 = (m4 - m2 * m2 * (n - 3) / (n - 1)) / n
-        df = n - 1 if var_s2 <= 0 else min(max(2 * s2 * s2 / var_s2, 1), n - 1)
+        binary = pass_fail or all(x in (0.0, 1.0) for x in [*xa, *xb])
+        largest = max(abs(x) for x in d)
+        if binary and largest > 0:  # one pseudo task each way, as far as the largest |d|
+            s2 = (sum((x - mean) ** 2 for x in [*d, largest, -largest])) / (n - 1)
         term = w * w * s2 / n
         variance += term
-        denominator += term * term / df if term > 0 else 0.0
-        cumulant += w**3 * m3 * n * n / ((n - 1) * (n - 2)) / n**2
+        denominator += term * term / (n - 1) if term > 0 else 0.0
+        if not binary:  # a 0/1 track has no third cumulant in the test
+            cumulant += w**3 * m3 * n * n / ((n - 1) * (n - 2)) / n**2
     se = math.sqrt(variance)
     skew = cumulant / se**3
-    adjusted = se * (1 + skew * skew * (Z**4 + 2 * Z * Z - 3) / 18)
     df = variance**2 / denominator
-    p = 2 * scipy_stats.t.sf(abs(delta) / adjusted, df)
-    half = scipy_stats.t.ppf(0.975, df) * adjusted
+    t = delta / se
+    q = scipy_stats.t.ppf(0.975, df)
     return {
         "se": se,
-        "se_adjusted": adjusted,
+        "skew": skew,
         "df": df,
-        "p": p,
-        "low": delta - half,
-        "high": delta + half,
+        "p": 2 * scipy_stats.t.sf(_oracle_statistic(t, skew), df),
+        "low": _oracle_end(delta, se, skew, q, -1),
+        "high": _oracle_end(delta, se, skew, q, +1),
     }
 
 
-def test_pair_figures_equal_their_definitions():
+@pytest.mark.parametrize("attempts", [1, 3])
+def test_pair_figures_equal_their_definitions(attempts):
     rng = np.random.default_rng(11)
     values = [
-        (rng.random((3, 6)) < 0.5).astype(float),
+        rng.binomial(attempts, 0.5, (3, 6)) / attempts,
         rng.random((3, 6)),
         rng.lognormal(0, 0.7, (3, 6)) * (rng.random((3, 6)) > 0.3),
-        (rng.random((3, 6)) < 0.3).astype(float),
+        rng.binomial(attempts, 0.3, (3, 6)) / attempts,
     ]
     out = analyse_cohort(values, names=["x", "y", "z"])
-    for k in range(len(out.pairs)):
-        a, b = int(out.pairs.first[k]), int(out.pairs.second[k])
+    got = out.pairs
+    assert np.all(np.abs(got.skewness) > 0.03)  # the correction is exercised
+    for k in range(len(got)):
+        a, b = int(got.first[k]), int(got.second[k])
         expected = _oracle_pair(
-            [v[a].tolist() for v in values], [v[b].tolist() for v in values], out.pairs.delta[k]
+            [v[a].tolist() for v in values], [v[b].tolist() for v in values], got.delta[k]
         )
-        got = out.pairs
         assert got.se[k] == pytest.approx(expected["se"], rel=1e-12)
-        assert got.se_adjusted[k] == pytest.approx(expected["se_adjusted"], rel=1e-12)
+        assert got.skewness[k] == pytest.approx(expected["skew"], rel=1e-10)
         assert got.df[k] == pytest.approx(expected["df"], rel=1e-12)
-        assert got.p_value[k] == pytest.approx(expected["p"], rel=1e-10)
+        assert got.p_value[k] == pytest.approx(expected["p"], rel=1e-7)
         assert (got.ci_low[k], got.ci_high[k]) == pytest.approx(
-            (expected["low"], expected["high"]), rel=1e-11
+            (expected["low"], expected["high"]), rel=1e-8
         )
-        reach = scipy_stats.t.isf(0.05 / (2 * 3), expected["df"]) + scipy_stats.t.ppf(
-            0.8, expected["df"]
+        strictest = scipy_stats.t.isf(0.05 / (2 * 3), expected["df"])
+        reach = strictest  # in favour of a: on the long side when the skewness is negative
+        if expected["skew"] < 0:  # the furthest end over skewness 0 to |A|
+            reach = max(
+                -optimize.brentq(
+                    lambda t, s=s, q=strictest: _hall(t, s) + q, -200.0, 0.0, xtol=1e-13
+                )
+                for s in np.linspace(0.0, abs(expected["skew"]), 4001)
+            )
+        df = expected["df"]
+        shift = reach * (1 - 1 / (4 * df)) + scipy_stats.norm.ppf(0.8) * math.sqrt(
+            1 + reach * reach / (2 * df)
         )
-        assert got.mdd[k] == pytest.approx(reach * expected["se_adjusted"], rel=1e-10)
+        assert got.mdd[k] == pytest.approx(shift * expected["se"], rel=1e-6)
+
+
+def test_p_values_do_not_depend_on_the_level():
+    rng = np.random.default_rng(5)
+    values = [
+        (rng.random((5, 8)) < 0.5).astype(float),
+        rng.random((5, 8)),
+        rng.lognormal(0, 1.0, (5, 8)) * (rng.random((5, 8)) > 0.3),
+        (rng.random((5, 8)) < 0.3).astype(float),
+    ]
+    runs = [analyse_cohort(values, level=level) for level in (0.9, 0.95, 0.99)]
+    for other in runs[1:]:
+        assert other.pairs.p_value.tolist() == runs[0].pairs.p_value.tolist()
+        assert other.pairs.p_holm.tolist() == runs[0].pairs.p_holm.tolist()
+    widths = [r.pairs.ci_high - r.pairs.ci_low for r in runs]
+    assert np.all(widths[0] < widths[1]) and np.all(widths[1] < widths[2])
+
+
+def test_the_interval_is_the_set_the_test_does_not_reject():
+    """0 lies outside the pair's interval exactly when its p-value is at most 1 - level."""
+    rng = np.random.default_rng(8)
+    for _ in range(20):
+        values = [rng.random((6, 5)) ** 3, rng.random((6, 5)), rng.lognormal(0, 1, (6, 5)),
+                  (rng.random((6, 5)) < 0.5).astype(float)]  # fmt: skip
+        for level in (0.9, 0.95):
+            out = analyse_cohort(values, level=level).pairs
+            outside = (out.ci_low > 0) | (out.ci_high < 0)
+            clear = np.abs(out.p_value - (1 - level)) > 1e-9
+            assert np.array_equal(outside[clear], (out.p_value <= 1 - level)[clear])
+
+
+SPLITS = [
+    (n, b, c) for n in (5, 8, 20) for b in range(1, n + 1) for c in range(b) if b + c <= min(n, 12)
+]
+
+
+def test_a_0_1_track_follows_the_exact_sign_test():
+    """``b`` tasks solved by one model only and ``c`` by the other, every other task and
+    track the same: up to 12 discordant tasks, wherever the exact sign test gives 0.001
+    to 0.5, the p-value is 0.65 to 1.5 times its p-value (never 0). The exact test counts
+    the observed split whole, so it is itself above the mid-p value.
+    """
+    ratios = []
+    for n, b, c in SPLITS:
+        theorem = np.zeros((2, n))
+        theorem[0, :b] = theorem[1, b : b + c] = 1.0
+        same = [np.tile(np.linspace(0.2, 0.8, n), (2, 1))] * 2 + [np.zeros((2, n))]
+        p = analyse_cohort([theorem, *same]).pairs.p_value[0]
+        exact = scipy_stats.binomtest(b, b + c).pvalue
+        assert p > 0
+        if 1e-3 <= exact <= 0.5:
+            ratios.append(p / exact)
+    assert len(ratios) > 40 and 0.65 <= min(ratios) and max(ratios) <= 1.5
+
+
+def test_one_more_attempt_passed_on_every_task_is_not_certain():
+    """Three attempts a task: one model passes one attempt more than the other on each of
+    five theorems, all else equal. The same case as 5 of 5, scaled by 1/3."""
+    theorem = np.array([[2 / 3] * 5, [1 / 3] * 5])
+    same = [np.tile([0.3, 0.5, 0.7, 0.4, 0.6], (2, 1))] * 2 + [np.zeros((2, 5))]
+    out = analyse_cohort([theorem, *same])
+    assert out.pairs.p_value[0] == pytest.approx(0.0890, abs=5e-4)
+    assert not out.pairs.significant[0]
+
+
+def test_five_of_five_against_none_is_not_called_different():
+    theorem = np.array([[1.0] * 5, [0.0] * 5])
+    same = [np.tile([0.3, 0.5, 0.7, 0.4, 0.6], (2, 1))] * 2 + [np.tile([0, 1, 0, 0, 1.0], (2, 1))]
+    for level in (0.9, 0.95, 0.99):
+        out = analyse_cohort([theorem, *same], level=level)
+        assert out.pairs.p_value[0] == pytest.approx(0.0890, abs=5e-4)  # exact sign: 0.0625
+        different = level == 0.9  # as the sign test: 0.0625 <= 0.10
+        assert out.pairs.significant[0] == different
+        assert (out.pairs.ci_low[0] > 0) == different and out.pairs.ci_high[0] > 0
+        assert out.tie_groups == ([[0], [1]] if different else [[0, 1]])
 
 
 def test_identical_and_constant_differences():
-    """Same task means: delta 0, ci [0, 0], p 1; the same lead on every task: p 0."""
+    """Same task means: delta 0, ci [0, 0], p 1; the same lead on every solver and
+    construction task (the pass/fail tracks the same): p 0."""
     rng = np.random.default_rng(1)
     base = [rng.random(20) for _ in range(4)]
-    out = analyse_cohort([np.vstack([b, b, b + 0.3]) for b in base], names=["x", "y", "z"])
+    lead = [0.0, 0.3, 0.3, 0.0]
+    values = [np.vstack([b, b, b + s]) for b, s in zip(base, lead, strict=True)]
+    out = analyse_cohort(values, names=["x", "y", "z"])
     assert out.order == [2, 0, 1]
-    assert out.pairs.delta.round(9).tolist() == [30.0, 30.0, 0.0]
+    assert out.pairs.delta.round(9).tolist() == [18.0, 18.0, 0.0]
     assert out.pairs.p_value.tolist() == [0.0, 0.0, 1.0]
     assert (out.pairs.ci_low[2], out.pairs.ci_high[2]) == (0.0, 0.0)
     assert out.leader_group == [2] and out.tie_groups == [[2], [0, 1]]
@@ -159,12 +277,19 @@ def test_rank_claims_never_contradict_the_tests(values):
         if s
     }
     position = {row: k for k, row in enumerate(out.order)}
-    # tie groups: consecutive runs of the ranking, none holding a separated pair
-    assert [row for group in out.tie_groups for row in group] == out.order
-    for group in out.tie_groups:
-        assert not any(a in group and b in group for a, b in ahead)
-    for earlier, later in zip(out.tie_groups, out.tie_groups[1:], strict=False):
-        assert any((a, later[0]) in ahead for a in earlier), "a group starts where a test says so"
+    # tie groups: the longest consecutive runs of the ranking holding no separated pair
+    runs = [[position[row] for row in group] for group in out.tie_groups]
+    covered = set()
+    for run in runs:
+        assert run == list(range(run[0], run[-1] + 1)), "a run of consecutive positions"
+        assert not any(a in run and b in run for a, b in ahead_positions(ahead, position))
+        for extra in (run[0] - 1, run[-1] + 1):  # one more model on either side: a pair
+            if 0 <= extra < m:
+                wider = set(run) | {extra}
+                assert any(a in wider and b in wider for a, b in ahead_positions(ahead, position))
+        covered |= set(run)
+    assert covered == set(range(m)) and [r[0] for r in runs] == sorted(r[0] for r in runs)
+    assert len({tuple(r) for r in runs}) == len(runs)
     # leader group: exactly the models nobody is significantly ahead of, in rank order
     expected_leaders = [row for row in out.order if not any(b == row for _, b in ahead)]
     assert out.leader_group == expected_leaders and out.order[0] in out.leader_group
@@ -177,3 +302,35 @@ def test_rank_claims_never_contradict_the_tests(values):
         marginal_best, marginal_worst = out.rank_ci_marginal[row]
         assert best <= marginal_best <= out.ranks[row] <= marginal_worst <= worst
         assert position[row] + 1 >= best
+
+
+def ahead_positions(ahead: set[tuple[int, int]], position: dict[int, int]) -> list[tuple[int, int]]:
+    """The significant pairs as rank positions."""
+    return [(position[a], position[b]) for a, b in ahead]
+
+
+@given(st.integers(1, 9), st.integers(0, 2**32 - 1), st.floats(0.0, 0.6))
+def test_tie_groups_read_the_same_from_either_end(n, seed, density):
+    """Reversing the ranking (and who is ahead of whom) reverses the groups, nothing else."""
+    rng = np.random.default_rng(seed)
+    ahead = np.triu(rng.random((n, n)) < density, k=1)
+    forward = tie_groups(ahead)
+    backward = tie_groups(ahead[::-1, ::-1].T)
+    assert sorted(sorted(n - 1 - p for p in g) for g in backward) == sorted(forward)
+
+
+def test_a_model_between_two_separated_ones_is_tied_with_both():
+    """Only A is significantly ahead of C: B is tied with each (the issue's example)."""
+    ahead = np.zeros((3, 3), dtype=bool)
+    ahead[0, 2] = True
+    assert tie_groups(ahead) == [[0, 1], [1, 2]]
+    assert tie_groups(np.zeros((0, 0), dtype=bool)) == []
+    assert tie_groups(np.ones((1, 1), dtype=bool)) == [[0]]
+
+
+@pytest.mark.parametrize("df, reach", [(3, 4.0), (4, 5.0), (8, 3.5), (15, 4.0), (60, 4.5)])
+def test_the_mdd_has_80_percent_power_against_the_noncentral_t(df, reach):
+    from tcsexam_lib.stats.pairs import noncentrality
+
+    shift = float(noncentrality(np.array(reach), np.array(float(df)), 0.8))
+    assert 0.80 <= scipy_stats.nct.sf(reach, df, shift) <= 0.81

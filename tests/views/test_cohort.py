@@ -36,15 +36,15 @@ def demo() -> tuple[dict[str, Any], dict[str, Any]]:
 def many(tmp_path_factory) -> tuple[dict[str, Any], dict[str, Any]]:
     """The SIMULATED 60-model run set, scored by the report runner (no notebook run)."""
     from tcsexam_lib.jsonio import read_json
-    from tcsexam_lib.reports import runner
+    from tcsexam_lib.reports import render, runner
 
     root = tmp_path_factory.mktemp("many")
     for name, text in build_files("models", 60).items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text, encoding="utf-8")
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(runner, "execute_notebooks", lambda jobs, *_: [])
-        patch.setattr(runner, "notebook_jobs", lambda *_: [])
+        patch.setattr(render, "execute_notebooks", lambda jobs, *_, **__: [])
+        patch.setattr(render, "notebook_jobs", lambda *_: [])
         runner.run_report([root / "demo-models-60.yaml"])
     folder = root / "reports" / "demo-full-offline"
     return read_json(folder / "demo-full-offline.index.json"), read_json(
@@ -72,7 +72,8 @@ def test_the_lead_line_and_the_tie_note_read_as_the_stats_say(demo):
     )
     assert "tcs-lead open" in lead_note(stats).html_text
     assert ties_note(stats).text.splitlines() == [
-        "Tie groups down the ranking (no pair inside a group differs): sim-alpha, sim-beta.",
+        "Tie groups down the ranking (no pair inside one differs; a model may be in two): "
+        "sim-alpha, sim-beta.",
         "The one pair does not differ (paired tests over the common tasks, Holm, 5% level).",
     ]
 

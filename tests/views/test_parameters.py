@@ -15,17 +15,19 @@ import yaml
 
 from tcsexam_lib import InputRefused, views
 from tcsexam_lib.paths import KIT_ROOT
-from tcsexam_lib.views.parameters import (
-    ALWAYS,
-    INPUT_FILES,
-    INPUT_FOLDERS,
-    OUTPUTS,
-    UNLESS,
-    check_notebook_parameters,
-    notebook_parameters,
+from tcsexam_lib.reports.notebooks import (
+    INPUT_FILE,
+    INPUT_FOLDER,
+    KINDS,
+    NOTEBOOK_NAMES,
+    OUTPUT,
+    RUNNER_GIVES,
+    cell_parameters,
 )
+from tcsexam_lib.reports.notebooks import notebook as declaration
+from tcsexam_lib.views.parameters import check_notebook_parameters, notebook_parameters
 
-NOTEBOOKS = ["cohort", "solver_scoring", "index", "diagnostics"]
+NOTEBOOKS = list(NOTEBOOK_NAMES)
 
 
 def defaults(notebook: str) -> dict:
@@ -43,14 +45,32 @@ def test_the_defaults_are_the_simulated_demo_and_found_from_notebooks_and_the_ki
     assert from_kit.problems == () and from_kit.resolved == {}  # the paths stay relative
 
 
-@pytest.mark.parametrize("notebook", NOTEBOOKS)
-def test_every_rule_names_a_declared_parameter(notebook):
-    declared = set(defaults(notebook))
-    named = set(ALWAYS[notebook]) | {name for given, names in UNLESS[notebook] for name in names}
-    named |= {given for given, _ in UNLESS[notebook]}
-    assert named <= declared
-    paths = set(INPUT_FILES) | set(INPUT_FOLDERS) | set(OUTPUTS)
-    assert {"cohort", "attempts", "references_dir", "index_json"} <= declared & paths
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_each_declaration_is_its_notebooks_parameters_cell_as_papermill_reads_it(name):
+    """The declaration names the cell's parameters, in its order, each with a comment."""
+    declared = declaration(name)
+    cell = cell_parameters(KIT_ROOT / "notebooks" / f"{name}.ipynb")
+    assert [p.name for p in cell] == list(declared.parameters)
+    assert all(p.comment for p in cell), [p.name for p in cell if not p.comment]
+    assert set(declared.parameters.values()) <= set(KINDS)
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_every_rule_names_a_declared_parameter(name):
+    declared = declaration(name)
+    named = set(declared.always) | {n for given, names in declared.unless for n in names}
+    named |= {given for given, _ in declared.unless} | set(declared.runner)
+    assert named <= set(declared.parameters)
+    assert set(declared.runner.values()) <= set(RUNNER_GIVES)
+    paths = set(declared.of_kind(INPUT_FILE, INPUT_FOLDER, OUTPUT))
+    assert {"cohort", "attempts", "references_dir", "index_json"} <= paths
+
+
+def test_the_run_set_parameter_schema_lists_the_declared_notebooks():
+    import json
+
+    schema = json.loads((KIT_ROOT / "references/schemas/report-params.schema.json").read_text())
+    assert schema["properties"]["notebooks"]["items"]["enum"] == NOTEBOOKS
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS)
@@ -58,8 +78,9 @@ def test_the_example_parameter_files_hold_the_defaults(notebook):
     """params/notebooks/<name>.yaml spell the defaults out (plus where to write)."""
     given = yaml.safe_load((KIT_ROOT / "params" / "notebooks" / f"{notebook}.yaml").read_text())
     values = defaults(notebook)
-    assert {k: v for k, v in given.items() if k not in OUTPUTS} == {
-        k: values[k] for k in given if k not in OUTPUTS
+    outputs = set(declaration(notebook).of_kind(OUTPUT))
+    assert {k: v for k, v in given.items() if k not in outputs} == {
+        k: values[k] for k in given if k not in outputs
     }
 
 

@@ -158,7 +158,8 @@ def test_report_intervals_are_those_of_tcsexam_stats(demo_index, tmp_path):
     assert str(board.loc["sim-alpha", "possible ranks"]) == "1–2"
     assert board.loc["sim-alpha", "could be first"] == "yes"
     assert board.loc["sim-gamma", "could be first"] is None
-    assert board.loc["sim-alpha", "tie group"] == 1 and board.loc["sim-gamma", "tie group"] is None
+    assert str(board.loc["sim-alpha", "tie group"]) == "1"
+    assert board.loc["sim-gamma", "tie group"] is None
     # a significant pair is framed twice (both halves of the matrix), a tie is not framed
     for significant in (False, True):
         pairs = [{**p, "significant": significant} for p in stats["pairs"]]

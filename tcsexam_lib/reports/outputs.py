@@ -1,0 +1,210 @@
+"""A run set's output files made in memory: evidence, index, intervals, the models' own files.
+
+:func:`build_outputs` turns a run set scored in memory (:class:`.runner.PreparedRunSet`)
+into the bytes of every file the runner publishes beside the pages, by path relative to
+the run set's folder, before anything is written (``tcsexam report --dry-run`` writes
+nothing; the runner writes them into its staging folder):
+
+- ``evidence/<model>/<task>-<attempt>.json``: each solver-score output;
+- ``<run set>.attempts.csv``: the attempts table with its blank solver scores filled;
+- ``<run set>.index.json`` and ``<run set>.stats.json``: the index (solver evidence
+  checked) and its intervals (``tcsexam stats`` with its defaults);
+- ``models/<model>/model.index.json``: the model's entry of the index alone (see
+  :meth:`~tcsexam_lib.scoring.index_document.IndexDocument.for_model`), and
+  ``models/<model>/model.stats.json``: ``tcsexam stats`` of that file. A model's pages
+  read these, so they do not change when another model does.
+
+Every path an output records is relative to the run set's folder. **An output that did
+not change keeps its bytes**: when the file published before at the same place holds the
+same JSON but for its creation time (``provenance.created_utc``), its bytes are kept (the
+time says when it was made), so the outputs and pages that read it stay the same.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..jsonio import dumps_json
+from ..provenance import relative_provenance
+from ..scoring.commands import index_document, model_index_provenance
+from ..scoring.evidence import SCORE_MISMATCH, SolverOutput
+from ..scoring.from_records import EVIDENCE
+from ..scoring.index_document import IndexDocument, IssueRecord
+from ..scoring.records_folder import solver_output_path
+from ..scoring.solver_document import SolverDocument
+from ..stats.command import compute_stats, stats_provenance
+from ..stats.document import ComputedStats
+
+#: Producer recorded in the provenance of the runner's outputs.
+PRODUCER = "tcsexam report"
+#: Folder of a run set that holds one folder of pages per model.
+MODELS = "models"
+#: A model's own files, in its folder of pages.
+MODEL_INDEX = "model.index.json"
+MODEL_STATS = "model.stats.json"
+
+#: The creation time in an output's provenance (the one value a rerun changes).
+_CREATED = re.compile(rb'"created_utc": "[^"]*"')
+
+
+@dataclass
+class RunSetOutputs:
+    """The files of a run set beside its pages, as bytes by relative path, and what they hold."""
+
+    files: dict[str, bytes]
+    score: IndexDocument
+    stats: ComputedStats
+    solver_outputs: dict[str, list[SolverDocument]]
+    index_name: str
+    stats_name: str
+    attempts_name: str
+    #: hand-written solver scores the evidence check found other than computed
+    disagreeing: list[IssueRecord] = field(default_factory=list)
+    #: the outputs whose published bytes were kept (their content had not changed)
+    kept: set[str] = field(default_factory=set)
+
+
+def sha256_bytes(data: bytes) -> str:
+    """The sha256 of ``data`` as hex.
+
+    Examples
+    --------
+    >>> sha256_bytes(b"")[:12]
+    'e3b0c44298fc'
+    """
+    return hashlib.sha256(data).hexdigest()
+
+
+def kept_bytes(new: bytes, previous: Path | None) -> bytes | None:
+    """The bytes of ``previous`` when they hold ``new`` but for the creation time, else None.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> old = pathlib.Path(tempfile.mkdtemp()) / "x.json"
+    >>> _ = old.write_bytes(b'{"a": 1, "provenance": {"created_utc": "2026-01-01T00:00:00Z"}}')
+    >>> kept_bytes(b'{"a": 1, "provenance": {"created_utc": "2026-02-02T00:00:00Z"}}', old)[-24:]
+    b'"2026-01-01T00:00:00Z"}}'
+    >>> kept_bytes(b'{"a": 2, "provenance": {"created_utc": "2026-02-02T00:00:00Z"}}', old) is None
+    True
+    """
+    if previous is None or previous.is_symlink() or not previous.is_file():
+        return None
+    try:
+        old = previous.read_bytes()
+    except OSError:
+        return None
+    if old == new:
+        return old
+    if len(_CREATED.findall(new)) != 1 or len(_CREATED.findall(old)) != 1:
+        return None
+    return old if _CREATED.sub(b"", old) == _CREATED.sub(b"", new) else None
+
+
+def build_outputs(
+    prepared: Any, folder: Path, previous: Path | None = None, same_tools: bool = False
+) -> RunSetOutputs:
+    """The output files of a prepared run set to be published at ``folder``.
+
+    ``previous`` is the run set's folder as published before (or None): an output that
+    did not change keeps its bytes from there (see the module's docstring). The index's
+    provenance records the sha256 of the evidence and the filled table as they will be
+    published, and the intervals' that of the index. With ``same_tools`` (the kit and the
+    environment are those of the previous publication), a model whose own index kept its
+    bytes keeps its intervals file too, without computing them again.
+    """
+    params = prepared.params
+    files: dict[str, bytes] = {}
+    kept: set[str] = set()
+
+    def settle(relative: str, new: bytes) -> bytes:
+        old = kept_bytes(new, None if previous is None else previous / relative)
+        if old is not None:
+            kept.add(relative)
+        files[relative] = new if old is None else old
+        return files[relative]
+
+    evidence: dict[tuple[str, str, str], SolverOutput] = {}
+    solver_outputs: dict[str, list[SolverDocument]] = {model: [] for model in params.models}
+    for item, found in zip(prepared.records, prepared.outputs, strict=True):
+        relative = solver_output_path(Path(EVIDENCE) / item.model, item.task, item.attempt)
+        output = SolverDocument(found)  # a copy: the relative provenance is its own
+        output.set_provenance(relative_provenance(found.provenance, (folder / relative).parent))
+        data = settle(relative.as_posix(), dumps_json(output.data).encode("utf-8"))
+        evidence[(item.model, item.task, item.attempt)] = SolverOutput(
+            relative, sha256_bytes(data), output.data
+        )
+        solver_outputs[item.model].append(output)
+    attempts_name = f"{params.name}.attempts.csv"
+    attempts = settle(attempts_name, prepared.filled.to_text().encode("utf-8"))
+    score = index_document(  # the evidence and the filled copy, relative to the run set
+        prepared.inputs,
+        prepared.table,
+        attempts=(Path(attempts_name), sha256_bytes(attempts)),
+        evidence=(Path(EVIDENCE), evidence),
+        producer=PRODUCER,
+        base_dir=folder,
+    )
+    score.set_provenance(relative_provenance(score.provenance, folder))
+    index_name = f"{params.name}.index.json"
+    index = settle(index_name, dumps_json(score.data).encode("utf-8"))
+    stats_name = f"{params.name}.stats.json"
+    stats = _stats(index, folder / index_name, score, PRODUCER)
+    settle(stats_name, b"".join(stats.json_chunks()))
+    for model in params.models:  # what a model's pages read: the model alone
+        where = f"{MODELS}/{model}"
+        provenance = model_index_provenance(f"../../{index_name}", model, PRODUCER)
+        alone = score.for_model(model, provenance)
+        alone_index = settle(f"{where}/{MODEL_INDEX}", dumps_json(alone.data).encode("utf-8"))
+        stats_of = _kept_stats(previous, where, alone_index) if same_tools else None
+        if stats_of is not None:
+            files[f"{where}/{MODEL_STATS}"] = stats_of
+            kept.add(f"{where}/{MODEL_STATS}")
+            continue
+        alone_stats = _stats(alone_index, folder / where / MODEL_INDEX, alone, PRODUCER)
+        settle(f"{where}/{MODEL_STATS}", b"".join(alone_stats.json_chunks()))
+    disagreeing = [  # hand-written scores the solver evidence check found other than computed
+        issue
+        for entry in score.results.values()
+        for issue in entry.issues
+        if issue.code == SCORE_MISMATCH
+    ]
+    return RunSetOutputs(files, score, stats, solver_outputs, index_name, stats_name,
+                         attempts_name, disagreeing, kept)  # fmt: skip
+
+
+def _kept_stats(previous: Path | None, where: str, index: bytes) -> bytes | None:
+    """The published intervals of a model whose own index did not change (they are
+    ``tcsexam stats`` of those same bytes, by the same kit and environment)."""
+    if previous is None:
+        return None
+    try:
+        old_index = (previous / where / MODEL_INDEX).read_bytes()
+        old_stats = (previous / where / MODEL_STATS).read_bytes()
+    except OSError:
+        return None
+    digest = sha256_bytes(index).encode("ascii")
+    if old_index != index or b'"index_sha256": "' + digest + b'"' not in old_stats:
+        return None
+    return old_stats
+
+
+def _stats(index: bytes, path: Path, score: IndexDocument, producer: str) -> ComputedStats:
+    """``tcsexam stats`` (its defaults) of the index published as ``index`` at ``path``."""
+    digest = sha256_bytes(index)
+    stats = compute_stats(score.data, source=str(path), sha256=digest)
+    provenance = stats_provenance(  # verify recomputes it from the index beside it
+        path.resolve(),
+        digest,
+        score.reference_id,
+        resamples=stats.head.resamples,
+        seed=stats.head.seed,
+        level=stats.head.level,
+        producer=producer,
+    )
+    stats.set_provenance(relative_provenance(provenance, path.parent))
+    return stats

@@ -1,0 +1,60 @@
+"""A run set scored in memory: every input loaded once, every refusal before anything is written.
+
+:func:`prepare_run_set` loads a run set's reference once, scores every records file
+against it and fills the blank solver scores of a copy of the attempts table in memory
+(:func:`tcsexam_lib.scoring.from_records.fill_from_records`): whatever would be refused
+is refused here, before the report runner (:mod:`.runner`) writes anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..csvio import CsvTable
+from ..scoring.attempts import AttemptRows
+from ..scoring.cohort import load_cohort_reference
+from ..scoring.commands import ScoringInputs
+from ..scoring.fill import FillResult
+from ..scoring.from_records import fill_from_records
+from ..scoring.records_folder import RecordsFile
+from ..scoring.solver_document import SolverDocument
+from .outputs import PRODUCER
+from .params import ReportParams
+
+
+@dataclass(frozen=True)
+class PreparedRunSet:
+    """A run set scored in memory: everything the writing step needs, nothing written yet."""
+
+    params: ReportParams
+    inputs: ScoringInputs
+    records: list[RecordsFile]
+    outputs: list[SolverDocument]
+    filled: CsvTable
+    fill: FillResult
+    table: AttemptRows
+
+
+def prepare_run_set(params: ReportParams) -> PreparedRunSet:
+    """Score one run set in memory, loading each input once; raise what would be refused.
+
+    The suite and cohort come loaded with ``params``; the reference is loaded once and
+    every records file scored against it; the attempts table is read once, its blank
+    solver scores filled in memory, and the filled copy validated.
+    """
+    suite, cohort = params.loaded_suite, params.loaded_cohort
+    if suite is None or cohort is None:
+        raise ValueError("run-set parameters come from load_report_params (suite and cohort)")
+    reference = load_cohort_reference(cohort, suite, references_dir=params.references_dir)
+    inputs = ScoringInputs(suite, cohort, reference, params.references_dir)
+    filled = fill_from_records(
+        inputs,
+        params.attempts,
+        params.records,
+        producer=PRODUCER,
+        source=str(params.source),
+        summary=f"Run set {params.source}",
+    )
+    return PreparedRunSet(
+        params, inputs, filled.records, filled.outputs, filled.filled, filled.fill, filled.table
+    )

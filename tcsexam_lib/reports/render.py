@@ -1,0 +1,345 @@
+"""Rendering run sets: their outputs staged, each page reused from the store or run, published.
+
+For the run sets the runner scored in memory (:mod:`.prepare`), :func:`render_run_sets`
+
+1. writes each run set's outputs into its staging folder (:mod:`.outputs`; an output
+   that did not change is linked from the published run set, not written again);
+2. makes the notebook jobs (:mod:`.runsets`) and decides for each whether its stored
+   page is reused or it runs, and why (:mod:`.reuse`);
+3. links each reused page from the store into the staging folder, runs the others
+   (``jobs`` at a time) and stores each page that ran;
+4. switches each run set into place when its last page is there, records in the store
+   what it published, and rewrites the landing page.
+
+Interrupted, or failing, it removes the unfinished staging folders: what was published
+stays as it was, and the store stays consistent (see :mod:`.store`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from ..environment import environment_fingerprint, kit_fingerprint
+from ..folders import remove_tree
+from ..jsonio import write_stream_atomic
+from ..scoring.issues import describe_model
+from .execute import NotebookJob, NotebookOutcome, Progress, execute_notebooks
+from .history import (
+    Changes,
+    compare_publications,
+    last_publications,
+    publication_inputs,
+    publication_record,
+    read_history,
+)
+from .kernels import append_to_log, expected_kernel_log_header
+from .notebooks import COHORT_NOTEBOOK
+from .outputs import build_outputs
+from .params import ReportParams
+from .prepare import PreparedRunSet
+from .publish import MANIFEST, is_run_set_folder, new_staging, staging_folder
+from .reuse import Decision, InputDigests, decide, describe_reuse
+from .runsets import (
+    KERNEL_LOG,
+    RunSetResult,
+    compared_with,
+    comparisons,
+    notebook_jobs,
+    planned_manifest_text,
+    publish,
+    tidy_paths,
+)
+from .store import Store, StoredNotebook, folder_digests
+
+
+def run_set_in_memory(prepared: PreparedRunSet, say: Progress, force: bool = False) -> RunSetResult:
+    """A prepared run set's outputs made in memory (nothing written), as a run set.
+
+    The index records the sha256 of the solver outputs and the filled table as they are
+    published (``tcsexam verify`` recomputes it from the files); every path an output
+    records is relative to the run set's folder (the report may be published anywhere).
+    """
+    params = prepared.params
+    final = params.output / params.name
+    previous = final if is_run_set_folder(final) else None
+    last = last_publications(read_history(params.output), params.name)
+    tools = (kit_fingerprint(), environment_fingerprint())
+    same_tools = not force and bool(last) and last[-1].made_with() == tools
+    built = build_outputs(prepared, final, previous, same_tools)
+    for model, outputs in built.solver_outputs.items():
+        say(f"[{params.name}] {model}: {len(outputs)} solver-score output(s)")
+    fill = prepared.fill
+    fill.output = final / built.attempts_name
+    disagreeing = built.disagreeing
+    say(
+        f"[{params.name}] attempts: {len(fill.filled)} blank solver score(s) filled, "
+        f"{len(disagreeing)} written score(s) contradicted by their records"
+        + (" (each blocks its model's index)" if disagreeing else "")
+        + f" -> {params.name}/{built.attempts_name}"
+    )
+    score = built.score
+    for model, entry in score.results.items():
+        for line in describe_model(model, entry):
+            say(f"[{params.name}] {line}")
+    simulated = params.simulated or prepared.inputs.reference.simulated
+    return RunSetResult(
+        params,
+        final,
+        final / built.index_name,
+        final / built.attempts_name,
+        score,
+        fill,
+        built.solver_outputs,
+        simulated,
+        stats_output=final / built.stats_name,
+        stats=built.stats,
+        files=built.files,
+        kept=built.kept,
+    )
+
+
+def write_staging(rs: RunSetResult) -> None:
+    """Write a run set's outputs into a new staging folder (an output that did not change
+    is linked from the published run set, not written again)."""
+    staging = new_staging(rs.params.output, rs.params.name)
+    rs.staging = staging
+    try:
+        for relative, data in rs.files.items():
+            previous = rs.folder / relative
+            if relative not in rs.kept or not _linked(previous, staging / relative):
+                write_stream_atomic(staging / relative, [data])
+    except BaseException:
+        remove_tree(staging)  # nothing half-written stays
+        rs.staging = None
+        raise
+
+
+def _linked(source: Path, destination: Path) -> bool:
+    """Hard-link a published file into the staging folder (False: write it instead)."""
+    try:
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        os.link(source, destination)
+    except OSError:
+        return False
+    return True
+
+
+def plan_jobs(
+    run_sets: list[RunSetResult], source_dir: Path
+) -> list[tuple[RunSetResult, NotebookJob]]:
+    """Every run set's notebook jobs, once each run set knows what it is compared with,
+    its publication's record and what changed since the previous one (see
+    :mod:`.history`); each run set's planned ``run-set.json`` among its files (the cohort
+    report links the pages it lists)."""
+    compare = comparisons(run_sets)
+    histories = {folder: read_history(folder) for folder in {rs.params.output for rs in run_sets}}
+    for rs in run_sets:
+        p = rs.params
+        if COHORT_NOTEBOOK in p.notebooks:
+            rs.compared = compared_with(p.name, compare.get(p.name), compare)
+        sources = {name: source_dir / f"{name}.ipynb" for name in p.notebooks}
+        rs.record = publication_record(rs, publication_inputs(p, sources, rs.compared))
+        previous = last_publications(histories[p.output], p.name)
+        rs.changes = compare_publications(previous[-1] if previous else None, rs.record).to_dict()
+    planned = [(rs, job) for rs in run_sets for job in notebook_jobs(rs, source_dir)]
+    for rs in run_sets:
+        text = planned_manifest_text(rs, [job for r, job in planned if r is rs])
+        rs.files[MANIFEST] = text.encode("utf-8")
+    return planned
+
+
+def decide_jobs(
+    planned: list[tuple[RunSetResult, NotebookJob]],
+    stores: dict[Path, Store],
+    *,
+    force: bool,
+) -> dict[str, Decision]:
+    """Each job's decision (reuse or run, and why), by label."""
+    decisions: dict[str, Decision] = {}
+    for rs in list({id(rs): rs for rs, _ in planned}.values()):
+        store = stores[rs.params.output]
+        published = store.published(rs.params.name).get("jobs", {})
+        digests = InputDigests(rs.folder, rs.files)
+        mine = [job for r, job in planned if r is rs]
+        for decision in decide(mine, digests, store, published, force=force):
+            decisions[decision.job.label] = decision
+    return decisions
+
+
+@dataclass
+class Plan:
+    """Run sets scored and planned in memory (nothing written): their outputs, their
+    notebook jobs (which write into staging folders not made yet) and each job's decision."""
+
+    run_sets: list[RunSetResult]
+    planned: list[tuple[RunSetResult, NotebookJob]]
+    decisions: dict[str, Decision]
+
+
+def plan_publication(
+    prepared: list[PreparedRunSet],
+    *,
+    source_dir: Path,
+    stores: dict[Path, Store],
+    force: bool,
+    say: Progress,
+) -> Plan:
+    """Every run set's outputs, jobs and decisions, in memory: what a run will do."""
+    run_sets = [run_set_in_memory(item, say, force) for item in prepared]
+    for rs in run_sets:  # where it will be staged (its jobs write there)
+        rs.staging = staging_folder(rs.params.output, rs.params.name)
+    planned = plan_jobs(run_sets, source_dir)
+    return Plan(run_sets, planned, decide_jobs(planned, stores, force=force))
+
+
+def render_run_sets(
+    plan: Plan, *, jobs: int, stores: dict[Path, Store], say: Progress
+) -> tuple[list[RunSetResult], list[Path]]:
+    """Stage, reuse or run, store and publish every run set of ``plan`` (see the docstring)."""
+    run_sets, planned, decisions = plan.run_sets, plan.planned, plan.decisions
+    landing: list[Path] = []
+    keys: dict[int, dict[str, str]] = {id(rs): {} for rs in run_sets}
+    written: list[RunSetResult] = []
+    try:
+        for rs in run_sets:
+            write_staging(rs)
+            written.append(rs)
+            staging = rs.staging or rs.folder
+            (staging / MANIFEST).write_bytes(rs.files[MANIFEST])
+            (staging / KERNEL_LOG).write_text(expected_kernel_log_header(), encoding="utf-8")
+        to_run = [(rs, replace(job, why=decisions[job.label].why))
+                  for rs, job in planned if not decisions[job.label].reused]  # fmt: skip
+        order = {job.label: k for k, (_, job) in enumerate(planned)}
+        remaining = {id(rs): sum(1 for r, _ in to_run if r is rs) for rs in run_sets}
+
+        def publish_run_set(rs: RunSetResult) -> None:
+            rs.notebooks.sort(key=lambda nb: order[nb.label])
+            page = publish(rs, say)
+            files = folder_digests(rs.folder)
+            stores[rs.params.output].set_published(
+                rs.params.name, {"jobs": keys[id(rs)], "files": files}
+            )
+            if page not in landing:
+                landing.append(page)
+
+        for rs, job in planned:
+            decision = decisions[job.label]
+            if decision.entry is not None:
+                rs.notebooks.append(_reuse(stores[rs.params.output], decision.entry, job))
+                keys[id(rs)][job.label] = decision.inputs.key
+        say(describe_reuse(list(decisions.values())))
+        for rs in run_sets:
+            if not remaining[id(rs)]:
+                publish_run_set(rs)
+
+        def finished(position: int, outcome: NotebookOutcome) -> None:
+            rs, job = to_run[position]
+            assert outcome.label == job.label
+            if outcome.ok and outcome.html is not None:
+                store = stores[rs.params.output]
+                try:
+                    key = _store_page(store, decisions[job.label], outcome, _tidy(rs))
+                except OSError as exc:  # the page is published; it is not stored for reuse
+                    say(f"[{job.label}] not stored for reuse: {exc.strerror or exc}")
+                else:
+                    keys[id(rs)][job.label] = key
+            rs.notebooks.append(outcome)
+            remaining[id(rs)] -= 1
+            if not remaining[id(rs)]:
+                publish_run_set(rs)
+
+        if to_run:
+            say(f"executing {len(to_run)} notebook(s), {jobs} at a time")
+            execute_notebooks([job for _, job in to_run], jobs, say, finished, headers=False)
+    finally:
+        for rs in written:  # interrupted or failed: nothing half-written stays
+            if not rs.published and rs.staging is not None:
+                remove_tree(rs.staging)
+    return run_sets, landing
+
+
+def _reuse(store: Store, entry: StoredNotebook, job: NotebookJob) -> NotebookOutcome:
+    """A stored page linked into the staging folder, as the outcome of its job."""
+    executed, html = job.folder / f"{job.name}.ipynb", job.folder / f"{job.name}.html"
+    store.link_out(entry.executed, executed)
+    store.link_out(entry.html, html)
+    if job.log is not None:
+        append_to_log(job.log, entry.log)
+    return NotebookOutcome(job.label, job.name, executed, html, 0.0, model=job.model,
+                           log=entry.log, reused=True)  # fmt: skip
+
+
+def _tidy(rs: RunSetResult) -> Callable[[str], str]:
+    staging = rs.staging or rs.folder
+    folders = {staging: "<run set>", rs.params.output: "<output>"}
+    return lambda text: tidy_paths(text, folders)
+
+
+def _store_page(
+    store: Store, decision: Decision, outcome: NotebookOutcome, tidy: Callable[[str], str]
+) -> str:
+    """Store a page that ran (its objects, then its entry); return its key."""
+    assert outcome.html is not None
+    entry = StoredNotebook(
+        key=decision.inputs.key,
+        label=decision.job.label,
+        inputs=list(decision.inputs.items),
+        executed=store.add_file(outcome.executed),
+        html=store.add_file(outcome.html),
+        log=tidy(outcome.log),
+        seconds=round(outcome.seconds, 1),
+    )
+    store.put_entry(entry)
+    return entry.key
+
+
+def nothing_changed(params: list[ReportParams], source_dir: Path) -> bool:
+    """True when every run set's inputs have the digests its last publication recorded and
+    its published files are intact: then nothing is to be written (checked before scoring).
+
+    Each run set's comparisons are read from the run sets published beside it.
+    """
+    for p in params:
+        last = last_publications(read_history(p.output), p.name)
+        published = Store(p.output).published(p.name)
+        if not last or not published.get("files") or not is_run_set_folder(p.output / p.name):
+            return False
+        compared: dict[str, Any] = {}
+        if COHORT_NOTEBOOK in p.notebooks:
+            compare = comparisons([], [p.output])
+            compared = compared_with(p.name, compare.get(p.name), compare)
+        sources = {name: source_dir / f"{name}.ipynb" for name in p.notebooks}
+        if publication_inputs(p, sources, compared) != dict(last[-1].inputs):
+            return False
+        if folder_digests(p.output / p.name) != published["files"]:
+            return False
+    return True
+
+
+def dry_run(plan: Plan, say: Progress) -> list[RunSetResult]:
+    """Say what ``plan`` would change and which notebooks it would run, writing nothing."""
+    for rs in plan.run_sets:
+        name = rs.params.name
+        say(f"[{name}] would publish {rs.folder}")
+        changes = Changes.from_dict(rs.changes)
+        for line in changes.lines() if changes is not None else []:
+            say(f"[{name}]   {line}")
+        mine = [plan.decisions[job.label] for r, job in plan.planned if r is rs]
+        running = [d for d in mine if not d.reused]
+        say(f"[{name}] {describe_reuse(mine)}")
+        for decision in running[:DRY_RUN_LISTED]:
+            say(f"[{name}]   would run {decision.job.label}: {decision.why}")
+        if len(running) > DRY_RUN_LISTED:
+            reasons = Counter(d.why.split(" (")[0] for d in running[DRY_RUN_LISTED:])
+            why = "; ".join(f"{count} {reason}" for reason, count in reasons.most_common())
+            say(f"[{name}]   ... and {len(running) - DRY_RUN_LISTED} more ({why})")
+    return plan.run_sets
+
+
+#: How many notebooks a dry run lists by name (the rest are counted by reason).
+DRY_RUN_LISTED = 20

@@ -1,0 +1,241 @@
+"""Whether a notebook runs again: what it reads, its key, and why it runs.
+
+A notebook job (:class:`.execute.NotebookJob`) reads, in this order:
+
+1. the notebook's source (its bytes);
+2. each parameter the runner injects (its value);
+3. the bytes of each input file or folder those parameters name, as the notebook's
+   declaration says it reads them (:meth:`.notebooks.ReportNotebook.read`: ``records_dir``
+   is not read when ``solver_outputs`` is given), and the files it reads beside them (the
+   cohort report reads ``run-set.json`` beside the index, for its links);
+4. the kit (:func:`tcsexam_lib.environment.kit_fingerprint`) and the environment that
+   runs it (:func:`tcsexam_lib.environment.environment_fingerprint`);
+5. the page around it: its title, navigation and footer (its build date aside) and
+   ``SOURCE_DATE_EPOCH``, which the footer prints when it is set.
+
+:class:`JobInputs` holds that list, each item a name and a sha256; the sha256 of the
+list is the job's **key**. A job whose key has an intact entry in the store
+(:mod:`.store`) is reused; otherwise it runs, and :func:`decide` says why: the first item
+that differs from what the page published before under the same label read (``new: no
+stored page`` when there is none).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..environment import environment_fingerprint, kit_fingerprint
+from ..jsonio import dumps_json
+from ..provenance import source_date_epoch
+from .execute import NotebookJob
+from .notebooks import INPUT_FOLDER, notebook
+from .store import Store, StoredNotebook, sha256_of
+
+#: Why a notebook runs when it was never made, and under ``--force``.
+NEW = "new: no stored page"
+FORCED = "--force"
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+@dataclass(frozen=True)
+class JobInputs:
+    """What a notebook job reads, in order: ``(name, sha256)`` items; and its key.
+
+    Examples
+    --------
+    >>> a = JobInputs("rs/m/index", (("notebooks/index.ipynb", "1"), ("the kit", "2")))
+    >>> b = JobInputs("rs/m/index", (("notebooks/index.ipynb", "1"), ("the kit", "3")))
+    >>> a.key != b.key, a.first_change(b.items)
+    (True, 'the kit changed')
+    """
+
+    label: str
+    items: tuple[tuple[str, str], ...]
+
+    @property
+    def key(self) -> str:
+        return _sha(json.dumps([list(item) for item in self.items]).encode("utf-8"))
+
+    def first_change(self, before: list[tuple[str, str]] | tuple[tuple[str, str], ...]) -> str:
+        """The first item that differs from ``before`` (what the last page read), in words."""
+        previous = dict(before)
+        for name, digest in self.items:
+            if name not in previous:
+                return f"{name} is new"
+            if previous[name] != digest:
+                return f"{name} changed"
+        gone = [name for name in previous if name not in dict(self.items)]
+        return f"{gone[0]} is no longer given" if gone else "what it read is not recorded"
+
+
+class InputDigests:
+    """Digests of the files and folders notebooks read: the run set's new files from
+    memory (``files``, by path relative to the run set's ``folder``), anything else from
+    disk, each read once."""
+
+    def __init__(self, folder: Path, files: dict[str, bytes]) -> None:
+        self.folder = Path(os.path.normpath(folder))
+        self.files = files
+        self._disk: dict[Path, str] = {}
+        self._sha: dict[str, str] = {}
+        self._folders: dict[str, str] = {}
+
+    def _file_sha(self, name: str) -> str:
+        if name not in self._sha:
+            self._sha[name] = _sha(self.files[name])
+        return self._sha[name]
+
+    def digest(self, path: Path, is_folder: bool) -> str:
+        """The sha256 of a file's bytes, or of a folder's sorted (name, sha256) listing."""
+        path = Path(os.path.normpath(path))
+        try:
+            inside = path.relative_to(self.folder).as_posix()
+        except ValueError:
+            inside = None
+        if inside is not None:
+            if not is_folder:
+                return self._file_sha(inside) if inside in self.files else "absent"
+            if inside not in self._folders:
+                prefix = "" if inside == "." else inside + "/"
+                listing = sorted(
+                    (name[len(prefix) :], self._file_sha(name))
+                    for name in self.files
+                    if name.startswith(prefix)
+                )
+                self._folders[inside] = _sha(json.dumps(listing).encode("utf-8"))
+            return self._folders[inside]
+        if path not in self._disk:
+            self._disk[path] = disk_digest(path, is_folder)
+        return self._disk[path]
+
+
+def disk_digest(path: Path, is_folder: bool) -> str:
+    """The sha256 of a file's bytes, or of a folder's sorted (name, sha256) listing
+    (``absent`` when it is not there). A file is read once per run (while its size and
+    time stay the same)."""
+    path = Path(path)
+    if not is_folder:
+        return _file_digest(path) if path.is_file() else "absent"
+    if not path.is_dir():
+        return "absent"
+    listing = sorted(
+        (p.relative_to(path).as_posix(), _file_digest(p)) for p in path.rglob("*") if p.is_file()
+    )
+    return _sha(json.dumps(listing).encode("utf-8"))
+
+
+_READ: dict[tuple[str, int, int, int], str] = {}
+
+
+def _file_digest(path: Path) -> str:
+    found = path.stat()
+    key = (str(path), found.st_ino, found.st_size, found.st_mtime_ns)
+    if key not in _READ:
+        _READ[key] = sha256_of(path)
+    return _READ[key]
+
+
+def job_inputs(job: NotebookJob, digests: InputDigests) -> JobInputs:
+    """What ``job`` reads (see the module's docstring), as a :class:`JobInputs`."""
+    declared = notebook(job.name)
+    final = job.final_folder or job.folder
+    items = [(job.source_name or job.source.name, sha256_of(job.source))]
+    items += [
+        (f"parameter {name}", _sha(dumps_json(value).encode("utf-8")))
+        for name, value in sorted(job.parameters.items())
+    ]
+    folders = set(declared.of_kind(INPUT_FOLDER))
+    for name in declared.read(job.parameters):
+        value = str(job.parameters[name])
+        path = Path(value) if Path(value).is_absolute() else final / value
+        items.append((f"input {name} ({value})", digests.digest(path, name in folders)))
+        beside = declared.reads_beside.get(name)
+        if beside:
+            items.append((f"input {beside}", digests.digest(path.parent / beside, False)))
+    page = [job.label, job.nav, job.footer.replace(job.built, "") if job.built else job.footer]
+    epoch = source_date_epoch()
+    items += [
+        ("the kit", kit_fingerprint()),
+        ("the environment", environment_fingerprint()),
+        ("the page's title, navigation and footer", _sha(json.dumps(page).encode("utf-8"))),
+        ("SOURCE_DATE_EPOCH", "unset" if epoch is None else str(epoch)),
+    ]
+    return JobInputs(job.label, tuple(items))
+
+
+@dataclass
+class Decision:
+    """A job, what it reads, and the stored entry it reuses (``None``: it runs, ``why``)."""
+
+    job: NotebookJob
+    inputs: JobInputs
+    entry: StoredNotebook | None
+    why: str = ""
+
+    @property
+    def reused(self) -> bool:
+        return self.entry is not None
+
+
+def decide(
+    jobs: list[NotebookJob],
+    digests: InputDigests,
+    store: Store,
+    published: dict[str, str],
+    *,
+    force: bool = False,
+) -> list[Decision]:
+    """For each job: reuse its intact stored entry, or run it and say why.
+
+    ``published`` maps the labels of the pages published before to their keys (what
+    each read is in their entries).
+    """
+    decisions = []
+    for job in jobs:
+        inputs = job_inputs(job, digests)
+        if force:
+            decisions.append(Decision(job, inputs, None, FORCED))
+            continue
+        entry, damage = store.entry(inputs.key)
+        if entry is not None and not damage:
+            decisions.append(Decision(job, inputs, entry))
+            continue
+        if damage:
+            decisions.append(Decision(job, inputs, None, damage))
+            continue
+        before = published.get(job.label)
+        previous, _ = store.entry(before) if before else (None, "")
+        why = NEW if previous is None else inputs.first_change(previous.inputs)
+        decisions.append(Decision(job, inputs, None, why))
+    return decisions
+
+
+def describe_reuse(decisions: list[Decision]) -> str:
+    """One line: how many notebooks are reused and how many run.
+
+    Examples
+    --------
+    >>> describe_reuse([])
+    '0 notebook(s) reused from the store, 0 to run'
+    """
+    reused = sum(1 for d in decisions if d.reused)
+    return f"{reused} notebook(s) reused from the store, {len(decisions) - reused} to run"
+
+
+def canonical(value: Any) -> str:
+    """The sha256 of a value's canonical JSON (sorted keys).
+
+    Examples
+    --------
+    >>> canonical({"b": 1, "a": 2}) == canonical({"a": 2, "b": 1})
+    True
+    """
+    return _sha(json.dumps(value, sort_keys=True, ensure_ascii=False).encode("utf-8"))

@@ -1,0 +1,89 @@
+"""Hall's transformation used one way (`stats.skewness`) against oracles written here.
+
+The oracles search the skewness numerically (scipy): the long side is the furthest end
+any skewness between 0 and the estimate gives, the statistic the smallest ``|g(T)|``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from scipy import optimize
+
+from tcsexam_lib.stats.skewness import (
+    hall_inverse,
+    long_side,
+    longest_reach,
+    one_sided_interval,
+    one_sided_statistic,
+    peak_skewness,
+)
+
+
+def _g(t: float, skew: float) -> float:
+    return t + skew * t * t / 3 + skew * skew * t**3 / 27 + skew / 6
+
+
+def _long_end(skew: float, q: float) -> float:
+    """``-g^-1(-q)`` by bisection on the monotone ``g``."""
+    return -optimize.brentq(lambda t: _g(t, skew) + q, -1e4, 0.0, xtol=1e-14)
+
+
+@given(st.floats(-0.6, 0.6), st.floats(-3.0, 3.0))
+def test_hall_inverse_inverts_the_transformation(skew, v):
+    t = float(hall_inverse(np.array(v), np.array(skew)))
+    assert _g(t, skew) == pytest.approx(v, abs=1e-9)
+
+
+@pytest.mark.parametrize("q", [1.0, 1.96, 2.78, 4.5])
+def test_the_long_side_is_longest_at_the_cap(q):
+    """Beyond the cap a larger skewness would shorten the long side: the real reason."""
+    peak = float(peak_skewness(np.array(q)))
+    best = optimize.minimize_scalar(
+        lambda a: -_long_end(a, q), bounds=(1e-6, 5.0), method="bounded",
+        options={"xatol": 1e-12},
+    )  # fmt: skip
+    assert peak == pytest.approx(best.x, rel=1e-5)
+    assert float(longest_reach(np.array(q))) == pytest.approx(-best.fun, rel=1e-10)
+    assert _long_end(2 * peak, q) < _long_end(peak, q)  # uncapped: not monotone
+    grid = np.linspace(0.0, 3.0, 61)
+    reach = long_side(grid, np.array(q))
+    assert np.all(np.diff(reach) >= 0) and reach[0] == pytest.approx(q)
+    for a, r in zip(grid, reach, strict=True):
+        assert r == pytest.approx(_long_end(min(a, peak), q), rel=1e-9)
+
+
+@given(st.floats(-1.5, 1.5), st.floats(1.2, 4.0))
+def test_one_sided_interval(skew, q):
+    low, high = one_sided_interval(np.array(1.0), np.array(0.2), np.array(skew), np.array(q))
+    long = _long_end(min(abs(skew), float(peak_skewness(np.array(q)))), q)
+    expected_high = 1.0 + 0.2 * (long if skew > 0 else q)
+    expected_low = 1.0 - 0.2 * (long if skew < 0 else q)
+    assert (float(low), float(high)) == pytest.approx((expected_low, expected_high), abs=1e-9)
+
+
+@given(st.floats(-60.0, 60.0), st.floats(-2.0, 2.0))
+def test_the_statistic_is_the_smallest_correction(t, skew):
+    got = float(one_sided_statistic(np.array(t), np.array(skew)))
+    if t * skew >= 0:
+        assert got == abs(t)
+        return
+    grid = np.linspace(0.0, skew, 4001)
+    search = optimize.minimize_scalar(
+        lambda a: abs(_g(t, a)), bounds=sorted((0.0, skew)), method="bounded",
+        options={"xatol": 1e-13},
+    )  # fmt: skip
+    expected = min(min(abs(_g(t, a)) for a in grid), float(search.fun))
+    assert got <= abs(t) and got == pytest.approx(expected, abs=1e-6 * max(1.0, abs(t)))
+
+
+def test_the_statistic_and_the_interval_agree():
+    """At the interval's end the statistic of the end equals the quantile."""
+    for skew in (-0.9, -0.2, 0.1, 0.5, 2.0):
+        for q in (1.64, 1.96, 2.58, 3.5):
+            low, high = one_sided_interval(np.array(0.0), np.array(1.0), np.array(skew), q)
+            for end in (float(low), float(high)):
+                statistic = float(one_sided_statistic(np.array(-end), np.array(skew)))
+                assert statistic == pytest.approx(q, rel=1e-9)
