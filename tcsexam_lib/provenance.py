@@ -67,11 +67,19 @@ class StatsParameters(Record):
     level: Annotated[float, Doc("a number")]
 
 
+class ModelIndexParameters(Record):
+    """The parameters ``run_model_index`` is called again with."""
+
+    index: Text
+    model: Text
+
+
 #: The library function ``tcsexam verify`` calls again, and the parameters it takes.
 ENTRY_POINTS: dict[str, type[Record]] = {
     "run_solver_score": SolverScoreParameters,
     "run_score": ScoreParameters,
     "run_stats": StatsParameters,
+    "run_model_index": ModelIndexParameters,
 }
 
 
@@ -104,7 +112,10 @@ class Provenance(Record):
     metric_id: str = None
     producer: str = None
     entry_point: Annotated[
-        Literal[(*ENTRY_POINTS, None)], Doc("run_solver_score, run_score or run_stats")
+        Literal[(*ENTRY_POINTS, None)], Doc(
+            "run_solver_score, run_score, run_stats or run_model_index (a model's entry of an "
+            "index, alone)"
+        ),
     ] = None
     cwd: Annotated[str | None, Doc("the working folder of the run (text)")] = None
     parameters: dict[str, Annotated[str | int | float | None, Doc("text, a number or null")]]
