@@ -136,8 +136,11 @@ def no_space_note(folder: Path, exc: BaseException | None = None) -> str:
 
     Examples
     --------
-    >>> no_space_note(Path("."), OSError(errno.ENOSPC, "No space left on device"))[:24]
-    'No space left on device '
+    >>> no_space_note(Path("."), OSError(errno.ENOSPC, "No space left on device"))[:23]
+    'No space left on device'
+    >>> no_space_note(Path("."), ValueError("Notebook does not appear to be JSON")) in (
+    ...     "", no_space_note(Path(".")))  # said only when the disk is (nearly) full
+    True
     """
     try:
         free = free_bytes(Path(folder))
