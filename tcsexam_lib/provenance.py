@@ -112,7 +112,8 @@ class Provenance(Record):
     metric_id: str = None
     producer: str = None
     entry_point: Annotated[
-        Literal[(*ENTRY_POINTS, None)], Doc(
+        Literal[(*ENTRY_POINTS, None)],
+        Doc(
             "run_solver_score, run_score, run_stats or run_model_index (a model's entry of an "
             "index, alone)"
         ),
