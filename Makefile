@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: help venv lock golden report report-full-size lab demo test test-unit test-hostile test-doctest test-nbval test-smoke test-browser lint format \
+.PHONY: help venv lock schemas golden report report-full-size lab demo test test-unit test-hostile test-doctest test-nbval test-smoke test-browser lint format \
 	bench bench-speed bench-report bench-calibration bench-soak bench-incremental clean teaching-notebook teaching-html
 
 help:
@@ -44,6 +44,13 @@ lock: | $(STAMP)
 		--quiet $(LOCK_ARGS) -o $(LOCK).new
 	@if cmp -s $(LOCK).new $(LOCK); then rm $(LOCK).new; echo "$(LOCK) unchanged"; \
 	else mv $(LOCK).new $(LOCK); echo "$(LOCK) changed: make venv installs it"; fi
+
+# The published JSON Schemas of the kit's outputs (index-output, solver-output, provenance)
+# are generated from their typed records (tcsexam_lib/documents.py): after a change of a
+# record, `make schemas` rewrites them (tests/test_documents.py fails while a committed
+# schema differs from the generated one).
+schemas: $(STAMP)
+	$(BIN)/python -m tcsexam_lib.schemas
 
 test: test-unit test-hostile test-doctest test-nbval test-smoke test-browser lint
 

@@ -117,13 +117,13 @@ def _cohort_job(params: Path, output: Path):
 def cohort_at_scale(pairs: int) -> None:
     """The 200-model cohort page against the 3-model one (see the module's docstring)."""
     sys.path.insert(0, str(KIT))
-    from tcsexam_lib.demo_models import write_files
+    from tcsexam_lib.demo_scale import write_files
     from tcsexam_lib.reports.execute import execute_notebook
 
     tcsexam = str(Path(sys.executable).with_name("tcsexam"))
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        write_files(200, folder / "many")
+        write_files(folder / "many", "models", 200)
         params = {
             "3 models": _cohort_only(folder, "three", KIT / "params" / "demo-full-offline.yaml"),
             "200 models": _cohort_only(folder, "many", folder / "many" / "demo-models-200.yaml"),

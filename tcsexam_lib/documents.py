@@ -1,13 +1,21 @@
-"""Typed output documents: a JSON object read by attribute, its shape declared once.
+"""Typed output documents: each JSON object's shape declared once, read by attribute.
 
-The kit's outputs are JSON documents (``tcsexam solver-score``, ``tcsexam score``, a run
-set's ``run-set.json``). Each object in them has a :class:`Record` class that declares its
-fields once, as typed attributes (:func:`field`), next to the JSON Schema that publishes
-it (``SCHEMA``: the schema's name and the place of the object in it; a test holds the two
-together). A record is the parsed JSON object itself (a ``dict``): ``record.status``
-reads the field, and ``record["status"]`` still reads it as plain data (a notebook
-written against the JSON keeps working, and the document is written, validated and
-compared as the JSON it is).
+Each object of an output (``tcsexam solver-score``, ``tcsexam score``, ``tcsexam stats``,
+a run set's ``run-set.json``) has a :class:`Record` class whose annotations are its
+fields, declared once: the JSON key (the attribute's name, or ``field(key=...)``), the
+type, the field's doc and its range (``Annotated[int, Doc("points", ge=0)]``), and a
+default for a field the document may leave out. From that one declaration come:
+
+- reading: a record *is* the parsed JSON object (a ``dict``: written, validated and
+  compared as the JSON it is; ``record["status"]`` still reads it as plain data), and
+  ``record.status`` reads the field (a field holding records wraps them on each read);
+- checking: :meth:`Record.spec` is the same shape as a `msgspec
+  <https://jcristharif.com/msgspec/>`_ ``Struct`` (built on first use, so that a command
+  that only writes never imports msgspec), the fast check of a document read at the edge
+  (:func:`conforms`);
+- publishing: :func:`tcsexam_lib.schemas.generate_schema` turns the spec into the
+  published JSON Schema of ``references/schemas/`` (``make schemas`` writes them, a test
+  fails when a committed one differs).
 
 Only the module that builds a document writes its keys; every other module reads it by
 attribute. Tables for notebooks (pandas, imported only when a table is asked for) come
@@ -16,7 +24,9 @@ from :func:`frame`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+import types
+import typing
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
     import pandas as pd
@@ -28,21 +38,61 @@ SHAPES = ("value", "record", "list", "dict", "dict_of_lists")
 _NO_DEFAULT: Any = object()
 
 
+class Doc:
+    """A field's doc and range, in its annotation: ``Annotated[int, Doc("points", ge=0)]``.
+
+    ``text`` is the field's description in the published schema (it is also what a
+    refusal says is allowed); ``constraints`` are msgspec's (``ge``, ``le``,
+    ``min_length``, ``pattern``...); ``keys``: a dict whose keys are exactly these.
+    """
+
+    __slots__ = ("text", "constraints", "keys")
+
+    def __init__(self, text: str | None = None, *, keys: tuple[str, ...] = (), **constraints: Any):
+        self.text, self.constraints, self.keys = text, constraints, keys
+
+
+#: A sha256 in hex.
+Sha256 = typing.Annotated[str, Doc(pattern="^[0-9a-f]{64}$")]
+
+
 class Field:
-    """A field of a :class:`Record`: its key (the attribute's name) and how it is read."""
+    """A field of a :class:`Record`: its JSON key, its default and how it is read."""
 
-    __slots__ = ("key", "of", "shape", "default")
+    __slots__ = ("key", "name", "default", "_of", "_shape", "owner")
 
-    def __init__(self, of: type[Record] | None, shape: str, default: Any, key: str) -> None:
-        self.key = key
-        self.of, self.shape, self.default = of, shape, default
+    def __init__(self, default: Any = _NO_DEFAULT, key: str = "") -> None:
+        self.key, self.name, self.default = key, "", default
+        self._of: type[Record] | None = None
+        self._shape = ""
+        self.owner: type[Record] | None = None
 
     @property
     def optional(self) -> bool:
         """True when the document may leave the field out (it then reads as the default)."""
         return self.default is not _NO_DEFAULT
 
+    @property
+    def annotation(self) -> Any:
+        """The field's type, as annotated (``Annotated`` docs included)."""
+        assert self.owner is not None
+        return _hints(self.owner)[self.name]
+
+    @property
+    def of(self) -> type[Record] | None:
+        """The record class the field's value holds (alone, in a list or a dict), if any."""
+        if not self._shape:
+            self._shape, self._of = _shape_of(self.annotation)
+        return self._of
+
+    @property
+    def shape(self) -> str:
+        """How the value is read (one of :data:`SHAPES`)."""
+        self.of  # noqa: B018 - resolves the shape
+        return self._shape
+
     def __set_name__(self, owner: type[Record], name: str) -> None:
+        self.name, self.owner = name, owner
         self.key = self.key or name
 
     def __get__(self, record: Record | None, owner: type[Record] | None = None) -> Any:
@@ -54,46 +104,41 @@ class Field:
             if self.default is _NO_DEFAULT:
                 raise AttributeError(f"{type(record).__name__} has no field {self.key!r}") from None
             return self.default
-        if self.of is None or value is None:
+        of = self.of
+        if of is None or value is None:
             return value
-        if self.shape == "record":
-            return self.of(value)
-        if self.shape == "list":
-            return [self.of(item) for item in value]
-        if self.shape == "dict":
-            return {key: self.of(item) for key, item in value.items()}
-        return {key: [self.of(item) for item in items] for key, items in value.items()}
+        shape = self._shape
+        if shape == "record":
+            return of(value)
+        if shape == "list":
+            return [of(item) for item in value]
+        if shape == "dict":
+            return {key: of(item) for key, item in value.items()}
+        return {key: [of(item) for item in items] for key, items in value.items()}
 
 
 def field(
     of: type[Record] | None = None, *, shape: str = "", default: Any = _NO_DEFAULT, key: str = ""
 ) -> Any:
-    """Declare a field of a :class:`Record` (annotate it with its type).
-
-    ``of`` reads the value as that record (``shape`` ``record``, the default with
-    ``of``), a list of them (``list``) or a dict of them (``dict``); ``default`` makes the
-    field optional (read as the default when the document leaves it out); ``key`` is the
-    JSON key when the attribute has another name.
-    """
-    shape = shape or ("record" if of is not None else "value")
-    if shape not in SHAPES:
+    """A field whose JSON key differs from its attribute (``key``), or that the document
+    may leave out (``default``: what it then reads as). A plain annotation with a plain
+    default (``simulated: bool = False``) needs no call. ``of`` and ``shape`` (the record a
+    field holds, and how) are read from the annotation; given, they must agree with it."""
+    if shape and shape not in SHAPES:
         raise ValueError(f"unknown shape {shape!r}")
-    return Field(of, shape, default, key)
+    return Field(default, key)
 
 
 class Record(dict):
     """One JSON object of an output document, read by typed attribute.
 
-    A record *is* the parsed JSON object (a ``dict``, so that it is written, validated
-    and compared as the JSON it is); its fields are also typed attributes. Reading a
-    field that holds records (``of=``) wraps them on each read (a shallow copy of their
-    keys; the values are shared).
+    A record *is* the parsed JSON object (a ``dict``); its annotations are its fields.
 
     Examples
     --------
     >>> class Point(Record):
-    ...     x: float = field()
-    ...     label: str | None = field(default=None)
+    ...     x: float
+    ...     label: str | None = None
     >>> point = Point({"x": 1.5})
     >>> point.x, point.label, point["x"], point.data
     (1.5, None, 1.5, {'x': 1.5})
@@ -105,6 +150,25 @@ class Record(dict):
 
     #: ``(schema name, JSON pointer)``: where the published schema describes this object.
     SCHEMA: ClassVar[tuple[str, str] | None] = None
+    #: What the published schema says of the object as a whole (most objects: nothing).
+    DESCRIPTION: ClassVar[str | None] = None
+    #: The title of a published schema (its top-level record's).
+    TITLE: ClassVar[str | None] = None
+    #: The schema of the further keys the object may hold (``None``: any).
+    FURTHER: ClassVar[dict[str, Any] | None] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        own = []
+        for name in cls.__dict__.get("__annotations__", {}):
+            if name.startswith("_") or _is_classvar(cls.__annotations__[name]):
+                continue
+            value = cls.__dict__.get(name, _NO_DEFAULT)
+            declared = value if isinstance(value, Field) else Field(value)
+            setattr(cls, name, declared)
+            declared.__set_name__(cls, name)
+            own.append(declared)
+        cls._own_fields = tuple(own)
 
     @property
     def data(self) -> dict[str, Any]:
@@ -116,10 +180,198 @@ class Record(dict):
         """Every declared field by its JSON key, in declaration order (a base class's first)."""
         found: dict[str, Field] = {}
         for klass in reversed(cls.__mro__):
-            for value in vars(klass).values():
-                if isinstance(value, Field):
-                    found[value.key] = value
+            for declared in klass.__dict__.get("_own_fields", ()):
+                found[declared.key] = declared
         return found
+
+    @classmethod
+    def spec(cls) -> type:
+        """The record's shape as a msgspec ``Struct`` (built once, on first use)."""
+        built = cls.__dict__.get("_spec")
+        if built is None:
+            built = _build_spec(cls)
+            cls._spec = built
+        return built
+
+
+def _is_classvar(annotation: Any) -> bool:
+    return (isinstance(annotation, str) and annotation.startswith("ClassVar")) or (
+        typing.get_origin(annotation) is ClassVar
+    )
+
+
+def _hints(cls: type[Record]) -> dict[str, Any]:
+    """The evaluated annotations of a record class (cached on the class)."""
+    found = cls.__dict__.get("_hints")
+    if found is None:
+        found = typing.get_type_hints(cls, include_extras=True)
+        cls._hints = found
+    return found
+
+
+def _strip(annotation: Any) -> tuple[Any, Doc | None]:
+    """The type inside ``Annotated`` (and its :class:`Doc`), ``None`` left out of a union."""
+    doc = None
+    if typing.get_origin(annotation) is typing.Annotated:
+        annotation, *extras = typing.get_args(annotation)
+        doc = next((e for e in extras if isinstance(e, Doc)), None)
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        if len(args) == 1:
+            annotation = _strip(args[0])[0]
+    return annotation, doc
+
+
+def is_record(value: Any) -> bool:
+    """True for a record class."""
+    return isinstance(value, type) and issubclass(value, Record)
+
+
+def _shape_of(annotation: Any) -> tuple[str, type[Record] | None]:
+    inner = _strip(annotation)[0]
+    if is_record(inner):
+        return "record", inner
+    origin, args = typing.get_origin(inner), typing.get_args(inner)
+    if origin is list and args and is_record(_strip(args[0])[0]):
+        return "list", _strip(args[0])[0]
+    if origin is dict and len(args) == 2:
+        value = _strip(args[1])[0]
+        if is_record(value):
+            return "dict", value
+        if typing.get_origin(value) is list and is_record(_strip(typing.get_args(value)[0])[0]):
+            return "dict_of_lists", _strip(typing.get_args(value)[0])[0]
+    return "value", None
+
+
+# --- the msgspec spec and the published schema -------------------------------------------
+
+
+def _spec_type(annotation: Any) -> Any:
+    """An annotation with every record replaced by its spec and every Doc by msgspec's Meta."""
+    import msgspec
+
+    if is_record(annotation):
+        return annotation.spec()
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is typing.Annotated:
+        inner, *extras = args
+        metas = [_meta(e) if isinstance(e, Doc) else e for e in extras]
+        return typing.Annotated[(_spec_type(inner), *metas)]
+    if origin in (typing.Union, types.UnionType):
+        return typing.Union[tuple(_spec_type(a) for a in args)]  # noqa: UP007
+    if origin is Literal:  # the published enum keeps the declared order (msgspec sorts it)
+        return typing.Annotated[annotation, msgspec.Meta(extra_json_schema={"x-enum": list(args)})]
+    if not args:
+        return annotation
+    if origin in (list, dict, tuple):
+        return origin[tuple(_spec_type(a) for a in args)]
+    assert msgspec  # other generics are msgspec's own
+    return annotation
+
+
+def _meta(doc: Doc) -> Any:
+    import msgspec
+
+    extra = {"x-keys": list(doc.keys)} if doc.keys else None
+    return msgspec.Meta(description=doc.text, extra_json_schema=extra, **doc.constraints)
+
+
+def _build_spec(cls: type[Record]) -> type:
+    import msgspec
+
+    specs = [
+        (key, _spec_type(declared.annotation), msgspec.field(default=declared.default))
+        if declared.optional
+        else (key, _spec_type(declared.annotation))
+        for key, declared in cls.fields().items()
+    ]
+    struct = msgspec.defstruct(cls.__name__, specs, module=cls.__module__, kw_only=True)
+    struct.__doc__ = cls.__dict__.get("DESCRIPTION")  # the schema's words for the object
+    struct._record = cls
+    return struct
+
+
+def conforms(data: Any, record: type[Record]) -> bool:
+    """True when parsed JSON ``data`` has the shape of ``record`` (fast: msgspec).
+
+    The fast check of a document read at the edge: msgspec converts it to the record's
+    spec, then the two things msgspec does not check are looked at (a dict's required
+    keys, an object's further keys); a refusal is explained by the full validator of the
+    published schema (:mod:`tcsexam_lib.schemas`), in the kit's message template. Where
+    msgspec is stricter than the schema (a whole number written ``1.0``) the full
+    validator decides.
+
+    Examples
+    --------
+    >>> class Point(Record):
+    ...     x: float
+    >>> conforms({"x": 1}, Point), conforms({"x": "1"}, Point), conforms({}, Point)
+    (True, False, False)
+    """
+    import msgspec
+
+    try:
+        msgspec.convert(data, record.spec(), strict=True)
+    except msgspec.ValidationError:
+        return False
+    return _keys_conform(data, record)
+
+
+_JSON_TYPE_OF = {"string": str, "boolean": bool, "object": dict, "array": list}
+
+
+def _keys_conform(data: dict[str, Any], record: type[Record]) -> bool:
+    """A dict's required keys (``Doc(keys=...)``) and further keys (``FURTHER``) of
+    ``data`` and of the records in it, where the record declares any."""
+    plan = _key_plan(record)
+    if plan is None:
+        return True
+    further, declared, keyed, nested = plan
+    if further is not None and not all(
+        isinstance(data[key], further) for key in data.keys() - declared
+    ):
+        return False
+    for key, keys in keyed:
+        value = data.get(key)
+        if isinstance(value, dict) and not value.keys() >= keys:
+            return False
+    for key, shape, child in nested:
+        value = data.get(key)
+        items = () if value is None else [value] if shape == "record" else value
+        items = items.values() if isinstance(items, dict) else items
+        if shape == "dict_of_lists":
+            items = [item for group in items for item in group]
+        child_further, child_declared, child_keyed, child_nested = child._plan
+        if child_keyed or child_nested:
+            if not all(_keys_conform(item, child) for item in items):
+                return False
+        elif any(  # the usual leaf (a table's row): one loop, no call per item
+            not isinstance(item[k], child_further)
+            for item in items
+            for k in item.keys() - child_declared
+        ):
+            return False
+    return True
+
+
+def _key_plan(record: type[Record]) -> tuple | None:
+    """What :func:`_keys_conform` looks at in a record (``None``: nothing, at any depth)."""
+    if "_plan" in record.__dict__:
+        return record._plan
+    record._plan = None  # a record nested in itself
+    further = None
+    if record.FURTHER is not None:
+        further = _JSON_TYPE_OF.get(record.FURTHER.get("type"), object)
+    keyed, nested = [], []
+    for key, declared in record.fields().items():
+        doc = _strip(declared.annotation)[1]
+        if doc is not None and doc.keys:
+            keyed.append((key, frozenset(doc.keys)))
+        if declared.of is not None and _key_plan(declared.of) is not None:
+            nested.append((key, declared.shape, declared.of))
+    found = (further, frozenset(record.fields()), keyed, nested)
+    record._plan = found if further is not None or keyed or nested else None
+    return record._plan
 
 
 def frame(

@@ -23,9 +23,9 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Annotated, Any, NamedTuple
 
-from .documents import Record, field
+from .documents import Doc, Record, Sha256
 
 #: The lock file, in the kit's checkout: every package of the environment, pinned.
 LOCK_FILE = "requirements.lock"
@@ -81,14 +81,24 @@ class Environment(Record):
     """
 
     SCHEMA = ("provenance", "/$defs/environment")
-    python: str = field()
-    implementation: str = field()
-    platform: str = field()
-    #: the sha256 of the lock file the environment was installed from (``None``: not
-    #: installed from the kit's lock, e.g. a conda environment)
-    lock_sha256: str | None = field()
-    #: package name (as on PyPI, normalised) -> installed version (``None``: not installed)
-    packages: dict[str, str | None] = field()
+    DESCRIPTION = (
+        "the environment an output was computed in: Python, platform, the lock's sha256, "
+        "the versions of the packages on its computation path"
+    )
+    python: Annotated[str, Doc("the Python version, e.g. 3.11.7")]
+    implementation: Annotated[str, Doc("the Python implementation, e.g. CPython")]
+    platform: Annotated[str, Doc("operating system and machine, e.g. linux-x86_64")]
+    lock_sha256: Annotated[
+        Sha256 | None,
+        Doc(
+            "the sha256 of the lock file the environment was installed from, or null (not "
+            "installed from the kit's lock)"
+        ),
+    ]
+    packages: Annotated[
+        dict[str, str | None],
+        Doc("package name (normalised) -> installed version, or null (not installed)"),
+    ]
 
 
 def normalize_name(name: str) -> str:

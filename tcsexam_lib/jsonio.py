@@ -16,7 +16,8 @@ import re
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
-from itertools import chain, compress
+from itertools import chain, compress, repeat
+from operator import is_
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -132,21 +133,35 @@ def nests_deeper_than(data: Any, limit: int) -> bool:
     return _walk_containers(data, limit)[0]
 
 
-def _walk_containers(data: Any, limit: int) -> tuple[bool, int]:
-    """``(deeper than limit, the number of object keys)`` of parsed JSON ``data``.
+def _walk_containers(data: Any, limit: int) -> tuple[bool, int, bool]:
+    """``(deeper than limit, the number of object keys, every number finite)`` of parsed
+    JSON ``data`` (a float is finite, an integer one a float can hold).
 
     Walked level by level, without recursion, never further than ``limit + 1`` levels
-    (the keys are then not all counted: the data is refused anyway).
+    (the keys are then not all counted: the data is refused anyway). ``finite`` may be
+    false for finite numbers whose sum overflows (then the caller looks closer).
     """
     level = [data] if type(data) in _CONTAINERS else []
-    keys = 0
+    keys, finite = 0, _finite([data])
     for _ in range(limit):
         if not level:
-            return False, keys
+            return False, keys, finite
         keys += sum(map(len, filter(_is_dict, level)))
         values = list(_values_of(level))  # C-level loops below: no Python call per value
+        finite = finite and _finite(values)
         level = list(compress(values, map(_CONTAINERS.__contains__, map(type, values))))
-    return bool(level), keys
+    return bool(level), keys, finite
+
+
+def _finite(values: list[Any]) -> bool:
+    """True when the floats of ``values`` sum to a finite float (so none is NaN or
+    infinite) and their integers lie within a float's range (C-level loops only)."""
+    types = list(map(type, values))
+    floats = list(compress(values, map(is_, types, repeat(float))))
+    if floats and not math.isfinite(sum(floats)):
+        return False
+    ints = list(compress(values, map(is_, types, repeat(int))))
+    return not ints or (max(ints) <= _LARGEST_FLOAT and min(ints) >= -_LARGEST_FLOAT)
 
 
 def _is_dict(value: Any) -> bool:
@@ -198,13 +213,15 @@ def parse_json_text(
 
     too_deep = f"nested more than {MAX_JSON_DEPTH} levels deep (arrays and objects)"
     try:
-        data = json.loads(
-            text,
-            parse_constant=keep_literal,
-            parse_float=keep_finite_float,
-            parse_int=keep_finite_int,
-        )
-        deep, keys = _walk_containers(data, MAX_JSON_DEPTH)
+        data = json.loads(text)  # the C scanner alone: no Python call per number
+        deep, keys, finite = _walk_containers(data, MAX_JSON_DEPTH)
+        if not deep and not finite:  # parsed again to say where each such number stood
+            data = json.loads(
+                text,
+                parse_constant=keep_literal,
+                parse_float=keep_finite_float,
+                parse_int=keep_finite_int,
+            )
         if not deep and keys != _count_key_ends(text):
             json.loads(text, object_pairs_hook=_no_duplicates)  # names a repeated key
     except RecursionError as exc:  # deeper than the interpreter's recursion limit allows

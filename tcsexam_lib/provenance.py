@@ -12,9 +12,10 @@ from __future__ import annotations
 import datetime as _dt
 import os
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Annotated, Any, Literal, Protocol
 
-from .environment import COMPUTATION_PATH, describe_environment
+from .documents import Doc, Record, Sha256
+from .environment import COMPUTATION_PATH, Environment, describe_environment
 from .jsonio import sha256_file
 from .paths import resolve_references_dir
 from .version import VERSION
@@ -28,6 +29,133 @@ class ReferenceFile(Protocol):
     reference_id: str
     path: Path | None
     sha256: str | None
+
+
+Text = Annotated[str, Doc("text", min_length=1)]
+TextOrNull = Annotated[str | None, Doc("text or null")]
+WholeNumber = Annotated[int, Doc("a whole number")]
+
+
+class SolverScoreParameters(Record):
+    """The parameters ``run_solver_score`` is called again with."""
+
+    task: Text
+    records: Text
+    reference: Text
+    reference_id: TextOrNull = None
+    references_dir: TextOrNull = None
+    model: TextOrNull = None
+    attempt: TextOrNull = None
+
+
+class ScoreParameters(Record):
+    """The parameters ``run_score`` is called again with."""
+
+    suite: Text
+    attempts: Text
+    cohort: Text
+    references_dir: TextOrNull = None
+    solver_evidence: TextOrNull = None
+
+
+class StatsParameters(Record):
+    """The parameters ``run_stats`` is called again with."""
+
+    index: Text
+    resamples: WholeNumber
+    seed: WholeNumber
+    level: Annotated[float, Doc("a number")]
+
+
+class ModelIndexParameters(Record):
+    """The parameters ``run_model_index`` is called again with."""
+
+    index: Text
+    model: Text
+
+
+#: The library function ``tcsexam verify`` calls again, and the parameters it takes.
+ENTRY_POINTS: dict[str, type[Record]] = {
+    "run_solver_score": SolverScoreParameters,
+    "run_score": ScoreParameters,
+    "run_stats": StatsParameters,
+    "run_model_index": ModelIndexParameters,
+}
+
+
+class ReferenceRecord(Record):
+    """The solver reference an output was computed against (``None``: computed from
+    another output, which names only its id)."""
+
+    SCHEMA = ("provenance", "/$defs/reference")
+    reference_id: str | None = None
+    path: Annotated[str | None, Doc("a file path (text) or null")] = None
+    resolved: Annotated[str | None, Doc("a file path (text) or null")] = None
+    sha256: Annotated[Sha256 | None, Doc("a sha256 in hex, or null")] = None
+
+
+class InputRecord(Record):
+    """An input file: its path as given, resolved, and the sha256 of its bytes."""
+
+    SCHEMA = ("provenance", "/$defs/input")
+    path: Annotated[str, Doc("a file path (text)", min_length=1)]
+    resolved: str = None
+    sha256: Annotated[Sha256, Doc("a sha256 in hex")]
+
+
+class Provenance(Record):
+    """The provenance block of an output (see :func:`build_provenance`)."""
+
+    SCHEMA = ("provenance", "/$defs/provenance")
+    kit: str = None
+    kit_version: str = None
+    metric_id: str = None
+    producer: str = None
+    entry_point: Annotated[
+        Literal[(*ENTRY_POINTS, None)],
+        Doc(
+            "run_solver_score, run_score, run_stats or run_model_index (a model's entry of an "
+            "index, alone)"
+        ),
+    ] = None
+    cwd: Annotated[str | None, Doc("the working folder of the run (text)")] = None
+    parameters: dict[str, Annotated[str | int | float | None, Doc("text, a number or null")]]
+    references_dir: Annotated[str | None, Doc("a folder path (text) or null")] = None
+    reference: ReferenceRecord = None
+    inputs: dict[str, InputRecord]
+    environment: Environment = None
+    created_utc: str = None
+    paths_relative_to: Annotated[
+        Literal["output_folder"], Doc("output_folder: every path is relative to it")
+    ] = None
+
+    @classmethod
+    def schema_extra(cls) -> dict[str, Any]:
+        """The parameters each entry point is called again with (``if``/``then``)."""
+        from .schemas import inline_schema
+
+        rules = []
+        for name, parameters in ENTRY_POINTS.items():
+            check = {"properties": {"entry_point": {"const": name}}, "required": ["entry_point"]}
+            shape = inline_schema(parameters)
+            shape.pop("type")
+            rules.append({"if": check, "then": {"properties": {"parameters": shape}}})
+        return {"allOf": rules}
+
+
+class OutputWithProvenance(Record):
+    """Any output of the kit, as ``tcsexam verify`` reads it: its provenance block."""
+
+    SCHEMA = ("provenance", "")
+    TITLE = "The provenance block of a kit output, as tcsexam verify reads it"
+    DESCRIPTION = (
+        "tcsexam verify recomputes an output (of tcsexam solver-score, score or stats) from "
+        "its provenance: the library function (entry_point), its parameters, the working "
+        "folder they are relative to, the references folder, the reference file and every "
+        "input file with its sha256, and the environment it was computed in (compared by "
+        "tcsexam verify, never a cause of MISMATCH by itself)."
+    )
+    provenance: Provenance
 
 
 def kit_version() -> str:

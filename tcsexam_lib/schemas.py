@@ -1,4 +1,5 @@
-"""The published JSON Schemas (``references/schemas/``) and validation against them.
+"""The published JSON Schemas (``references/schemas/``): validation against them, and the
+generation of those of the kit's outputs from their records.
 
 Every JSON input is checked against its schema: each value against its vocabulary and
 range. A compiled validator accepts valid data quickly; a refused document is explained
@@ -9,11 +10,13 @@ that names the file, the place, the field, the value received and what is allowe
 from __future__ import annotations
 
 import json
+import typing
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from .documents import Record, conforms, is_record
 from .errors import InputRefused, Problem
 from .inputrules import Rule, RuleList
 from .jsonio import Describe, json_pointer
@@ -21,6 +24,169 @@ from .paths import schema_path
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
     import jsonschema
+
+
+#: The published schemas generated from the kit's typed records (``make schemas``), by
+#: name: the module and the record of the document's top level. The other schemas
+#: (``references/schemas/``) describe inputs, and are written by hand.
+GENERATED = {
+    "index-output": ("tcsexam_lib.scoring.index_document", "IndexDocument"),
+    "solver-output": ("tcsexam_lib.scoring.solver_document", "SolverDocument"),
+    "provenance": ("tcsexam_lib.provenance", "OutputWithProvenance"),
+}
+
+
+def generated_schema_text(name: str) -> str:
+    """The text of a generated schema (:data:`GENERATED`), as committed."""
+    import importlib
+
+    module, record = GENERATED[name]
+    schema = generate_schema(getattr(importlib.import_module(module), record))
+    return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_schemas(check: bool = False) -> list[str]:
+    """Write every generated schema (``check``: write nothing); the names that differed."""
+    differ = []
+    for name in GENERATED:
+        path, text = schema_path(name), generated_schema_text(name)
+        if path.read_text(encoding="utf-8") != text:
+            differ.append(name)
+            if not check:
+                path.write_text(text, encoding="utf-8")
+    return differ
+
+
+def generate_schema(record: type[Record]) -> dict[str, Any]:
+    """The published JSON Schema of an output whose top-level object is ``record``.
+
+    Its title is the record's ``TITLE``, its description the record's ``DESCRIPTION``;
+    each nested record is a definition named by its ``SCHEMA`` pointer (``/$defs/row``),
+    in the order the document first holds it.
+    """
+    import msgspec
+
+    specs = _specs(record)
+    (top,), components = msgspec.json.schema_components(
+        [record.spec()], ref_template="#/$defs/{name}"
+    )
+    names = {s.__name__: (s._record.SCHEMA or ("", s.__name__))[1].rsplit("/", 1)[-1]
+             for s in specs}  # fmt: skip
+    body = _house(components[record.spec().__name__], names)
+    schema: dict[str, Any] = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": record.TITLE,
+        "description": body.pop("description", None),
+        **body,
+    }
+    _in_order(record, schema)
+    definitions = {}
+    for spec in specs[1:]:
+        node = _in_order(spec._record, _house(components[spec.__name__], names))
+        definitions[names[spec.__name__]] = node
+    if definitions:
+        schema["$defs"] = definitions
+    return schema
+
+
+def _required(record: type[Record]) -> dict[str, Any]:
+    """The keys a record requires and its properties, in declaration order."""
+    keys = [key for key, declared in record.fields().items() if not declared.optional]
+    return {"required": keys} if keys else {}
+
+
+def _in_order(record: type[Record], node: dict[str, Any]) -> dict[str, Any]:
+    properties = node.get("properties", {})
+    node["properties"] = {key: properties[key] for key in record.fields()}
+    node.update(_required(record))
+    node.update(_extra(record))
+    return node
+
+
+def _extra(record: type[Record]) -> dict[str, Any]:
+    """What a record adds to its schema: its further keys, its own keywords."""
+    extra = {} if record.FURTHER is None else {"additionalProperties": record.FURTHER}
+    hook = getattr(record, "schema_extra", None)
+    return {**extra, **(hook() if hook else {})}
+
+
+def inline_schema(record: type[Record]) -> dict[str, Any]:
+    """The JSON Schema of a record without nested records, inline (no definitions).
+
+    Examples
+    --------
+    >>> class Point(Record):
+    ...     x: float
+    ...     label: str | None = None
+    >>> inline_schema(Point)["properties"]
+    {'x': {'type': 'number'}, 'label': {'type': ['string', 'null']}}
+    """
+    import msgspec
+
+    _, components = msgspec.json.schema_components([record.spec()], ref_template="#/$defs/{name}")
+    return _house(components[record.spec().__name__], {})
+
+
+def _specs(record: type[Record]) -> list[type]:
+    """The spec of ``record`` and of every record nested in it, depth first."""
+    found: dict[type[Record], None] = {}
+
+    def visit(cls: type[Record]) -> None:
+        if cls in found:
+            return
+        found[cls] = None
+        for declared in cls.fields().values():
+            for nested in _records_in(declared.annotation):
+                visit(nested)
+
+    visit(record)
+    return [cls.spec() for cls in found]
+
+
+def _records_in(annotation: Any) -> list[type[Record]]:
+    if is_record(annotation):
+        return [annotation]
+    return [r for a in typing.get_args(annotation) for r in _records_in(a)]
+
+
+def _house(node: Any, renamed: dict[str, str]) -> Any:
+    """msgspec's schema in the house style: no titles or defaults, ``["number", "null"]``
+    for a nullable scalar, definitions by their published names."""
+    if isinstance(node, list):
+        return [_house(item, renamed) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: _house(v, renamed) for k, v in node.items() if k not in ("title", "default")}
+    if "x-enum" in out:
+        values = out.pop("x-enum")
+        out = {"enum": values, **{k: v for k, v in out.items() if k not in ("enum", "anyOf")}}
+    if "$ref" in out:
+        out["$ref"] = "#/$defs/" + renamed.get(out["$ref"].rsplit("/", 1)[1], out["$ref"])
+    options = out.get("anyOf")
+    if options and all(set(o) == {"type"} for o in options):
+        del out["anyOf"]
+        types_ = [t for o in options for t in (o["type"] if isinstance(o["type"], list) else
+                                               [o["type"]])]  # fmt: skip
+        out = {"type": types_ if len(types_) > 1 else types_[0], **out}
+    elif options and len(options) == 2 and {"type": "null"} in options:
+        other = next(o for o in options if o != {"type": "null"})
+        if set(other) <= {"type", "minLength", "pattern", "minimum", "maximum"} or "enum" in other:
+            del out["anyOf"]
+            if "enum" in other:
+                other = {"enum": [*other["enum"], None]}
+            else:
+                other = {**other, "type": [other["type"], "null"]}
+            out = {**other, **out}
+    if out.get("required") == []:
+        del out["required"]
+    keys = out.pop("x-keys", None)
+    if keys is not None:
+        item = out.pop("additionalProperties")
+        out["required"] = list(keys)
+        out["properties"] = {key: item for key in keys}
+    order = ("type", "enum", "required", "properties")
+    return {**{k: out[k] for k in order if k in out}, **{k: v for k, v in out.items()
+                                                         if k not in order}}  # fmt: skip
 
 
 @cache
@@ -156,6 +322,15 @@ def validate_with_schema(
     refuse_document(schema_rules(schema_name), Document(data, source, describe), schema_name)
 
 
+def validate_document(data: Any, record: type[Record], source: str) -> None:
+    """Refuse ``data`` unless it has the shape of the output ``record`` (its published
+    schema, named by ``record.SCHEMA``): msgspec checks it fast, and a refusal is
+    explained, every problem at once, as :func:`validate_with_schema` does."""
+    name = record.SCHEMA[0]
+    rule = schema_rule(name, holds=lambda document: conforms(document.data, record))
+    refuse_document(RuleList(f"{name} schema", (rule,)), Document(data, source), name)
+
+
 def refuse_document(
     rules: RuleList[Document, Problem], document: Document, schema_name: str
 ) -> None:
@@ -166,3 +341,13 @@ def refuse_document(
         raise InputRefused.from_problems(
             f"{document.source} does not match the published schema '{schema_name}'", problems
         )
+
+
+if __name__ == "__main__":  # make schemas
+    import sys
+
+    checking = "--check" in sys.argv
+    changed = write_schemas(check=checking)
+    verb = "differ from the records" if checking else "rewritten"
+    print(f"{', '.join(changed)}: {verb}" if changed else "every generated schema is current")
+    sys.exit(1 if checking and changed else 0)

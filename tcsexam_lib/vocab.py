@@ -89,3 +89,21 @@ SOLVER_PROTOCOLS = ("online", "offline")
 def sorted_statuses(statuses: frozenset[str]) -> str:
     """Comma-separated, sorted list for messages."""
     return ", ".join(sorted(statuses))
+
+
+def simulated_label(kind: str = "") -> str:
+    """The words that label SIMULATED data wherever it appears (pages, charts, the
+    commands' output, the demo's files), of one ``kind`` of demo data.
+
+    Examples
+    --------
+    >>> simulated_label(), simulated_label("Full-size")
+    ('SIMULATED demo data', 'SIMULATED Full-size demo data')
+    """
+    return f"SIMULATED {kind} demo data" if kind else "SIMULATED demo data"
+
+
+#: The label of simulated data.
+SIMULATED = simulated_label()
+#: The banner of a page (and a chart) of simulated data.
+SIMULATED_BANNER = f"{SIMULATED.upper()} — not TCSExam results"

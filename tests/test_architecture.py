@@ -122,7 +122,7 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("solver references and suites", {"references"}),
     ("scoring", {"scoring"}),
     ("uncertainty beside the index", {"stats"}),
-    ("recomputing outputs, demo data", {"verify", "demo", "demo_full_size", "demo_models"}),
+    ("recomputing outputs, demo data", {"verify", "demo", "demo_scale"}),
     ("reports and teaching", {"reports", "teaching"}),
     ("the report notebooks' views", {"views"}),
     ("the command line", {"cli"}),
@@ -354,8 +354,9 @@ READERS_MAY_SUBSCRIPT = {
     # the self-check's answer: a dict the student types, {"status": ..., "index": ...}
     "teaching/exercises.py": {"status", "index"},
     "demo.py": {"instances", "status"},
-    # a reference file's raw data (the generator's input), not an output document
-    "demo_models.py": {"direction", "instances", "kind", "tasks"},
+    # a reference file's raw data (the generator's input), not an output document; and
+    # "models", the name of a scale in the generator's tables (SEEDS, LABELS, MARKERS)
+    "demo_scale.py": {"direction", "instances", "kind", "tasks", "models"},
 }
 
 #: Modules that read output documents.
@@ -384,7 +385,7 @@ READERS = [
     "teaching/exercises.py",
     "teaching/plots.py",
     "demo.py",
-    "demo_models.py",
+    "demo_scale.py",
 ]
 
 

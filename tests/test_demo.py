@@ -223,11 +223,11 @@ def test_solver_output_says_simulated_only_for_a_simulated_reference(tmp_path):
 def test_full_size_run_set_has_the_counts_of_tcsexam_full_and_is_labelled_simulated(tmp_path):
     import json
 
-    from tcsexam_lib.demo_full_size import build_files, write_files
+    from tcsexam_lib.demo_scale import build_files, write_files
     from tcsexam_lib.errors import InputRefused
     from tcsexam_lib.references.load import reference_from_data
 
-    files = build_files()
+    files = build_files("full")
     reference = json.loads(files["references/demo-k3-sim-full-size-v1/demo-full-size.json"])
     loaded = reference_from_data(reference)
     assert sum(len(t.scored) for t in loaded.tasks.values()) == 1860
@@ -238,17 +238,17 @@ def test_full_size_run_set_has_the_counts_of_tcsexam_full_and_is_labelled_simula
                files["demo-full-size-offline/attempts.csv"].splitlines()[1:])  # fmt: skip
     (tmp_path / "mine.txt").write_text("not the generator's")
     with pytest.raises(InputRefused, match=r"field '--root' .*a non-empty folder this generator"):
-        write_files(tmp_path)
+        write_files(tmp_path, "full")
 
 
 def test_many_model_run_set_is_seeded_labelled_and_has_every_status(tmp_path):
     import json
 
-    from tcsexam_lib.demo_models import build_files, write_files
+    from tcsexam_lib.demo_scale import build_files, write_files
     from tcsexam_lib.errors import InputRefused
 
-    files = build_files(200)
-    assert build_files(200) == files  # seeded: the same files every time
+    files = build_files("models", 200)
+    assert build_files("models", 200) == files  # seeded: the same files every time
     cohort = json.loads(files["demo-full-offline/cohort.json"])
     assert len(cohort["models"]) == 200 and cohort["simulated"] is True
     assert "SIMULATED" in cohort["description"] and "SIMULATED" in files["demo-models-200.yaml"]
@@ -261,7 +261,7 @@ def test_many_model_run_set_is_seeded_labelled_and_has_every_status(tmp_path):
     assert sorted(set(per_model.values())) == [31, 32]  # 8 models miss a task: incomplete
     assert sum(1 for n in per_model.values() if n == 31) == 8
     with pytest.raises(InputRefused, match=r"field '--models' = 1.*from 2 to 1000"):
-        build_files(1)
+        build_files("models", 1)
     (tmp_path / "mine.txt").write_text("not the generator's")
     with pytest.raises(InputRefused, match=r"field '--root' .*a non-empty folder this generator"):
-        write_files(3, tmp_path)
+        write_files(tmp_path, "models", 3)

@@ -21,19 +21,23 @@ from typing import Any
 import pytest
 from conftest import write_run_set
 
-from tcsexam_lib import environment, run_report, run_score, run_solver_score
-from tcsexam_lib.documents import Field, Record
+from tcsexam_lib import environment, provenance, run_report, run_score, run_solver_score
+from tcsexam_lib.documents import Field, Record, conforms
 from tcsexam_lib.reports import history, run_set_document
-from tcsexam_lib.schemas import load_schema, schema_errors
+from tcsexam_lib.schemas import load_schema, schema_errors, write_schemas
 from tcsexam_lib.scoring import index_document, solver_document
 from tcsexam_lib.stats import document as stats_document
 
-MODULES = (index_document, solver_document, stats_document, run_set_document, environment, history)
+MODULES = (index_document, solver_document, stats_document, run_set_document, environment,
+           provenance, history)  # fmt: skip
 RECORDS = [
     value
     for module in MODULES
     for value in vars(module).values()
-    if isinstance(value, type) and issubclass(value, Record) and value.__module__ == module.__name__
+    if isinstance(value, type)
+    and issubclass(value, Record)
+    and value.__module__ == module.__name__
+    and value.SCHEMA is not None  # not the parameters of an entry point (inline in provenance)
 ]
 
 #: Required by the schema, optional in the record, and why.
@@ -60,6 +64,11 @@ def _accepted(annotation: Any) -> set[str] | None:
     if annotation is Any:
         return None
     origin = typing.get_origin(annotation)
+    if origin is typing.Annotated:
+        return _accepted(typing.get_args(annotation)[0])
+    if origin is typing.Literal:
+        names = {str: "string", bool: "boolean", int: "integer", float: "number"}
+        return {"null" if v is None else names[type(v)] for v in typing.get_args(annotation)}
     if origin in (typing.Union, types.UnionType):
         found: set[str] = set()
         for arg in typing.get_args(annotation):
@@ -206,6 +215,19 @@ def test_the_kits_outputs_match_their_published_schemas(ws, tmp_path, tiny_noteb
         run_set_document.load_run_set(run_set.folder).environment.packages
         == (blocks["run set"]["packages"])
     )
+
+
+def test_the_committed_schemas_are_generated_from_the_records():
+    """``make schemas`` writes them; a record changed without it fails here."""
+    assert write_schemas(check=True) == [], "run make schemas and commit the schemas"
+
+
+def test_a_record_is_declared_once_and_its_spec_checks_the_json():
+    document = index_document.IndexDocument
+    assert list(document.fields())[:3] == ["metric_id", "suite", "solver_protocol"]
+    assert document.fields()["models"].name == "results"
+    assert conforms({"metric_id": "m", "models": {"a": {}}}, document) is False
+    assert solver_document.SolverDocument.fields()["instances"].of is solver_document.InstanceRow
 
 
 def test_the_environment_is_defined_once_in_the_published_schemas():

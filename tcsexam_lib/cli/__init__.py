@@ -17,13 +17,8 @@ from collections.abc import Sequence
 from ..errors import TcsexamError
 from ..gcpause import few_collections
 from .references import add_reference_commands, add_verify_command
-from .reports import (
-    add_demo_commands,
-    add_report_command,
-    add_stats_command,
-    add_teaching_command,
-)
-from .scoring import add_scoring_commands
+from .reports import add_demo_commands, add_report_command, add_teaching_command
+from .scoring import add_scoring_commands, add_stats_command
 
 
 class _VersionAction(argparse.Action):

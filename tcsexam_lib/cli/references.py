@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import add_references_dir, say, say_json
+from .common import REFERENCES_DIR, add_command, arguments, option, say, say_json
 
 #: How many floor-set instances `reference check` prints per task (--json lists them all).
 _SHOWN_FLOOR_INSTANCES = 10
@@ -77,11 +77,7 @@ def _cmd_reference_build(args: argparse.Namespace) -> int:
 
     path, data = run_reference_build(
         reference_id=args.id,
-        suite=args.suite,
-        tasks=args.tasks,
-        runs=args.runs,
-        output_dir=args.output_dir,
-        description=args.description,
+        **arguments(args, "suite", "tasks", "runs", "output_dir", "description"),
     )
     n_scored = sum(len(task["instances"]) for task in data["tasks"].values()) - len(
         data["unscored_reference_instances"]
@@ -104,53 +100,55 @@ def _cmd_reference_build(args: argparse.Namespace) -> int:
 def add_reference_commands(sub) -> None:
     reference = sub.add_parser("reference", help="check or build solver reference files")
     ref_sub = reference.add_subparsers(dest="reference_command", required=True, metavar="ACTION")
-    check = ref_sub.add_parser(
+    add_command(
+        ref_sub,
         "check",
-        help="check a reference file, or every suite file of a reference id (exit 0 only "
-        "when everything holds, 2 otherwise)",
+        "check a reference file, or every suite file of a reference id (exit 0 only when "
+        "everything holds, 2 otherwise)",
+        _cmd_reference_check,
+        option(
+            "target", metavar="ID|PATH", help="a reference id (references/<id>/*.json) or a file"
+        ),
+        option(
+            "--suite",
+            metavar="NAME|PATH",
+            default=None,
+            help="the suite file whose solver tasks the reference must hold (default: "
+            "<dir>/suites/<suite>.json beside the reference's folder <dir>/<id>/, else the "
+            "references folder's suites/)",
+        ),
+        option("--json", action="store_true", help="print the full report as JSON"),
+        REFERENCES_DIR,
     )
-    check.add_argument(
-        "target", metavar="ID|PATH", help="a reference id (references/<id>/*.json) or a file"
+    add_command(
+        ref_sub,
+        "build",
+        "build a custom reference from K runs of a reference solver",
+        _cmd_reference_build,
+        option("--id", required=True, help="the new reference id (never an existing one)"),
+        option("--suite", required=True, help="suite name of the file (lite, full, ...)"),
+        option(
+            "--tasks",
+            required=True,
+            metavar="TASKS.json",
+            help="kind, direction and both floors (schema references/schemas/"
+            "reference-tasks.schema.json)",
+        ),
+        option(
+            "--runs",
+            required=True,
+            nargs="+",
+            metavar="RUN_DIR",
+            help="one folder per reference run, each holding <task>.json instance records",
+        ),
+        option(
+            "--output-dir",
+            required=True,
+            metavar="DIR",
+            help="references folder; the file goes to DIR/<id>/<suite>.json",
+        ),
+        option("--description", default=None, help="free text stored in the file"),
     )
-    check.add_argument(
-        "--suite",
-        metavar="NAME|PATH",
-        default=None,
-        help="the suite file whose solver tasks the reference must hold (default: "
-        "<dir>/suites/<suite>.json beside the reference's folder <dir>/<id>/, else the "
-        "references folder's suites/)",
-    )
-    check.add_argument("--json", action="store_true", help="print the full report as JSON")
-    add_references_dir(check)
-    check.set_defaults(handler=_cmd_reference_check)
-
-    build = ref_sub.add_parser(
-        "build", help="build a custom reference from K runs of a reference solver"
-    )
-    build.add_argument("--id", required=True, help="the new reference id (never an existing one)")
-    build.add_argument("--suite", required=True, help="suite name of the file (lite, full, ...)")
-    build.add_argument(
-        "--tasks",
-        required=True,
-        metavar="TASKS.json",
-        help="kind, direction and both floors (schema references/schemas/"
-        "reference-tasks.schema.json)",
-    )
-    build.add_argument(
-        "--runs",
-        required=True,
-        nargs="+",
-        metavar="RUN_DIR",
-        help="one folder per reference run, each holding <task>.json instance records",
-    )
-    build.add_argument(
-        "--output-dir",
-        required=True,
-        metavar="DIR",
-        help="references folder; the file goes to DIR/<id>/<suite>.json",
-    )
-    build.add_argument("--description", default=None, help="free text stored in the file")
-    build.set_defaults(handler=_cmd_reference_build)
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
@@ -192,17 +190,18 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
 
 def add_verify_command(sub) -> None:
-    verify = sub.add_parser(
+    add_command(
+        sub,
         "verify",
-        help="recompute a solver-score or score output from its recorded inputs "
-        "(exit 0 match, 2 mismatch or changed input)",
+        "recompute a solver-score or score output from its recorded inputs (exit 0 match, 2 "
+        "mismatch or changed input)",
+        _cmd_verify,
+        option("output", metavar="OUTPUT.json", help="an output of the kit"),
+        option(
+            "--base-dir",
+            default=None,
+            metavar="DIR",
+            help="folder the recorded relative paths are relative to (default: the recorded "
+            "working folder when it exists, else the current one)",
+        ),
     )
-    verify.add_argument("output", metavar="OUTPUT.json", help="an output of the kit")
-    verify.add_argument(
-        "--base-dir",
-        default=None,
-        metavar="DIR",
-        help="folder the recorded relative paths are relative to (default: the recorded "
-        "working folder when it exists, else the current one)",
-    )
-    verify.set_defaults(handler=_cmd_verify)

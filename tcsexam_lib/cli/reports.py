@@ -1,35 +1,30 @@
-"""``tcsexam report``, ``tcsexam teaching-html``, ``tcsexam stats`` and ``tcsexam demo``:
-pages, the teaching notebook's page, intervals, demo data."""
+"""``tcsexam report``, ``tcsexam teaching-html`` and ``tcsexam demo``: the pages, the
+teaching notebook's page, and the SIMULATED run sets they are shown on."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from .common import SIMULATED_NOTE, say
+from .common import add_command, option, say
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
     from ..demo import SIMULATED_LABEL, compare_demo, write_demo
 
-    if args.demo_command == "generate" and getattr(args, "models", None) is not None:
-        from ..demo_models import LABEL as MANY
-        from ..demo_models import check_count
-        from ..demo_models import write_files as write_many
+    scale = "models" if getattr(args, "models", None) is not None else getattr(args, "scale", "")
+    if args.demo_command == "generate" and scale != "demo":
+        from ..demo_scale import LABELS, check_count, write_files
 
-        count = check_count(args.models)
-        root = args.root or f"build/demo-models-{count}"
-        written = write_many(count, root)
-        say(f"{len(written)} file(s) written under {root} ({MANY})")
-        say(f"render the cohort report with: tcsexam report {root}/demo-models-{count}.yaml")
-        return 0
-    if args.demo_command == "generate" and args.scale == "full":
-        from ..demo_full_size import LABEL, write_files
-
-        root = args.root or "build/demo-full-size"
-        written = write_files(root)
-        say(f"{len(written)} file(s) written under {root} ({LABEL})")
-        say(f"render them with: tcsexam report {root}/demo-full-size-offline.yaml -j 2")
+        count = check_count(args.models) if scale == "models" else None
+        name = f"demo-models-{count}" if count else "demo-full-size"
+        root = args.root or f"build/{name}"
+        written = write_files(root, scale, count)
+        say(f"{len(written)} file(s) written under {root} ({LABELS[scale]})")
+        if count:
+            say(f"render the cohort report with: tcsexam report {root}/{name}.yaml")
+        else:
+            say(f"render them with: tcsexam report {root}/demo-full-size-offline.yaml -j 2")
         return 0
     if args.demo_command == "generate":
         written = write_demo(args.root)
@@ -53,35 +48,42 @@ def add_demo_commands(sub) -> None:
         "demo", help="write or check the embedded SIMULATED demo data (not TCSExam results)"
     )
     demo_sub = demo.add_subparsers(dest="demo_command", required=True, metavar="ACTION")
-    for action, text in (
-        ("generate", "write the demo files from the seeded generator"),
-        ("check", "compare the demo files with the generator (exit 0 equal, 2 otherwise)"),
-    ):
-        command = demo_sub.add_parser(action, help=text)
-        command.add_argument(
-            "--root",
+    root = option(
+        "--root",
+        default=None,
+        metavar="DIR",
+        help="folder that receives demo/ and references/ (default: the kit's checkout; with "
+        "--scale full: build/demo-full-size; with --models N: build/demo-models-N)",
+    )
+    add_command(
+        demo_sub,
+        "generate",
+        "write the demo files from the seeded generator",
+        _cmd_demo,
+        root,
+        option(
+            "--scale",
+            choices=("demo", "full"),
+            default="demo",
+            help="demo: the embedded demo; full: a SIMULATED run set of the size of TCSExam "
+            "Full (1,860 + 32 instances, 20 solver tasks, 20 models, 3 attempts)",
+        ),
+        option(
+            "--models",
+            type=int,
             default=None,
-            metavar="DIR",
-            help="folder that receives demo/ and references/ (default: the kit's checkout; "
-            "with --scale full: build/demo-full-size; with --models N: build/demo-models-N)",
-        )
-        if action == "generate":
-            command.add_argument(
-                "--scale",
-                choices=("demo", "full"),
-                default="demo",
-                help="demo: the embedded demo; full: a SIMULATED run set of the size of "
-                "TCSExam Full (1,860 + 32 instances, 20 solver tasks, 20 models, 3 attempts)",
-            )
-            command.add_argument(
-                "--models",
-                type=int,
-                default=None,
-                metavar="N",
-                help="a SIMULATED run set of N models (2 to 1000) on the demo-full suite, "
-                "to see the leaderboard at scale (default folder: build/demo-models-N)",
-            )
-        command.set_defaults(handler=_cmd_demo)
+            metavar="N",
+            help="a SIMULATED run set of N models (2 to 1000) on the demo-full suite, to see "
+            "the leaderboard at scale (default folder: build/demo-models-N)",
+        ),
+    )
+    add_command(
+        demo_sub,
+        "check",
+        "compare the demo files with the generator (exit 0 equal, 2 otherwise)",
+        _cmd_demo,
+        root,
+    )
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
@@ -120,42 +122,39 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 
 def add_report_command(sub) -> None:
-    report = sub.add_parser(
+    add_command(
+        sub,
         "report",
-        help="score run sets (params/*.yaml) and render every model's notebooks to HTML "
-        "(exit 0 all ran, 1 a notebook failed, 2 parameters refused)",
+        "score run sets (params/*.yaml) and render every model's notebooks to HTML (exit 0 all "
+        "ran, 1 a notebook failed, 2 parameters refused)",
+        _cmd_report,
+        option("params", nargs="+", metavar="PARAMS.yaml", help="run-set parameter file(s)"),
+        option("-j", "--jobs", type=int, default=1, metavar="N", help="notebooks run in parallel"),
+        option(
+            "--output",
+            default=None,
+            metavar="DIR",
+            help="output folder (default: the files' output, else build/reports)",
+        ),
+        option(
+            "--notebooks-dir",
+            default=None,
+            metavar="DIR",
+            help="folder of the report notebooks (default: the kit's notebooks/)",
+        ),
+        option(
+            "--force",
+            action="store_true",
+            help="run every notebook again (by default a page whose inputs did not change is "
+            "reused from the output folder's store)",
+        ),
+        option(
+            "--dry-run",
+            action="store_true",
+            help="score the run sets and say what would change since their last publication "
+            "and which notebooks would run (and why); write nothing",
+        ),
     )
-    report.add_argument(
-        "params", nargs="+", metavar="PARAMS.yaml", help="run-set parameter file(s)"
-    )
-    report.add_argument(
-        "-j", "--jobs", type=int, default=1, metavar="N", help="notebooks run in parallel"
-    )
-    report.add_argument(
-        "--output",
-        default=None,
-        metavar="DIR",
-        help="output folder (default: the files' output, else build/reports)",
-    )
-    report.add_argument(
-        "--notebooks-dir",
-        default=None,
-        metavar="DIR",
-        help="folder of the report notebooks (default: the kit's notebooks/)",
-    )
-    report.add_argument(
-        "--force",
-        action="store_true",
-        help="run every notebook again (by default a page whose inputs did not change is "
-        "reused from the output folder's store)",
-    )
-    report.add_argument(
-        "--dry-run",
-        action="store_true",
-        help="score the run sets and say what would change since their last publication and "
-        "which notebooks would run (and why); write nothing",
-    )
-    report.set_defaults(handler=_cmd_report)
 
 
 def _cmd_teaching_html(args: argparse.Namespace) -> int:
@@ -167,90 +166,16 @@ def _cmd_teaching_html(args: argparse.Namespace) -> int:
 
 
 def add_teaching_command(sub) -> None:
-    teaching = sub.add_parser(
+    add_command(
+        sub,
         "teaching-html",
-        help="write the teaching notebook as an HTML page that reads offline (MathJax in "
-        "its _assets/); tcsexam report writes it into every report folder too",
+        "write the teaching notebook as an HTML page that reads offline (MathJax in its "
+        "_assets/); tcsexam report writes it into every report folder too",
+        _cmd_teaching_html,
+        option(
+            "--output",
+            default="build/teaching",
+            metavar="DIR",
+            help="folder of teaching.html and its _assets/ (default: build/teaching)",
+        ),
     )
-    teaching.add_argument(
-        "--output",
-        default="build/teaching",
-        metavar="DIR",
-        help="folder of teaching.html and its _assets/ (default: build/teaching)",
-    )
-    teaching.set_defaults(handler=_cmd_teaching_html)
-
-
-def _interval_text(interval) -> str:
-    return "—" if interval is None else f"[{interval[0]:.2f}, {interval[1]:.2f}]"
-
-
-#: Models the command's summary lists one line each (the rest are in the file).
-SUMMARY_MODELS = 10
-
-
-def _cmd_stats(args: argparse.Namespace) -> int:
-    from ..stats.command import write_stats
-
-    result = write_stats(
-        index=args.index,
-        output=args.output,
-        resamples=args.resamples,
-        seed=args.seed,
-        level=args.level,
-    )
-    head = result.head
-    level = f"{head.level * 100:g}%"
-    ranking, models = head.ranking, head.results
-    for model in ranking[:SUMMARY_MODELS]:
-        entry = models[model]
-        best, worst = entry.rank_ci
-        say(
-            f"{model}: index {entry.index:.2f}, {level} CI {_interval_text(entry.index_ci)}"
-            f", rank {entry.rank} (interval {best}-{worst}), {entry.status}"
-        )
-    if len(ranking) > SUMMARY_MODELS:
-        say(f"... and {len(ranking) - SUMMARY_MODELS} more ranked models (all in the file)")
-    unranked = [m for m, entry in models.items() if entry.index is None]
-    for model in unranked[:SUMMARY_MODELS]:
-        say(f"{model}: {models[model].status}, no index: no interval, no rank")
-    if len(unranked) > SUMMARY_MODELS:
-        say(f"... and {len(unranked) - SUMMARY_MODELS} more models without an index")
-    pairs = result.pairs
-    if len(pairs):
-        say(f"pairs: {pairs.count_significant()} of {len(pairs)} differ after Holm at {level}")
-    leaders = head.leader_group
-    if leaders:
-        shown = ", ".join(leaders[:SUMMARY_MODELS])
-        more = f" and {len(leaders) - SUMMARY_MODELS} more" if len(leaders) > SUMMARY_MODELS else ""
-        say(f"could be first (no model significantly ahead): {shown}{more}")
-    say(f"tie groups: {len(head.tie_groups)} (no group holds a significant pair; they may overlap)")
-    say("method: analytic intervals and tests (see the file's method); nothing resampled")
-    say(f"-> {args.output}")
-    if head.simulated:
-        say(SIMULATED_NOTE)
-    return 0
-
-
-def add_stats_command(sub) -> None:
-    stats = sub.add_parser(
-        "stats",
-        help="confidence intervals, paired tests, rank intervals, the models that could be "
-        "first and tie groups of a tcsexam score output (beside the index, never instead of it)",
-    )
-    stats.add_argument("index", metavar="INDEX.json", help="an output of tcsexam score")
-    stats.add_argument("--output", required=True, help="where to write the JSON result")
-    stats.add_argument(
-        "--resamples",
-        type=int,
-        default=10_000,
-        metavar="B",
-        help="recorded in the output (default 10000); every figure is analytic",
-    )
-    stats.add_argument(
-        "--seed", type=int, default=0, help="recorded in the output (default 0); nothing is random"
-    )
-    stats.add_argument(
-        "--level", type=float, default=0.95, help="confidence level in (0, 1) (default 0.95)"
-    )
-    stats.set_defaults(handler=_cmd_stats)

@@ -1,11 +1,12 @@
-"""``tcsexam solver-score`` and ``tcsexam score``: the two scoring commands."""
+"""``tcsexam solver-score``, ``tcsexam score`` and ``tcsexam stats``: the commands that
+compute (a task's relative score, the index, the intervals beside it)."""
 
 from __future__ import annotations
 
 import argparse
 from collections import Counter
 
-from .common import SIMULATED_NOTE, add_references_dir, say
+from .common import OUTPUT_JSON, REFERENCES_DIR, SIMULATED_NOTE, add_command, arguments, option, say
 
 #: How many models `tcsexam score` lists on the terminal (beyond: the models that are not
 #: complete, and a count per status).
@@ -15,16 +16,8 @@ _SHOWN_MODELS = 20
 def _cmd_solver_score(args: argparse.Namespace) -> int:
     from ..scoring.commands import run_solver_score
 
-    result = run_solver_score(
-        task=args.task,
-        records=args.records,
-        reference=args.reference,
-        reference_id=args.reference_id,
-        references_dir=args.references_dir,
-        model=args.model,
-        attempt=args.attempt,
-        output=args.output,
-    )
+    names = ("task", "records", "reference", "reference_id", "references_dir", "model")
+    result = run_solver_score(**arguments(args, *names, "attempt", "output"))
     say(
         f"{args.task}: relative_score {result.relative_score!r} over "
         f"{result.n_scored} scored instance(s), {len(result.unscored_rows)} unscored "
@@ -39,15 +32,8 @@ def _cmd_score(args: argparse.Namespace) -> int:
     from ..scoring.issues import describe_model
     from ..scoring.score_command import run_score
 
-    result = run_score(
-        suite=args.suite,
-        attempts=args.attempts,
-        cohort=args.cohort,
-        references_dir=args.references_dir,
-        output=args.output,
-        solver_evidence=args.solver_evidence,
-        solver_records=args.solver_records,
-    )
+    names = ("suite", "attempts", "cohort", "references_dir", "output", "solver_evidence")
+    result = run_score(**arguments(args, *names, "solver_records"))
     if args.solver_records is not None:
         from ..scoring.from_records import companion_paths
 
@@ -97,49 +83,127 @@ def _evidence_line(result) -> str:
 
 def add_scoring_commands(sub) -> None:
     """The ``solver-score`` and ``score`` subcommands."""
-    solver = sub.add_parser(
-        "solver-score", help="score one solver task's instance records against a reference"
+    add_command(
+        sub,
+        "solver-score",
+        "score one solver task's instance records against a reference",
+        _cmd_solver_score,
+        option("--task", required=True, help="solver task id, e.g. maxcut-mqlib"),
+        option("--records", required=True, help="JSON list of final instance records"),
+        option(
+            "--reference",
+            required=True,
+            metavar="SUITE|PATH",
+            help="a suite name (lite, full, ...: references/<id>/<suite>.json) or a reference file",
+        ),
+        option(
+            "--reference-id",
+            default=None,
+            help="reference id (default with a suite name: paper-k3-fixed-260925; with a path, "
+            "checked against the file when given)",
+        ),
+        OUTPUT_JSON,
+        option("--model", default=None, help="model whose records these are (recorded)"),
+        option("--attempt", default=None, help="attempt id of the records (recorded)"),
+        REFERENCES_DIR,
     )
-    solver.add_argument("--task", required=True, help="solver task id, e.g. maxcut-mqlib")
-    solver.add_argument("--records", required=True, help="JSON list of final instance records")
-    solver.add_argument(
-        "--reference",
-        required=True,
-        metavar="SUITE|PATH",
-        help="a suite name (lite, full, ...: references/<id>/<suite>.json) or a reference file",
+    add_command(
+        sub,
+        "score",
+        "compute the weighted TCSExam index of a cohort",
+        _cmd_score,
+        option("--suite", required=True, help="suite name (references/suites/<suite>.json)"),
+        option("--attempts", required=True, help="attempts table (CSV)"),
+        option("--cohort", required=True, help="cohort declaration (JSON)"),
+        OUTPUT_JSON,
+        option(
+            "--solver-evidence",
+            metavar="DIR",
+            default=None,
+            help="folder of solver-score outputs (with --model/--attempt) to cross-check every "
+            "adopted solver row against",
+        ),
+        option(
+            "--solver-records",
+            metavar="DIR",
+            default=None,
+            help="folder of instance records <model>/<task>/<attempt>.json: each is scored, "
+            "blank valid solver scores are filled from them and every adopted solver row is "
+            "cross-checked; writes <output>.attempts.csv and <output>.evidence/ beside the "
+            "index (not with --solver-evidence)",
+        ),
+        REFERENCES_DIR,
     )
-    solver.add_argument(
-        "--reference-id",
-        default=None,
-        help="reference id (default with a suite name: paper-k3-fixed-260925; with a path, "
-        "checked against the file when given)",
-    )
-    solver.add_argument("--output", required=True, help="where to write the JSON result")
-    solver.add_argument("--model", default=None, help="model whose records these are (recorded)")
-    solver.add_argument("--attempt", default=None, help="attempt id of the records (recorded)")
-    add_references_dir(solver)
-    solver.set_defaults(handler=_cmd_solver_score)
 
-    score = sub.add_parser("score", help="compute the weighted TCSExam index of a cohort")
-    score.add_argument("--suite", required=True, help="suite name (references/suites/<suite>.json)")
-    score.add_argument("--attempts", required=True, help="attempts table (CSV)")
-    score.add_argument("--cohort", required=True, help="cohort declaration (JSON)")
-    score.add_argument("--output", required=True, help="where to write the JSON result")
-    score.add_argument(
-        "--solver-evidence",
-        metavar="DIR",
-        default=None,
-        help="folder of solver-score outputs (with --model/--attempt) to cross-check every "
-        "adopted solver row against",
+
+def _interval_text(interval) -> str:
+    return "—" if interval is None else f"[{interval[0]:.2f}, {interval[1]:.2f}]"
+
+
+#: Models the command's summary lists one line each (the rest are in the file).
+SUMMARY_MODELS = 10
+
+
+def _cmd_stats(args: argparse.Namespace) -> int:
+    from ..stats.command import write_stats
+
+    result = write_stats(**arguments(args, "index", "output", "resamples", "seed", "level"))
+    head = result.head
+    level = f"{head.level * 100:g}%"
+    ranking, models = head.ranking, head.results
+    for model in ranking[:SUMMARY_MODELS]:
+        entry = models[model]
+        best, worst = entry.rank_ci
+        say(
+            f"{model}: index {entry.index:.2f}, {level} CI {_interval_text(entry.index_ci)}"
+            f", rank {entry.rank} (interval {best}-{worst}), {entry.status}"
+        )
+    if len(ranking) > SUMMARY_MODELS:
+        say(f"... and {len(ranking) - SUMMARY_MODELS} more ranked models (all in the file)")
+    unranked = [m for m, entry in models.items() if entry.index is None]
+    for model in unranked[:SUMMARY_MODELS]:
+        say(f"{model}: {models[model].status}, no index: no interval, no rank")
+    if len(unranked) > SUMMARY_MODELS:
+        say(f"... and {len(unranked) - SUMMARY_MODELS} more models without an index")
+    pairs = result.pairs
+    if len(pairs):
+        say(f"pairs: {pairs.count_significant()} of {len(pairs)} differ after Holm at {level}")
+    leaders = head.leader_group
+    if leaders:
+        shown = ", ".join(leaders[:SUMMARY_MODELS])
+        more = f" and {len(leaders) - SUMMARY_MODELS} more" if len(leaders) > SUMMARY_MODELS else ""
+        say(f"could be first (no model significantly ahead): {shown}{more}")
+    say(f"tie groups: {len(head.tie_groups)} (no group holds a significant pair; they may overlap)")
+    say("method: analytic intervals and tests (see the file's method); nothing resampled")
+    say(f"-> {args.output}")
+    if head.simulated:
+        say(SIMULATED_NOTE)
+    return 0
+
+
+def add_stats_command(sub) -> None:
+    add_command(
+        sub,
+        "stats",
+        "confidence intervals, paired tests, rank intervals, the models that could be first "
+        "and tie groups of a tcsexam score output (beside the index, never instead of it)",
+        _cmd_stats,
+        option("index", metavar="INDEX.json", help="an output of tcsexam score"),
+        OUTPUT_JSON,
+        option(
+            "--resamples",
+            type=int,
+            default=10_000,
+            metavar="B",
+            help="recorded in the output (default 10000); every figure is analytic",
+        ),
+        option(
+            "--seed",
+            type=int,
+            default=0,
+            help="recorded in the output (default 0); nothing is random",
+        ),
+        option(
+            "--level", type=float, default=0.95, help="confidence level in (0, 1) (default 0.95)"
+        ),
     )
-    score.add_argument(
-        "--solver-records",
-        metavar="DIR",
-        default=None,
-        help="folder of instance records <model>/<task>/<attempt>.json: each is scored, blank "
-        "valid solver scores are filled from them and every adopted solver row is "
-        "cross-checked; writes <output>.attempts.csv and <output>.evidence/ beside the index "
-        "(not with --solver-evidence)",
-    )
-    add_references_dir(score)
-    score.set_defaults(handler=_cmd_score)

@@ -33,7 +33,7 @@ from ..environment import describe_environment
 from ..jsonio import write_text_atomic
 from ..number_format import index_parts, mean, points
 from ..stats.wording import lead_sentence
-from ..vocab import MODEL_STATUSES, TRACK_LETTERS, TRACKS
+from ..vocab import MODEL_STATUSES, SIMULATED_BANNER, TRACK_LETTERS, TRACKS
 from .history import (
     Changes,
     PublicationRecord,
@@ -46,7 +46,7 @@ from .pages import environment_html, footer_html
 from .publish import ASSETS, read_manifests
 from .run_set_document import NotebookFiles, RunSetDocument, RunSetSummary, SummaryModel
 
-SIMULATED_TEXT = "SIMULATED DEMO DATA — not TCSExam results"
+SIMULATED_TEXT = SIMULATED_BANNER
 
 #: The landing table's column tooltips (plain names on the page, meaning on hover).
 _TIPS = {

@@ -14,21 +14,23 @@ makes its task ``incomplete`` too: every ``error`` blocks the index.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
+from ..errors import InputRefused, Problem
+from ..formulas import combine_track_means, mean_score, track_contribution
 from ..references.suites import Suite
-from ..vocab import ADOPTED_STATUSES
+from ..vocab import ADOPTED_STATUSES, METRIC_ID, TRACK_LETTERS, TRACK_WEIGHTS, TRACKS
 from .attempts import AttemptRows
 from .cohort import Cohort
 from .index_document import (
     STATUS_COMPLETE,
     STATUS_INCOMPLETE,
+    STATUS_ORDER,
     STATUS_PROVISIONAL,
+    ComputedIndex,
     IndexDocument,
-    assemble_index,
-    model_result,
-    task_result,
 )
 from .issues import Issue
 
@@ -181,4 +183,117 @@ def compute_index(
         solver_protocol=cohort.solver_protocol,
         reference_id=reference_id or cohort.solver_reference_id,
         adoption_rule=cohort.adoption_rule,
+    )
+
+
+# --- assembling the document from what the index computed --------------------------------
+
+
+def worst_status(statuses: set[str]) -> str:
+    """The status of a whole made of parts with these statuses (incomplete beats provisional)."""
+    return max(statuses, key=STATUS_ORDER.index)
+
+
+def task_result(
+    key: tuple[str, str, str],
+    status: str,
+    planned: int,
+    adopted: list[str],
+    valid: list[str],
+    scores: list[float],
+    rows: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """One task of the index output: its mean when every planned attempt is there."""
+    return {
+        "track": key[1],
+        "item": key[2],
+        "status": status,
+        "planned_attempts": planned,
+        "adopted_attempts": adopted,
+        "adopted_valid_attempts": valid,
+        "scores": scores,
+        "mean": None if status == STATUS_INCOMPLETE else mean_score(scores),
+        "rows": rows,
+    }
+
+
+def model_result(
+    model: str, tasks: list[dict[str, Any]], issues: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """One model of the index output from its tasks (see :func:`task_result`) and issues."""
+    by_track: dict[str, list[dict[str, Any]]] = {track: [] for track in TRACKS}
+    for task in tasks:
+        by_track[task["track"]].append(task)
+    tracks = {}
+    for track, in_track in by_track.items():
+        means = [t["mean"] for t in in_track if t["mean"] is not None]
+        mean = mean_score(means) if len(means) == len(in_track) else None
+        tracks[track] = {
+            "letter": TRACK_LETTERS[track],
+            "weight": TRACK_WEIGHTS[track],
+            "mean": mean,
+            "contribution": None if mean is None else track_contribution(track, mean),
+            "tasks_planned": len(in_track),
+            "tasks_complete": len(means),
+        }
+    status = worst_status({t["status"] for t in tasks})
+    index = None
+    if status != STATUS_INCOMPLETE:
+        index = combine_track_means({t: tracks[t]["mean"] for t in TRACKS})
+    sums = [index, *(t["mean"] for t in tasks), *(t["contribution"] for t in tracks.values())]
+    if not all(math.isfinite(value) for value in sums if value is not None):
+        _refuse_overflow(model, tracks)
+    coverage = {
+        "tasks_planned": len(tasks),
+        "tasks_complete": sum(t["mean"] is not None for t in tasks),
+        "attempts_planned": sum(t["planned_attempts"] for t in tasks),
+        "attempts_adopted_valid": sum(len(t["adopted_valid_attempts"]) for t in tasks),
+        "rows": sum(len(t["rows"]) for t in tasks),
+    }
+    return {
+        "status": status,
+        "index": index,
+        "tracks": tracks,
+        "track_means": {TRACK_LETTERS[t]: tracks[t]["mean"] for t in TRACKS},
+        "tasks": tasks,
+        "coverage": coverage,
+        "issues": issues,
+    }
+
+
+def _refuse_overflow(model: str, tracks: dict[str, dict[str, Any]]) -> None:
+    """Raw rewards so large that the weighted sum of the means is not a float."""
+    means = {track: entry["mean"] for track, entry in tracks.items()}
+    problem = Problem(
+        f"model '{model}'",
+        field="track means",
+        value=means,
+        detail="a mean or the index (30*P + 30*S + 30*C + 10*O) overflows a float",
+        allowed="scores whose weighted means sum to a float (construction rewards below "
+        "about 1e306)",
+    )
+    raise InputRefused("Cannot compute the index", [problem])
+
+
+def assemble_index(
+    models: dict[str, dict[str, Any]],
+    *,
+    suite: str,
+    solver_protocol: str,
+    reference_id: str,
+    adoption_rule: str | None,
+) -> IndexDocument:
+    """The index document of a cohort's models (see :func:`model_result`)."""
+    return ComputedIndex(
+        {
+            "metric_id": METRIC_ID,
+            "suite": suite,
+            "solver_protocol": solver_protocol,
+            "reference_id": reference_id,
+            "weights": dict(TRACK_WEIGHTS),
+            "letters": dict(TRACK_LETTERS),
+            "adoption_rule": adoption_rule,
+            "status": worst_status({m["status"] for m in models.values()}),
+            "models": models,
+        }
     )

@@ -2,12 +2,11 @@
 
 :class:`IndexDocument` and the records under it (:class:`ModelResult`,
 :class:`TrackResult`, :class:`TaskResult`, :class:`AttemptRow`, :class:`IssueRecord`,
-:class:`Coverage`, the evidence summaries) declare the output's shape once, checked
-against ``references/schemas/index-output.schema.json`` by a test. This is the one module
-that writes the document's keys: :func:`task_result` and :func:`assemble_index` build it
-from what :mod:`.index` computed, :meth:`IndexDocument.attach_evidence` and
-:meth:`IndexDocument.set_provenance` complete it; every other module reads it by
-attribute.
+:class:`Coverage`, the evidence summaries) declare the output's shape once; its published
+schema ``references/schemas/index-output.schema.json`` is generated from them. The document is
+assembled by :mod:`.index` (``task_result``, ``model_result``, ``assemble_index``) and
+completed here (:meth:`IndexDocument.attach_evidence`,
+:meth:`IndexDocument.set_provenance`); every other module reads it by attribute.
 
 For notebooks, the document's tables (pandas, imported only when asked for) are tidy:
 :attr:`IndexDocument.models` one row per model, :attr:`~IndexDocument.tracks` per model
@@ -18,15 +17,14 @@ per attempt row, :attr:`~IndexDocument.issues` per issue; an analysis starts fro
 
 from __future__ import annotations
 
-import math
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from ..documents import Record, field, frame
+from ..documents import Doc, Record, field, frame
 from ..errors import InputRefused, Problem
-from ..formulas import combine_track_means, mean_score, track_contribution
 from ..jsonio import read_json
-from ..vocab import METRIC_ID, TRACK_LETTERS, TRACK_WEIGHTS, TRACKS
+from ..vocab import METRIC_ID, TRACK_LETTERS, TRACKS
+from .issues import ISSUE_CODES
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
     import pandas as pd
@@ -38,105 +36,124 @@ SCHEMA = "index-output"
 STATUS_COMPLETE = "complete"
 STATUS_PROVISIONAL = "provisional"
 STATUS_INCOMPLETE = "incomplete"
-_STATUS_ORDER = (STATUS_COMPLETE, STATUS_PROVISIONAL, STATUS_INCOMPLETE)
+STATUS_ORDER = (STATUS_COMPLETE, STATUS_PROVISIONAL, STATUS_INCOMPLETE)
+
+
+Status = Literal["complete", "provisional", "incomplete"]
+Count = Annotated[int, Doc(ge=0)]
+Mean = Annotated[float | None, Doc("the track mean, or null")]
 
 
 class AttemptRow(Record):
     """One attempts-table row as the index keeps it (further columns such as ``note`` too)."""
 
     SCHEMA = (SCHEMA, "/$defs/row")
-    attempt: str = field()
-    line: int = field()
-    adoption_status: str = field()
-    score_status: str = field()
-    score: float | None = field()
-    note: str | None = field(default=None)
+    FURTHER = {"type": "string", "description": "a further column of the table, as written"}
+    attempt: str
+    line: Annotated[int, Doc("the CSV line the row ends on", ge=2)]
+    adoption_status: Literal["selected", "selected_provisional", "excluded"]
+    score_status: Literal["valid", "judge_failed", "not_finished", "missing"]
+    score: Annotated[float | None, Doc("the score, or null when blank")]
+    note: Annotated[str, Doc("why an attempt was excluded (an optional column)")] = None
 
 
 class IssueRecord(Record):
     """One issue of a model (see :data:`~tcsexam_lib.scoring.issues.ISSUE_CODES`)."""
 
     SCHEMA = (SCHEMA, "/$defs/issue")
-    code: str = field()
-    severity: str = field()
-    model: str = field()
-    track: str = field()
-    item: str = field()
-    message: str = field()
-    attempt: str | None = field(default=None)
-    line: int | None = field(default=None)
+    DESCRIPTION = (
+        "further fields of a code: planned, adopted_valid, evidence, table_score, evidence_score"
+    )
+    code: Literal[tuple(ISSUE_CODES)]
+    severity: Literal["error", "info", "warning"]
+    model: str
+    track: str
+    item: str
+    message: str
+    attempt: str = None
+    line: int = None
 
 
 class TaskResult(Record):
     """One planned task of a model: its status, adopted attempts, scores and mean."""
 
     SCHEMA = (SCHEMA, "/$defs/task")
-    track: str = field()
-    item: str = field()
-    status: str = field()
-    planned_attempts: int = field()
-    adopted_attempts: list[str] = field()
-    adopted_valid_attempts: list[str] = field()
-    scores: list[float] = field()
-    mean: float | None = field()
-    rows: list[AttemptRow] = field(AttemptRow, shape="list")
+    track: Literal[TRACKS]
+    item: Annotated[str, Doc("a non-empty task id", min_length=1)]
+    status: Status = None
+    planned_attempts: Annotated[int, Doc(ge=1)] = None
+    adopted_attempts: Annotated[
+        list[str], Doc("attempt ids adopted (selected or selected_provisional)")
+    ] = None
+    adopted_valid_attempts: Annotated[list[str], Doc("attempt ids adopted with a valid score")] = (
+        None
+    )
+    scores: list[Annotated[float, Doc("an attempt score (a JSON number)")]]
+    mean: Annotated[float | None, Doc("the task mean, or null")]
+    rows: Annotated[
+        list[AttemptRow], Doc("every attempts-table row of the task, in file order")
+    ] = None
 
 
 class TrackResult(Record):
     """One track of a model: its mean, letter, weight and contribution (points)."""
 
     SCHEMA = (SCHEMA, "/$defs/track")
-    letter: str = field()
-    weight: int = field()
-    mean: float | None = field()
-    contribution: float | None = field()
-    tasks_planned: int = field()
-    tasks_complete: int = field()
+    letter: Literal[tuple(TRACK_LETTERS.values())] = None
+    weight: Annotated[int, Doc("points")] = None
+    mean: Mean
+    contribution: Annotated[float | None, Doc("weight x mean (points), or null")] = None
+    tasks_planned: Count = None
+    tasks_complete: Count = None
 
 
 class Coverage(Record):
     """Planned tasks and attempts of a model against those with an adopted valid score."""
 
     SCHEMA = (SCHEMA, "/$defs/coverage")
-    tasks_planned: int = field()
-    tasks_complete: int = field()
-    attempts_planned: int = field()
-    attempts_adopted_valid: int = field()
-    rows: int = field()
+    tasks_planned: Count
+    tasks_complete: Count
+    attempts_planned: Count
+    attempts_adopted_valid: Count
+    rows: Count
 
 
 class EvidenceSummary(Record):
     """A model's solver rows checked against their solver-score outputs."""
 
     SCHEMA = (SCHEMA, "/$defs/model_evidence")
-    evidence_dir: str = field()
-    rows_checked: int = field()
-    matched: int = field(default=0)
-    missing: int = field(default=0)
-    score_mismatch: int = field(default=0)
-    reference_mismatch: int = field(default=0)
+    evidence_dir: str
+    rows_checked: Count
+    matched: Count = 0
+    missing: Count = 0
+    score_mismatch: Count = 0
+    reference_mismatch: Count = 0
 
 
 class EvidenceCheck(Record):
     """The solver evidence check of the whole index: its folder, and whether all agree."""
 
     SCHEMA = (SCHEMA, "/$defs/evidence_check")
-    evidence_dir: str = field()
-    consistent: bool = field()
+    evidence_dir: str
+    consistent: Annotated[
+        bool, Doc("true when no solver row disagrees with its solver-score output")
+    ]
 
 
 class ModelResult(Record):
     """One model: status, index (points, ``None`` when incomplete), tracks and tasks."""
 
     SCHEMA = (SCHEMA, "/$defs/model")
-    status: str = field()
-    index: float | None = field()
-    tracks: dict[str, TrackResult] = field(TrackResult, shape="dict")
-    track_means: dict[str, float | None] = field()
-    tasks: list[TaskResult] = field(TaskResult, shape="list")
-    coverage: Coverage = field(Coverage)
-    issues: list[IssueRecord] = field(IssueRecord, shape="list")
-    solver_evidence: EvidenceSummary | None = field(EvidenceSummary, default=None)
+    status: Status
+    index: Annotated[float | None, Doc("index points, or null when incomplete")]
+    tracks: Annotated[dict[str, TrackResult], Doc(keys=TRACKS)]
+    track_means: Annotated[
+        dict[str, float | None], Doc("the track means by letter (P, S, C, O), null when incomplete")
+    ] = None
+    tasks: Annotated[list[TaskResult], Doc(min_length=1)]
+    coverage: Coverage = None
+    issues: list[IssueRecord] = None
+    solver_evidence: EvidenceSummary = None
 
     @property
     def blocking_issues(self) -> list[IssueRecord]:
@@ -176,18 +193,33 @@ class IndexDocument(Record):
     """
 
     SCHEMA = (SCHEMA, "")
-    metric_id: str = field()
-    suite: str = field()
-    solver_protocol: str = field()
-    reference_id: str | None = field()
-    weights: dict[str, int] = field()
-    letters: dict[str, str] = field()
-    adoption_rule: str | None = field()
-    status: str = field()
-    results: dict[str, ModelResult] = field(ModelResult, shape="dict", key="models")
-    simulated: bool = field(default=False)
-    solver_evidence: EvidenceCheck | None = field(EvidenceCheck, default=None)
-    provenance: dict[str, Any] | None = field(default=None)
+    TITLE = "TCSExam index output (tcsexam score)"
+    DESCRIPTION = (
+        "Everything tcsexam score writes (the report runner's index JSON too): the kit's "
+        "typed document tcsexam_lib.scoring.index_document.IndexDocument, from which this "
+        "schema is generated (make schemas). Further fields are allowed and ignored by "
+        "readers. tcsexam stats reads this output and also checks that the numbers agree: "
+        "each task mean is the mean of its scores, each track mean the mean of its task "
+        "means, the index the weighted sum of the track means, and a model has an index "
+        "exactly when it is not incomplete."
+    )
+    metric_id: Annotated[str, Doc(f"the metric id of the kit ({METRIC_ID})")]
+    suite: str = None
+    solver_protocol: str = None
+    reference_id: str | None = None
+    weights: Annotated[dict[str, int], Doc("the weight (points) of each track: 30, 30, 30, 10")] = (
+        None
+    )
+    letters: Annotated[dict[str, str], Doc("the letter of each track: P, S, C, O")] = None
+    adoption_rule: Annotated[str | None, Doc("the cohort's declared adoption rule, or null")] = None
+    status: Annotated[Status, Doc("the worst status of the models")] = None
+    results: Annotated[dict[str, ModelResult], Doc(min_length=1)] = field(key="models")
+    simulated: bool = False
+    solver_evidence: EvidenceCheck = None
+    provenance: Annotated[
+        dict[str, Any],
+        Doc("how the output was computed (references/schemas/provenance.schema.json)"),
+    ] = None
 
     def result(self, model: str) -> ModelResult:
         """One model's result; refused (naming the models there are) when it has none."""
@@ -351,6 +383,15 @@ class IndexDocument(Record):
         return frame([{c: row.get(named.get(c, c)) for c in columns} for row in rows], columns)
 
 
+class ComputedIndex(IndexDocument):
+    """An index document computed in this process (by ``compute_index``), not read from a
+    file: its numbers agree by construction, so ``tcsexam stats`` in the same process (the
+    report runner, a notebook run standalone) takes it as it is, without checking it again.
+    """
+
+    __slots__ = ()
+
+
 def as_index_document(result: IndexDocument | dict[str, Any]) -> IndexDocument:
     """An index output as a document (its parsed JSON is wrapped, not copied)."""
     return result if isinstance(result, IndexDocument) else IndexDocument(result)
@@ -385,116 +426,3 @@ def load_index(path: str | os.PathLike[str]) -> IndexDocument:
         problem = Problem(str(path), field="models", detail="no models here", allowed=allowed)
         raise InputRefused("Not an index output", [problem])
     return IndexDocument(data)
-
-
-# --- assembling the document from what the index computed --------------------------------
-
-
-def worst_status(statuses: set[str]) -> str:
-    """The status of a whole made of parts with these statuses (incomplete beats provisional)."""
-    return max(statuses, key=_STATUS_ORDER.index)
-
-
-def task_result(
-    key: tuple[str, str, str],
-    status: str,
-    planned: int,
-    adopted: list[str],
-    valid: list[str],
-    scores: list[float],
-    rows: list[dict[str, Any]],
-) -> dict[str, Any]:
-    """One task of the index output: its mean when every planned attempt is there."""
-    return {
-        "track": key[1],
-        "item": key[2],
-        "status": status,
-        "planned_attempts": planned,
-        "adopted_attempts": adopted,
-        "adopted_valid_attempts": valid,
-        "scores": scores,
-        "mean": None if status == STATUS_INCOMPLETE else mean_score(scores),
-        "rows": rows,
-    }
-
-
-def model_result(
-    model: str, tasks: list[dict[str, Any]], issues: list[dict[str, Any]]
-) -> dict[str, Any]:
-    """One model of the index output from its tasks (see :func:`task_result`) and issues."""
-    by_track: dict[str, list[dict[str, Any]]] = {track: [] for track in TRACKS}
-    for task in tasks:
-        by_track[task["track"]].append(task)
-    tracks = {}
-    for track, in_track in by_track.items():
-        means = [t["mean"] for t in in_track if t["mean"] is not None]
-        mean = mean_score(means) if len(means) == len(in_track) else None
-        tracks[track] = {
-            "letter": TRACK_LETTERS[track],
-            "weight": TRACK_WEIGHTS[track],
-            "mean": mean,
-            "contribution": None if mean is None else track_contribution(track, mean),
-            "tasks_planned": len(in_track),
-            "tasks_complete": len(means),
-        }
-    status = worst_status({t["status"] for t in tasks})
-    index = None
-    if status != STATUS_INCOMPLETE:
-        index = combine_track_means({t: tracks[t]["mean"] for t in TRACKS})
-    sums = [index, *(t["mean"] for t in tasks), *(t["contribution"] for t in tracks.values())]
-    if not all(math.isfinite(value) for value in sums if value is not None):
-        _refuse_overflow(model, tracks)
-    coverage = {
-        "tasks_planned": len(tasks),
-        "tasks_complete": sum(t["mean"] is not None for t in tasks),
-        "attempts_planned": sum(t["planned_attempts"] for t in tasks),
-        "attempts_adopted_valid": sum(len(t["adopted_valid_attempts"]) for t in tasks),
-        "rows": sum(len(t["rows"]) for t in tasks),
-    }
-    return {
-        "status": status,
-        "index": index,
-        "tracks": tracks,
-        "track_means": {TRACK_LETTERS[t]: tracks[t]["mean"] for t in TRACKS},
-        "tasks": tasks,
-        "coverage": coverage,
-        "issues": issues,
-    }
-
-
-def _refuse_overflow(model: str, tracks: dict[str, dict[str, Any]]) -> None:
-    """Raw rewards so large that the weighted sum of the means is not a float."""
-    means = {track: entry["mean"] for track, entry in tracks.items()}
-    problem = Problem(
-        f"model '{model}'",
-        field="track means",
-        value=means,
-        detail="a mean or the index (30*P + 30*S + 30*C + 10*O) overflows a float",
-        allowed="scores whose weighted means sum to a float (construction rewards below "
-        "about 1e306)",
-    )
-    raise InputRefused("Cannot compute the index", [problem])
-
-
-def assemble_index(
-    models: dict[str, dict[str, Any]],
-    *,
-    suite: str,
-    solver_protocol: str,
-    reference_id: str,
-    adoption_rule: str | None,
-) -> IndexDocument:
-    """The index document of a cohort's models (see :func:`model_result`)."""
-    return IndexDocument(
-        {
-            "metric_id": METRIC_ID,
-            "suite": suite,
-            "solver_protocol": solver_protocol,
-            "reference_id": reference_id,
-            "weights": dict(TRACK_WEIGHTS),
-            "letters": dict(TRACK_LETTERS),
-            "adoption_rule": adoption_rule,
-            "status": worst_status({m["status"] for m in models.values()}),
-            "models": models,
-        }
-    )

@@ -1,8 +1,8 @@
 """The ``tcsexam solver-score`` output: its typed document, how it is assembled, its tables.
 
 :class:`SolverDocument` with :class:`InstanceRow` and :class:`UnscoredRow` declares the
-output's shape once, checked against ``references/schemas/solver-output.schema.json`` by
-a test. This is the one module that writes the document's keys
+output's shape once; its published schema ``references/schemas/solver-output.schema.json``
+is generated from them. This is the one module that writes the document's keys
 (:func:`assemble_solver_output` and the document's methods); every other module reads it
 by attribute. For notebooks: :attr:`SolverDocument.instances` (one row per scored
 instance) and :attr:`SolverDocument.unscored` (one row per record kept aside).
@@ -11,9 +11,9 @@ instance) and :attr:`SolverDocument.unscored` (one row per record kept aside).
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from ..documents import Record, field, frame
+from ..documents import Doc, Record, field, frame
 from ..jsonio import read_json
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
@@ -27,28 +27,43 @@ class InstanceRow(Record):
     the instance score (a completed failure: no ``A``, no ``z``, score 0)."""
 
     SCHEMA = (SCHEMA, "/$defs/instance")
-    instance: str = field()
-    status: str = field()
-    A: float | None = field()
-    mu: float = field()
-    s: float = field()
-    scale: float = field()
-    scale_term: str = field()
-    z: float | None = field()
-    score: float = field()
-    A_reported: Any = field(default=None)
-    solved: bool | None = field(default=None)
+    instance: str
+    status: str
+    A: Annotated[float | None, Doc("the candidate's value (null for a completed failure)")]
+    mu: Annotated[float, Doc("mean of the usable reference values")]
+    s: Annotated[float, Doc("their sample std (ddof 1)")]
+    scale: Annotated[float, Doc("max(s, rel_floor*|mu|, abs_floor)")]
+    scale_term: Literal["sample_std", "relative_floor", "absolute_floor"]
+    z: Annotated[float | None, Doc("null for a completed failure")]
+    score: Annotated[float, Doc("Phi(z); 0 for a completed failure", ge=0, le=1)]
+    A_reported: Annotated[Any, Doc("the A a completed failure's record gave (not scored)")] = None
+    solved: bool | None = None
 
 
 class UnscoredRow(Record):
     """A record outside the scored instances, kept with the reason it is not counted."""
 
     SCHEMA = (SCHEMA, "/$defs/unscored")
-    instance: str = field()
-    status: str = field()
-    reason: str = field()
-    A: Any = field(default=None)
-    solved: bool | None = field(default=None)
+    instance: str
+    status: str
+    reason: str
+    A: float | bool | None = None
+    solved: bool | None = None
+
+
+class ReferenceFile(Record):
+    """The reference file a solver-score output was scored against, as its provenance
+    records it (the rest of the block: :class:`~tcsexam_lib.provenance.Provenance`)."""
+
+    SCHEMA = (SCHEMA, "/$defs/reference_file")
+    sha256: Annotated[str | None, Doc("the sha256 of the reference file, or null")] = None
+
+
+class SolverProvenance(Record):
+    """What the solver evidence check reads of a solver-score output's provenance."""
+
+    SCHEMA = (SCHEMA, "/$defs/solver_provenance")
+    reference: ReferenceFile = None
 
 
 class SolverDocument(Record):
@@ -70,22 +85,47 @@ class SolverDocument(Record):
     """
 
     SCHEMA = (SCHEMA, "")
-    model: str | None = field(default=None)
-    attempt: str | None = field(default=None)
-    task: str = field()
-    reference_id: str = field()
-    suite: str = field()
-    kind: str = field()
-    direction: str = field()
-    scale_floor_relative: float = field()
-    scale_floor_absolute: float = field()
-    relative_score: float = field()
-    n_scored: int = field()
-    n_records: int = field()
-    rows: list[InstanceRow] = field(InstanceRow, shape="list", key="instances")
-    unscored_rows: list[UnscoredRow] = field(UnscoredRow, shape="list", key="unscored_instances")
-    simulated: bool = field(default=False)
-    provenance: dict[str, Any] | None = field(default=None)
+    TITLE = "A tcsexam solver-score output (as solver evidence: with its model and attempt)"
+    DESCRIPTION = (
+        "Everything tcsexam solver-score writes; the kit's typed document "
+        "tcsexam_lib.scoring.solver_document.SolverDocument, from which this schema is "
+        "generated (make schemas). As solver evidence (tcsexam score --solver-evidence, the "
+        "report runner) an output must name its model and attempt (tcsexam solver-score "
+        "--model --attempt): they are required here, and optional in an output written "
+        "without them. Further fields are allowed and ignored by readers."
+    )
+    #: Required by the published schema, which is what solver evidence must be (it names
+    #: its model and attempt); solver-score writes them only when given.
+    EVIDENCE_REQUIRED = ("model", "attempt")
+    model: Annotated[str, Doc("the model id (tcsexam solver-score --model)", min_length=1)] = None
+    attempt: Annotated[
+        str, Doc("the attempt id (tcsexam solver-score --attempt)", min_length=1)
+    ] = None
+    task: Annotated[str, Doc("the solver task id", min_length=1)]
+    reference_id: Annotated[str, Doc("the reference id it was scored against", min_length=1)]
+    suite: Annotated[str, Doc("the suite of the reference file")] = None
+    kind: Literal["objective", "solve"] = None
+    direction: Literal["maximize", "minimize"] = None
+    scale_floor_relative: Annotated[float, Doc("the reference's relative floor")] = None
+    scale_floor_absolute: Annotated[float, Doc("the reference's absolute floor")] = None
+    relative_score: Annotated[float, Doc("a relative score in [0, 1]", ge=0, le=1)]
+    n_scored: Annotated[int, Doc("scored reference instances", ge=0)] = None
+    n_records: Annotated[int, Doc("records read", ge=0)] = None
+    rows: Annotated[list[InstanceRow], Doc("one row per scored instance, in record order")] = field(
+        key="instances", default=None
+    )
+    unscored_rows: Annotated[
+        list[UnscoredRow], Doc("records outside the scored set, with the reason")
+    ] = field(key="unscored_instances", default=None)
+    simulated: Annotated[bool, Doc("true when scored against a simulated (demo) reference")] = False
+    provenance: SolverProvenance = None
+
+    @classmethod
+    def schema_extra(cls) -> dict[str, Any]:
+        """As solver evidence, an output names its model and attempt (see ``DESCRIPTION``)."""
+        fields = cls.fields()
+        keys = [k for k, f in fields.items() if not f.optional or k in cls.EVIDENCE_REQUIRED]
+        return {"required": keys}
 
     @property
     def reference_sha256(self) -> str | None:

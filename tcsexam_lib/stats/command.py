@@ -143,14 +143,7 @@ def run_stats(
       - --resamples: field 'resamples' = 0 (allowed: an integer from 1 to 1000000)
       - --level: field 'level' = 1.5 (allowed: a number strictly between 0 and 1, e.g. 0.95)
     """
-    return write_stats(
-        index=index,
-        output=output,
-        resamples=resamples,
-        seed=seed,
-        level=level,
-        producer=producer,
-    ).to_dict()
+    return write_stats(**locals()).to_dict()  # the parameters, as given
 
 
 def compute_stats(

@@ -4,7 +4,7 @@
 non-integer Welch–Satterthwaite degrees of freedom) and the beta distribution
 (Clopper–Pearson limits). scipy has them, but importing ``scipy.special`` costs about
 0.25 s, more than the whole command takes on a cohort of 200 models; so they are
-computed here with numpy alone, and ``tests/test_stats_distributions.py`` checks every
+computed here with numpy alone, and ``tests/stats/test_distributions.py`` checks every
 function against scipy to a relative error of 1e-12 or better over the ranges used.
 
 - :func:`log_gamma`: Lanczos' approximation (g = 7, 9 terms), relative error < 1e-13;

@@ -16,7 +16,7 @@ column into text at C speed, and the objects are assembled by joining those text
 the keys, block by block.
 
 The text is ``orjson.dumps(document.to_dict(), option=OPT_INDENT_2)`` with each pair
-written on one line (``tests/test_stats_document.py`` checks it): two-space
+written on one line (``tests/stats/test_command.py`` checks it): two-space
 indentation, keys in order, numbers as the shortest text that reads back as the same
 double (orjson writes ``1e-7`` where Python writes ``1e-07``), ``null`` where a figure
 cannot be computed. One line a pair keeps a 1,000-model file greppable and a third

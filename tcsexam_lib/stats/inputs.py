@@ -23,7 +23,8 @@ import numpy as np
 from ..errors import InputRefused, Problem
 from ..formulas import combine_track_means, mean_score
 from ..jsonio import read_json, sha256_file
-from ..schemas import validate_with_schema
+from ..schemas import validate_document
+from ..scoring.index_document import ComputedIndex, IndexDocument
 from ..vocab import METRIC_ID, SCORE_RANGES, TRACKS, score_in_range
 
 #: Recomputed and recorded means may differ by this much (relative and absolute).
@@ -71,24 +72,19 @@ def index_input_from_data(data: Any, source: str, sha256: str) -> IndexInput:
     """Check an index output already in memory (``source`` names it in refusals).
 
     The report runner uses it on the index it has just computed (``sha256`` is that of
-    the text it writes); :func:`read_index_output` on a file.
+    the text it writes): a :class:`~tcsexam_lib.scoring.index_document.ComputedIndex` is
+    taken as it is (its numbers agree by construction); :func:`read_index_output` reads a
+    file, which is checked here.
     """
-    validate_with_schema(data, "index-output", source)
-    problems: list[Problem] = []
-    if data["metric_id"] != METRIC_ID:
-        allowed = f"{METRIC_ID} (an output of tcsexam score of this kit)"
-        problems.append(
-            Problem(source, field="metric_id", value=data["metric_id"], allowed=allowed)
-        )
+    computed = isinstance(data, ComputedIndex)
+    if not computed:
+        validate_document(data, IndexDocument, source)
     per_model: dict[str, dict[str, list[dict[str, Any]]]] = {}
     for model, entry in data["models"].items():
-        problems.extend(_check_model(source, model, entry))
         per_model[model] = {t: [k for k in entry["tasks"] if k["track"] == t] for t in TRACKS}
     ranked = [m for m, entry in data["models"].items() if entry["index"] is not None]
-    if not problems and ranked:
-        problems.extend(_check_same_tasks(source, ranked, per_model))
-    if problems:
-        raise InputRefused.from_problems(f"{source} is not a usable tcsexam score output", problems)
+    if not computed:
+        _refuse_unusable(data, source, ranked, per_model)
     first = per_model[ranked[0]] if ranked else {t: [] for t in TRACKS}
     items = tuple(tuple(task["item"] for task in first[t]) for t in TRACKS)
     values = tuple(
@@ -111,6 +107,28 @@ def index_input_from_data(data: Any, source: str, sha256: str) -> IndexInput:
         values=values,
         scores=scores,
     )
+
+
+def _refuse_unusable(
+    data: Any,
+    source: str,
+    ranked: list[str],
+    per_model: dict[str, dict[str, list[dict[str, Any]]]],
+) -> None:
+    """Refuse an index output read from a file that is not one of this kit, or whose
+    numbers do not agree, with every problem found."""
+    problems: list[Problem] = []
+    if data["metric_id"] != METRIC_ID:
+        allowed = f"{METRIC_ID} (an output of tcsexam score of this kit)"
+        problems.append(
+            Problem(source, field="metric_id", value=data["metric_id"], allowed=allowed)
+        )
+    for model, entry in data["models"].items():
+        problems.extend(_check_model(source, model, entry))
+    if not problems and ranked:
+        problems.extend(_check_same_tasks(source, ranked, per_model))
+    if problems:
+        raise InputRefused.from_problems(f"{source} is not a usable tcsexam score output", problems)
 
 
 def _agree(recorded: float, recomputed: float) -> bool:

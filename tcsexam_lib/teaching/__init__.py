@@ -3,7 +3,7 @@
 The notebook stays thin: every number it shows comes from a call here or in
 :mod:`tcsexam_lib`, and every formula from :mod:`tcsexam_lib.formulas`.
 
-- reports (static text, the widgets' fallbacks): :func:`solver_score_report`,
+- the formulas as text (the widgets' fallbacks): :func:`solver_score_report`,
   :func:`track_means_report`, :func:`ddof_contrast_report`;
 - widgets (ipywidgets, imported lazily): :func:`solver_score_widget`,
   :func:`track_means_widget`, :func:`tasks_per_track_widget`; :func:`strip_widget_views`
@@ -69,7 +69,7 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
         "plot_solver_instance",
         "plot_track_contributions",
     ),
-    "reports": (
+    "formula_text": (
         "SEED_MEANS",
         "SEED_VALUES",
         "ddof_contrast_report",

@@ -24,7 +24,7 @@ from ..formulas import (
 )
 from ..scoring.index_document import ModelResult, as_model_result
 from ..vocab import FIXED_SCALE_FLOOR_ABSOLUTE, FIXED_SCALE_FLOOR_RELATIVE, TRACK_LETTERS, TRACKS
-from .reports import SEED_VALUES, check_solver_inputs, check_track_means
+from .formula_text import SEED_VALUES, check_solver_inputs, check_track_means
 from .uncertainty import SLIDER_COHORT, TASKS_PER_TRACK, analyse, could_be_first
 
 #: Okabe-Ito colours (colour-blind safe).

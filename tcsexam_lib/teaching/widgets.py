@@ -3,7 +3,7 @@
 A widget builder returns a :class:`TeachingWidget`: shown in JupyterLab it is the live
 sliders, a readout and a plot redrawn on every change; everywhere else (a kernel without
 a front end, nbval, papermill, an HTML export, a stored notebook) its plain-text form is
-a note and the report for the values it shows, from :mod:`tcsexam_lib.teaching.reports`
+a note and the report for the values it shows, from :mod:`tcsexam_lib.teaching.formula_text`
 (the same function the readout uses). :func:`strip_widget_views` removes the live views
 from a stored notebook, so that it keeps that text and no per-run widget id.
 """
@@ -15,8 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..vocab import FIXED_SCALE_FLOOR_ABSOLUTE, FIXED_SCALE_FLOOR_RELATIVE, TRACK_LETTERS, TRACKS
-from .plots import figure_png, plot_index_intervals, plot_solver_instance, plot_track_contributions
-from .reports import (
+from .formula_text import (
     DIRECTIONS,
     SEED_MEANS,
     SEED_VALUES,
@@ -25,6 +24,7 @@ from .reports import (
     solver_score_report,
     track_means_report,
 )
+from .plots import figure_png, plot_index_intervals, plot_solver_instance, plot_track_contributions
 from .uncertainty import DEFAULT_TASKS, TASKS_PER_TRACK, interval_report
 
 WIDGET_VIEW_MIMETYPE = "application/vnd.jupyter.widget-view+json"

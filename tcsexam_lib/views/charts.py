@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..vocab import SIMULATED
 from .notebook import SIMULATED_TEXT
 
 #: Colour-blind safe colours (Okabe and Ito), used by every chart.
@@ -120,7 +121,7 @@ def alt_text(fig: Any) -> str:
     """A chart's description (:func:`describe`), with the simulated label when it has one."""
     text = getattr(fig, "tcs_alt", "") or "A chart of the report"
     if getattr(fig, "tcs_simulated", False):
-        text = f"{text} (SIMULATED demo data)"
+        text = f"{text} ({SIMULATED})"
     return text
 
 

@@ -23,8 +23,9 @@ from ..scoring.index_document import IndexDocument, as_index_document, load_inde
 from ..scoring.solver_document import SolverDocument, load_solver_output
 from ..stats.document import StatsDocument, as_stats_document
 from ..stats.wording import percent
+from ..vocab import SIMULATED_BANNER
 
-SIMULATED_TEXT = "SIMULATED DEMO DATA — not TCSExam results"
+SIMULATED_TEXT = SIMULATED_BANNER
 #: The notebook of a model's index report (what the leaderboard links each model to).
 INDEX_REPORT = "index"
 

@@ -21,7 +21,7 @@ import pytest
 import yaml
 
 from tcsexam_lib import run_report
-from tcsexam_lib.demo_models import write_files
+from tcsexam_lib.demo_scale import write_files
 from tcsexam_lib.paths import KIT_ROOT
 
 WIDTHS = (1400, 390)
@@ -43,7 +43,7 @@ def _params_with(tmp: Path, name: str, notebooks: list[str]) -> Path:
 def published(tmp_path_factory) -> Path:
     tmp = tmp_path_factory.mktemp("pages")
     many = tmp / "many"
-    write_files(200, many)
+    write_files(many, "models", 200)
     files = [
         KIT_ROOT / "params" / "demo-lite-offline.yaml",
         _params_with(tmp, "demo-lite-online", ["cohort"]),

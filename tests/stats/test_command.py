@@ -434,6 +434,58 @@ def test_refused_inputs(tmp_path, run_cli, case_id, mutate, match):
     assert out.read_bytes() == PREVIOUS_OUTPUT
 
 
+@pytest.mark.parametrize(
+    "mutate, match",
+    [
+        (  # a further column of the attempts table must be text: msgspec does not look
+            lambda d: d["models"]["alpha"]["tasks"][0].update(
+                rows=[
+                    {
+                        "attempt": "1",
+                        "line": 2,
+                        "adoption_status": "selected",
+                        "score_status": "valid",
+                        "score": 1.0,
+                        "judge": 7,
+                    }
+                ]
+            ),
+            r"rows\[0\]\.judge: field 'judge' = 7 \(allowed: a further column of the table",
+        ),  # fmt: skip
+        (  # a model holds its four tracks: msgspec reads the tracks as a dict
+            lambda d: d["models"]["alpha"]["tracks"].pop("solver"),
+            r"models\.alpha\.tracks: field 'solver' = \(absent\): required field is missing",
+        ),
+    ],
+    ids=["further-column-not-text", "track-missing"],
+)
+def test_what_msgspec_does_not_check_is_checked_too(tmp_path, mutate, match):
+    doc = index_doc({"alpha": ALPHA, "beta": BETA})
+    mutate(doc)
+    path = tmp_path / "index.json"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(InputRefused, match=match):
+        run_stats(index=path, resamples=10)
+
+
+def test_an_index_computed_in_the_process_is_not_checked_again(ws, monkeypatch):
+    """The runner hands stats the index it computed (a ComputedIndex): no schema check, no
+    agreement check; the same data read as plain JSON is checked."""
+    from tcsexam_lib.scoring.index_document import ComputedIndex
+    from tcsexam_lib.stats import command, inputs
+
+    ws.write()
+    index = run_score(**ws.score_kwargs())
+    assert isinstance(index, ComputedIndex)
+    checked = []
+    monkeypatch.setattr(inputs, "validate_document", lambda *a: checked.append(a))
+    computed = command.compute_stats(index, sha256="0" * 64)
+    assert checked == []
+    plain = command.compute_stats(json.loads(json.dumps(index)), sha256="0" * 64)
+    assert len(checked) == 1
+    assert computed.to_dict() == plain.to_dict()
+
+
 def test_non_strict_json_is_refused(tmp_path, run_cli):
     path = tmp_path / "index.json"
     path.write_text(json.dumps(index_doc({"alpha": ALPHA})).replace("[0.6]", "[NaN]", 1))

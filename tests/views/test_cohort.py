@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from tcsexam_lib import run_score
-from tcsexam_lib.demo_models import build_files
+from tcsexam_lib.demo_scale import build_files
 from tcsexam_lib.paths import KIT_ROOT
 from tcsexam_lib.stats.command import compute_stats
 from tcsexam_lib.views import (
@@ -39,7 +39,7 @@ def many(tmp_path_factory) -> tuple[dict[str, Any], dict[str, Any]]:
     from tcsexam_lib.reports import render, runner
 
     root = tmp_path_factory.mktemp("many")
-    for name, text in build_files(60).items():
+    for name, text in build_files("models", 60).items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text, encoding="utf-8")
     with pytest.MonkeyPatch.context() as patch:

@@ -1,4 +1,4 @@
-"""Text reports of the two formulas: what the widgets show, for fixed values.
+"""The two formulas as text for fixed values: what the widgets show.
 
 Each report is the static fallback of a widget (:mod:`tcsexam_lib.teaching.widgets`): the
 same numbers, printed, so that nbval, papermill and an HTML export are deterministic.

@@ -1,4 +1,4 @@
-"""The two formulas as text for fixed values (``teaching/reports.py``): the seed's numbers,
+"""The two formulas as text for fixed values (``teaching/formula_text.py``): the seed's numbers,
 the floor that wins, the minimise direction, the ddof contrast and the refusals.
 """
 
