@@ -103,24 +103,20 @@ def test_a_mathjax_laid_out_otherwise_is_said_so(monkeypatch, tmp_path):
         mathjax_files()
 
 
+def _teaching_html(output):
+    """``tcsexam teaching-html --output OUTPUT`` in a process of its own."""
+    command = [sys.executable, "-m", "tcsexam_lib.cli", "teaching-html", "--output", str(output)]
+    return subprocess.run(command, capture_output=True, text=True, check=False)
+
+
 def test_the_command_writes_the_page_and_refuses_an_impossible_folder(tmp_path):
     out = tmp_path / "out"
-    done = subprocess.run(
-        [sys.executable, "-m", "tcsexam_lib.cli", "teaching-html", "--output", str(out)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = _teaching_html(out)
     assert done.returncode == 0, done.stderr
     assert f"-> {out / 'teaching.html'}" in done.stdout and (out / "teaching.html").is_file()
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
-    refused = subprocess.run(
-        [sys.executable, "-m", "tcsexam_lib.cli", "teaching-html", "--output", str(blocker)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    refused = _teaching_html(blocker)
     assert refused.returncode == 2, refused.stderr
     assert "teaching-html: refused: Output folder refused" in refused.stderr
     assert "Nothing was written." in refused.stderr and "Traceback" not in refused.stderr
