@@ -19,7 +19,8 @@ pointed at by ``JUPYTER_PATH`` (the environment's, as ``make venv`` installs it 
 run is *unclean* when papermill fails, its log (``--log-level DEBUG``) says the kernel
 was terminated or killed after its shutdown request, or the kernel wrote a traceback,
 ``ZMQError``, a libzmq assertion or ``KeyboardInterrupt``; *slow* when it took more than
-2 s over the median of its launcher's runs. Goal for the kit's: 0 of either.
+2 s over the median of its launcher's runs. Goal for the kit's: 0 of either. With
+``TCSEXAM_KEEP_UNCLEAN=FOLDER`` the output of each unclean run is kept there.
 Nothing is asserted; the exit status is 0 whatever the figures.
 """
 
@@ -130,7 +131,10 @@ def direct_runs(runs: int) -> None:
             done = subprocess.run(command, env=env, capture_output=True, text=True)
             seconds = time.monotonic() - begin
             said = done.stdout + done.stderr
-            return name, seconds, done.returncode != 0 or any(w in said for w in UNCLEAN)
+            why = [w for w in UNCLEAN if w in said] + (["exit code"] if done.returncode else [])
+            if why and os.environ.get("TCSEXAM_KEEP_UNCLEAN"):  # the log, to read what happened
+                Path(os.environ["TCSEXAM_KEEP_UNCLEAN"], f"{name}-{number}.log").write_text(said)
+            return name, seconds, why
 
         with concurrent.futures.ThreadPoolExecutor(2) as pool:
             results = list(pool.map(one, range(2 * runs)))
@@ -140,11 +144,13 @@ def direct_runs(runs: int) -> None:
         times = sorted(s for n, s, _ in results if n == name)
         median = statistics.median(times)
         slow = sum(1 for s in times if s > median + SLOW)
-        unclean = sum(1 for n, _, bad in results if n == name and bad)
+        unclean = sum(1 for n, _, why in results if n == name and why)
+        kinds = collections.Counter(w for n, _, why in results if n == name for w in why)
+        how = ", ".join(f"{count} {kind!r}" for kind, count in sorted(kinds.items())) or "none"
         goal = ""
         if name == "kit":
             goal = f" (goal: 0 and 0) {'PASS' if slow == unclean == 0 else 'MISS'}"
-        print(f"  {name:9} launcher: {len(times)} runs, {unclean} unclean, {slow} slow "
+        print(f"  {name:9} launcher: {len(times)} runs, {unclean} unclean ({how}), {slow} slow "
               f"(over median + {SLOW:.0f} s){goal}; median {median:.2f} s, "
               f"slowest {times[-1]:.2f} s")  # fmt: skip
 

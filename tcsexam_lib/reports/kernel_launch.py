@@ -21,17 +21,30 @@ stopped and joined, while the IOPub thread still runs; only then do the exit han
 run, with no other thread left writing. Everything else (options, configuration, the
 working folder left out of ``sys.path`` while ipykernel loads) is ipykernel's.
 
+**Interrupts reach running code only.** jupyter_client interrupts every kernel before it
+shuts it down (papermill run directly, JupyterLab). Sent as a signal, that interrupt
+lands in whatever request the kernel is handling at that moment: papermill asks for the
+kernel's info just before the shutdown, and about 1 direct run in 30 logged
+``KeyboardInterrupt caught in kernel`` from that request. The environment's kernelspec
+(:mod:`.kernelspec`) therefore asks for interrupts as messages (``interrupt_mode``
+``message``), and this kernel signals itself, as ipykernel does, only while code of the
+notebook runs (:data:`USER_CODE_REQUESTS`: a cell, a widget's callback); with nothing
+running it answers the interrupt and does nothing (:class:`RunningCode`).
+
 **What it relies on.** ``IPKernelApp.control_thread`` and ``shell_channel_thread``, not
 a public API: ipykernel's own ``IPKernelApp.close()`` stops the IOPub thread *first*,
-the order that causes the race, so it cannot be called instead. When the kernel starts,
+the order that causes the race, so it cannot be called instead; and the kernel's
+``shell_handlers`` (the handler of each shell request). When the kernel starts,
 :func:`check_ipykernel` warns (on stderr, so in the run set's kernel log, naming
-ipykernel's version) when either attribute is gone (the fix is then off) or when
-ipykernel is not a version the kit was tested with (:data:`TESTED_IPYKERNEL`).
+ipykernel's version) when any is gone (that fix is then off) or when ipykernel is not a
+version the kit was tested with (:data:`TESTED_IPYKERNEL`).
 """
 
 from __future__ import annotations
 
+import inspect
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +53,10 @@ THREAD_JOIN_SECONDS = 10.0
 
 #: The kernel app's channel threads that may write to IOPub after the main loop ends.
 CHANNEL_THREADS = ("control_thread", "shell_channel_thread")
+
+#: The shell requests that run the notebook's code: an interrupt reaches the kernel only
+#: while one of them is handled (see :class:`RunningCode`).
+USER_CODE_REQUESTS = ("execute_request", "comm_open", "comm_msg", "comm_close")
 
 #: The ipykernel releases the launcher was tested with, ``[low, high)`` (the lock pins 7.4.0).
 TESTED_IPYKERNEL = ("7.4", "7.5")
@@ -118,14 +135,99 @@ def stop_channel_threads(app: Any, timeout: float = THREAD_JOIN_SECONDS) -> list
     return stopped
 
 
+class RunningCode:
+    """How many requests that run the notebook's code the kernel is handling now.
+
+    :meth:`track` wraps the handlers of :data:`USER_CODE_REQUESTS`; the kernel's main
+    thread counts, its control thread reads :attr:`running` to decide whether an
+    interrupt has anything to interrupt.
+
+    Examples
+    --------
+    >>> import asyncio
+    >>> code = RunningCode()
+    >>> seen = []
+    >>> async def execute_request(*args):
+    ...     seen.append(code.running)
+    >>> handlers = {"execute_request": execute_request, "kernel_info_request": print}
+    >>> code.track(handlers)
+    ['execute_request']
+    >>> asyncio.run(handlers["execute_request"]()), seen, code.running
+    (None, [True], False)
+    """
+
+    def __init__(self) -> None:
+        self._count = 0
+
+    @property
+    def running(self) -> bool:
+        """True while a cell or a widget's callback runs."""
+        return self._count > 0
+
+    def track(self, handlers: dict[str, Callable[..., Any]]) -> list[str]:
+        """Wrap the handlers of :data:`USER_CODE_REQUESTS` found in ``handlers``; name them."""
+        for name in (found := [n for n in USER_CODE_REQUESTS if n in handlers]):
+            handlers[name] = self._counted(handlers[name])
+        return found
+
+    def _counted(self, handler: Callable[..., Any]) -> Callable[..., Any]:
+        async def counted(*args: Any, **kwargs: Any) -> Any:
+            self._count += 1
+            try:
+                result = handler(*args, **kwargs)
+                return (await result) if inspect.isawaitable(result) else result
+            finally:
+                self._count -= 1
+
+        return counted
+
+
+def _report_kernel_class() -> type:
+    import warnings
+
+    from ipykernel import __version__
+    from ipykernel.ipkernel import IPythonKernel
+
+    from ..internals import LibraryWarning, broken_message
+
+    class ReportKernel(IPythonKernel):
+        """ipykernel's kernel; an interrupt signals it only while the notebook's code runs."""
+
+        def __init__(self, **kwargs: Any) -> None:
+            super().__init__(**kwargs)
+            code: RunningCode | None = RunningCode()
+            if "execute_request" not in code.track(getattr(self, "shell_handlers", {})):
+                code = None  # every interrupt signals the kernel, as ipykernel's does
+                warnings.warn(
+                    broken_message("ipykernel", __version__, ["Kernel.shell_handlers"],
+                                   "the kit's kernel (tcsexam_lib/reports/kernel_launch.py) "
+                                   "ignores an interrupt when no code runs; that fix is OFF"),
+                    LibraryWarning,
+                    stacklevel=2,
+                )  # fmt: skip
+            self.running_code = code
+
+        async def interrupt_request(self, stream: Any, ident: Any, parent: Any) -> None:
+            if self.running_code is None or self.running_code.running:
+                return await super().interrupt_request(stream, ident, parent)
+            self.log.debug("Interrupt request with no code running: nothing to interrupt")
+            if self.session:
+                self.session.send(stream, "interrupt_reply", {"status": "ok"}, parent, ident=ident)
+
+    return ReportKernel
+
+
 def _report_kernel_app() -> type:
     import ipykernel
     from ipykernel.kernelapp import IPKernelApp
+    from traitlets import Type
 
     check_ipykernel(IPKernelApp, ipykernel.__version__)
 
     class ReportKernelApp(IPKernelApp):
         """ipykernel's application, its channel threads stopped when its main loop ends."""
+
+        kernel_class = Type(_report_kernel_class(), klass="ipykernel.kernelbase.Kernel")
 
         def start(self) -> None:
             try:

@@ -5,8 +5,11 @@ kernelspec (what ``python -m ipykernel install --sys-prefix`` writes), its comma
 ``-m ipykernel_launcher`` replaced by ``-m tcsexam_lib.reports.kernel_launch``, so that
 papermill run directly (``papermill notebooks/index.ipynb ...``) and JupyterLab (``make
 lab``) get the kernel that stops cleanly, as the report runner's do (see
-:mod:`.kernel_launch` for the shutdown race it closes). The name and display name stay
-ipykernel's (``python3``, ``Python 3 (ipykernel)``): the notebooks open unmodified.
+:mod:`.kernel_launch` for the shutdown race it closes). With the kit's launcher the spec
+also asks for interrupts as messages (``"interrupt_mode": "message"``), so that the
+kernel can ignore the interrupt jupyter_client sends before every shutdown when no code
+runs. The name and display name stay ipykernel's (``python3``, ``Python 3
+(ipykernel)``): the notebooks open unmodified.
 """
 
 from __future__ import annotations
@@ -47,6 +50,10 @@ def install_kernelspec(prefix: str | None = None, launcher: str = KIT_LAUNCHER) 
     spec_file = folder / "kernel.json"
     spec = json.loads(spec_file.read_text(encoding="utf-8"))
     spec["argv"] = with_launcher(spec["argv"], launcher)
+    if launcher == KIT_LAUNCHER:
+        spec["interrupt_mode"] = "message"  # see kernel_launch: interrupts reach code only
+    else:
+        spec.pop("interrupt_mode", None)
     spec_file.write_text(json.dumps(spec, indent=1) + "\n", encoding="utf-8")
     return folder
 
