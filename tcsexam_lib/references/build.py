@@ -142,7 +142,61 @@ def build_reference_from_runs(
     >>> data["unscored_reference_instances"][0]["instance"]
     'g2'
     """
-    problems: list[Problem] = []
+    _refuse_id_and_run_count(reference_id, runs)
+    tasks_path = Path(tasks)
+    declared, tasks_digest = read_json_with_digest(tasks_path)
+    validate_with_schema(declared, "reference-tasks", str(tasks_path))
+    run_paths = [Path(r) for r in runs]
+    problems = _undeclared_run_files(run_paths, declared["tasks"], tasks_path)
+    if problems:
+        raise InputRefused.from_problems("Reference runs refused", problems)
+    rel_floor = declared["scale_floor_relative"]
+    abs_floor = declared["scale_floor_absolute"]
+    out_tasks: dict[str, Any] = {}
+    unscored: list[dict[str, str]] = []
+    run_files: list[dict[str, Any]] = [
+        {"run": k + 1, "path": str(run), "files": {}} for k, run in enumerate(run_paths)
+    ]
+    for task_name, spec in declared["tasks"].items():
+        task = TaskReference(task_name, spec["kind"], spec["direction"], {}, {}, raw=spec)
+        read = [_read_run_file(run, task_name, task, problems) for run in run_paths]
+        if any(found is None for found in read):
+            continue
+        for k, (_, digest) in enumerate(read):
+            run_files[k]["files"][task_name] = digest
+        per_run = [values for values, _ in read]
+        instances = list(dict.fromkeys(name for values in per_run for name in values))
+        problems.extend(_absent_instances(run_paths, task_name, per_run, instances))
+        entry = {key: spec[key] for key in ("kind", "direction", "description") if key in spec}
+        entry["instances"] = {name: [values.get(name) for values in per_run] for name in instances}
+        unscored.extend(_unscored(task_name, entry["instances"], rel_floor, abs_floor))
+        out_tasks[task_name] = entry
+    if problems:
+        raise InputRefused.from_problems("Reference runs refused", problems)
+    data: dict[str, Any] = {"reference_id": reference_id, "suite": suite}
+    text = description if description is not None else declared.get("description")
+    if text is not None:
+        data["description"] = text
+    if declared.get("simulated"):
+        data["simulated"] = True
+    data.update(
+        scale_floor_relative=rel_floor,
+        scale_floor_absolute=abs_floor,
+        tasks=out_tasks,
+        unscored_reference_instances=unscored,
+        provenance=_provenance(tasks_path, tasks_digest, run_files),
+    )
+    report = check_reference_data(data, f"{reference_id}/{suite}.json", expected_id=reference_id)
+    if report.findings:  # pragma: no cover - the composition above should make this impossible
+        raise ReferenceProblem(
+            "The composed reference does not pass its own check",
+            [f.problem for f in report.findings],
+        )
+    return data
+
+
+def _refuse_id_and_run_count(reference_id: str, runs: list[Any]) -> None:
+    """Refuse the fixed reference's id, and fewer than two runs."""
     if reference_id == FIXED_REFERENCE_ID:
         raise InputRefused(
             "Refusing to build the fixed reference",
@@ -168,106 +222,82 @@ def build_reference_from_runs(
                 )
             ],
         )
-    tasks_path = Path(tasks)
-    declared, tasks_digest = read_json_with_digest(tasks_path)
-    validate_with_schema(declared, "reference-tasks", str(tasks_path))
-    run_paths = [Path(r) for r in runs]
+
+
+def _undeclared_run_files(
+    run_paths: list[Path], declared: dict[str, Any], tasks_path: Path
+) -> list[Problem]:
+    """A run folder that is missing, and each record file of a task not declared."""
+    problems = []
     for run in run_paths:
         if not run.is_dir():
             problems.append(Problem(str(run), detail="run folder not found"))
-        else:
-            for extra in sorted(run.glob("*.json")):
-                if extra.stem not in declared["tasks"]:
-                    problems.append(
-                        Problem(
-                            str(extra),
-                            detail=f"record file of task '{extra.stem}', which TASKS.json "
-                            f"({tasks_path}) does not declare",
-                            allowed="declare the task in TASKS.json or move the file out",
-                        )
-                    )
-    if problems:
-        raise InputRefused.from_problems("Reference runs refused", problems)
-
-    rel_floor = declared["scale_floor_relative"]
-    abs_floor = declared["scale_floor_absolute"]
-    out_tasks: dict[str, Any] = {}
-    unscored: list[dict[str, str]] = []
-    run_files: list[dict[str, Any]] = [
-        {"run": k + 1, "path": str(run), "files": {}} for k, run in enumerate(run_paths)
-    ]
-    for task_name, spec in declared["tasks"].items():
-        task = TaskReference(task_name, spec["kind"], spec["direction"], {}, {}, raw=spec)
-        read = [_read_run_file(run, task_name, task, problems) for run in run_paths]
-        if any(found is None for found in read):
             continue
-        per_run = [values for values, _ in read]
-        for k, (_, digest) in enumerate(read):
-            run_files[k]["files"][task_name] = digest
-        instances = list(dict.fromkeys(name for values in per_run for name in values))
-        for k, values in enumerate(per_run):
-            absent = [name for name in instances if name not in values]
-            if absent:
+        for extra in sorted(run.glob("*.json")):
+            if extra.stem not in declared:
                 problems.append(
                     Problem(
-                        str(run_paths[k] / f"{task_name}.json"),
-                        field="instance",
-                        detail=f"no record for {len(absent)} instance(s) that other runs hold: "
-                        + quoted_names(absent, 20),
-                        allowed="a record for every instance in every run (status not_run "
-                        "for a run that did not observe it)",
+                        str(extra),
+                        detail=f"record file of task '{extra.stem}', which TASKS.json "
+                        f"({tasks_path}) does not declare",
+                        allowed="declare the task in TASKS.json or move the file out",
                     )
                 )
-        entry: dict[str, Any] = {"kind": spec["kind"], "direction": spec["direction"]}
-        if "description" in spec:
-            entry["description"] = spec["description"]
-        entry["instances"] = {}
-        for name in instances:
-            values = [run_values.get(name) for run_values in per_run]
-            entry["instances"][name] = values
-            if compute_instance_stats(values, rel_floor, abs_floor) is None:
-                n_usable = sum(v is not None for v in values)
-                unscored.append(
-                    {
-                        "task": task_name,
-                        "instance": name,
-                        "reason": f"{UNSCORED_REASON} ({n_usable} of {len(values)} runs usable)",
-                    }
-                )
-        out_tasks[task_name] = entry
-    if problems:
-        raise InputRefused.from_problems("Reference runs refused", problems)
+    return problems
 
-    data: dict[str, Any] = {"reference_id": reference_id, "suite": suite}
-    text = description if description is not None else declared.get("description")
-    if text is not None:
-        data["description"] = text
-    if declared.get("simulated"):
-        data["simulated"] = True
-    data.update(
-        scale_floor_relative=rel_floor,
-        scale_floor_absolute=abs_floor,
-        tasks=out_tasks,
-        unscored_reference_instances=unscored,
-        provenance={
-            "producer": "tcsexam reference build",
-            "kit": "tcsexam-kit",
-            "kit_version": kit_version(),
-            "created_utc": created_utc(),
-            "value_rule": "objective: A when status ok, else null; solve: 1 solved / 0 not "
-            "solved or completed failure; infrastructure statuses: null. One value per run, "
-            "in run order.",
-            "tasks_file": {"path": str(tasks_path), "sha256": tasks_digest},
-            "runs": run_files,
-        },
-    )
-    report = check_reference_data(data, f"{reference_id}/{suite}.json", expected_id=reference_id)
-    if report.findings:  # pragma: no cover - the composition above should make this impossible
-        raise ReferenceProblem(
-            "The composed reference does not pass its own check",
-            [f.problem for f in report.findings],
-        )
-    return data
+
+def _absent_instances(
+    run_paths: list[Path], task_name: str, per_run: list[dict[str, Any]], instances: list[str]
+) -> list[Problem]:
+    """Each run's records of a task that lack instances other runs hold."""
+    problems = []
+    for run, values in zip(run_paths, per_run, strict=True):
+        absent = [name for name in instances if name not in values]
+        if absent:
+            problems.append(
+                Problem(
+                    str(run / f"{task_name}.json"),
+                    field="instance",
+                    detail=f"no record for {len(absent)} instance(s) that other runs hold: "
+                    + quoted_names(absent, 20),
+                    allowed="a record for every instance in every run (status not_run "
+                    "for a run that did not observe it)",
+                )
+            )
+    return problems
+
+
+def _unscored(
+    task_name: str, instances: dict[str, list[Any]], rel_floor: float, abs_floor: float
+) -> list[dict[str, str]]:
+    """The instances of a task with fewer than two usable values, with the reason."""
+    return [
+        {
+            "task": task_name,
+            "instance": name,
+            "reason": f"{UNSCORED_REASON} ({sum(v is not None for v in values)} of "
+            f"{len(values)} runs usable)",
+        }
+        for name, values in instances.items()
+        if compute_instance_stats(values, rel_floor, abs_floor) is None
+    ]
+
+
+def _provenance(
+    tasks_path: Path, tasks_digest: str, run_files: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """The built reference's provenance: the kit, the value rule and every input's sha256."""
+    return {
+        "producer": "tcsexam reference build",
+        "kit": "tcsexam-kit",
+        "kit_version": kit_version(),
+        "created_utc": created_utc(),
+        "value_rule": "objective: A when status ok, else null; solve: 1 solved / 0 not "
+        "solved or completed failure; infrastructure statuses: null. One value per run, "
+        "in run order.",
+        "tasks_file": {"path": str(tasks_path), "sha256": tasks_digest},
+        "runs": run_files,
+    }
 
 
 def _write_new_file(path: Path, text: str) -> None:
