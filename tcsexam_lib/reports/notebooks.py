@@ -53,7 +53,6 @@ RUNNER_GIVES = {
     "model_index_json": "the model's entry of the index (models/<model>/model.index.json)",
     "model_stats_json": "tcsexam stats of the model's entry (models/<model>/model.stats.json)",
     "model_evidence": "the model's solver-score outputs (evidence/<model>/)",
-    "compare": "the other run sets' summaries and task means",
     "changes": "what changed since the run set's previous publication",
 }
 
@@ -160,7 +159,6 @@ NOTEBOOKS: tuple[ReportNotebook, ...] = (
             **_SCORED,
             "index_json": INPUT_FILE,
             "stats_json": INPUT_FILE,
-            "compare": DATA,
             "changes": DATA,
         },  # fmt: skip
         always=("suite", "protocol"),
@@ -169,10 +167,10 @@ NOTEBOOKS: tuple[ReportNotebook, ...] = (
             **_RUN_SET,
             "index_json": "index_json",
             "stats_json": "stats_json",
-            "compare": "compare",
             "changes": "changes",
         },  # fmt: skip
-        reads_beside={"index_json": "run-set.json"},  # the pages it links (published_pages)
+        # the pages it links (published_pages) and the comparisons it draws
+        reads_beside={"index_json": "run-set.json"},
     ),
     ReportNotebook(
         name="index",

@@ -28,6 +28,8 @@ from ..environment import environment_fingerprint, kit_fingerprint
 from ..folders import remove_tree
 from ..jsonio import write_stream_atomic
 from ..scoring.issues import describe_model
+from ..stats.document import as_stats_document
+from .comparisons import compare_run_set
 from .execute import NotebookJob, NotebookOutcome, Progress, execute_notebooks
 from .history import (
     Changes,
@@ -142,6 +144,9 @@ def plan_jobs(
         p = rs.params
         if COHORT_NOTEBOOK in p.notebooks:
             rs.compared = compared_with(p.name, compare.get(p.name), compare)
+            if rs.stats is not None:  # at the level of the run set's intervals
+                level = as_stats_document(rs.stats).level
+                rs.comparisons = compare_run_set(rs.score, rs.compared, level)
         sources = {name: source_dir / f"{name}.ipynb" for name in p.notebooks}
         rs.record = publication_record(rs, publication_inputs(p, sources, rs.compared))
         previous = last_publications(histories[p.output], p.name)

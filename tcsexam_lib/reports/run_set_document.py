@@ -2,10 +2,12 @@
 
 The report runner writes ``run-set.json`` into every run set it publishes: what the
 landing page shows (the run set's files, each model's status, index and track means,
-each notebook page and whether it ran). :class:`RunSetDocument` with
-:class:`RunSetSummary`, :class:`SummaryModel` and :class:`NotebookFiles` declares its
-shape once, checked against ``references/schemas/run-set.schema.json`` by a test;
-:mod:`.runsets` writes it (``summary`` and ``manifest``).
+each notebook page and whether it ran) and the comparisons with other run sets that
+the cohort report draws. :class:`RunSetDocument` with :class:`RunSetSummary`,
+:class:`SummaryModel`, :class:`NotebookFiles`, :class:`RunSetComparison` and
+:class:`ComparedModel` declares its shape once, checked against
+``references/schemas/run-set.schema.json`` by a test; :mod:`.runsets` writes it
+(``summary`` and ``manifest``; the comparisons come from :mod:`.comparisons`).
 For notebooks: :attr:`RunSetDocument.models` (one row per model) and
 :attr:`RunSetDocument.pages` (one row per notebook page).
 """
@@ -67,6 +69,47 @@ class RunSetSummary(Record):
     leader_group: list[str] | None = field(default=None)
 
 
+class ComparedModel(Record):
+    """One model in two run sets: both indexes, their difference paired over the common
+    tasks with its interval, the differences of the track means, both statuses."""
+
+    SCHEMA = (SCHEMA, "/$defs/compared_model")
+    model: str = field()
+    #: this run set's index and the other's (points; null without one)
+    index: float | None = field()
+    other_index: float | None = field()
+    #: index − other index (points)
+    delta_index: float | None = field()
+    #: the difference with both indexes computed on the common tasks (points); equal to
+    #: ``delta_index`` when both run sets hold the same tasks
+    delta_common_tasks: float | None = field()
+    #: the interval of ``delta_common_tasks`` at the comparison's level, paired over the
+    #: common tasks (the kit's paired test); null when a track has fewer than two
+    ci: list[float] | None = field()
+    p_value: float | None = field()
+    n_common_tasks: int | None = field()
+    #: this run set's track means minus the other's, by letter (P, S, C, O)
+    track_deltas: dict[str, float | None] = field()
+    status: str = field()
+    other_status: str = field()
+
+
+class RunSetComparison(Record):
+    """This run set beside another with models in common: the other solver protocol
+    (``by`` protocol, same suite) or another suite (``by`` suite, same protocol)."""
+
+    SCHEMA = (SCHEMA, "/$defs/comparison")
+    run_set: str = field()
+    by: str = field()
+    #: the value of the field the two run sets differ by, this one's and the other's
+    this: str = field()
+    other: str = field()
+    #: true when every model common to both holds the same tasks in both
+    same_tasks: bool = field()
+    level: float = field()
+    models: list[ComparedModel] = field(ComparedModel)
+
+
 class RunSetDocument(Record):
     """A published run set's ``run-set.json`` (``folder``: the folder it was read from).
 
@@ -106,6 +149,9 @@ class RunSetDocument(Record):
     cohort: NotebookFiles | None = field(NotebookFiles, default=None)
     summary: RunSetSummary = field(RunSetSummary)
     notebooks: dict[str, list[NotebookFiles]] = field(NotebookFiles, shape="dict_of_lists")
+    #: this run set beside each run set it is compared with (computed by the runner, drawn
+    #: by the cohort report; empty in a run set written before they were kept)
+    comparisons: list[RunSetComparison] = field(RunSetComparison, default=())
     #: the environment the run set was computed and rendered in (``None`` in a run set
     #: written before it was recorded)
     environment: Environment | None = field(Environment, default=None)

@@ -26,6 +26,7 @@ from ..scoring.fill import FillResult
 from ..scoring.from_records import EVIDENCE
 from ..scoring.index_document import IndexDocument, as_index_document, load_index
 from ..stats.document import ComputedStats, StatsDocument, StatsModel, as_stats_document
+from .comparisons import compared_by
 from .execute import NotebookJob, NotebookOutcome, Progress
 from .history import append_publication
 from .landing import write_landing_page
@@ -69,6 +70,8 @@ class RunSetResult:
     #: the run sets its cohort report compares with, its publication's history record,
     #: and what changed since its previous one (see :mod:`.history`)
     compared: dict[str, Any] = field(default_factory=dict)
+    #: this run set beside each of them (see :mod:`.comparisons`), written in run-set.json
+    comparisons: list[dict[str, Any]] = field(default_factory=list)
     record: dict[str, Any] | None = None
     changes: dict[str, Any] = field(default_factory=dict)
 
@@ -176,15 +179,8 @@ def compared_with(
     return {
         other: data
         for other, data in compare.items()
-        if other != name and _comparable(me, RunSetSummary(data))
+        if other != name and compared_by(me, RunSetSummary(data)) is not None
     }
-
-
-def _comparable(mine: RunSetSummary, other: RunSetSummary) -> bool:
-    """Same suite under the other protocol, or the same protocol on another suite."""
-    same_suite = other.suite == mine.suite
-    same_protocol = other.solver_protocol == mine.solver_protocol
-    return same_suite != same_protocol and bool(set(other.results) & set(mine.results))
 
 
 def _relative(path: Path | None, start: Path) -> str | None:
@@ -286,7 +282,7 @@ def _runner_gives(rs: RunSetResult, model: str | None, final: Path) -> dict[str,
         "stats_json": stats_json,
     }
     if model is None:
-        return {**gives, "compare": rs.compared, "changes": rs.changes}
+        return {**gives, "changes": rs.changes}
     return {
         **gives,
         "model": model,
@@ -375,6 +371,7 @@ def manifest(rs: RunSetResult, planned: list[NotebookJob] | None = None) -> dict
         "cohort": cohort,
         "summary": summary(rs.score, rs.stats),
         "notebooks": by_model,
+        "comparisons": rs.comparisons,
         "environment": describe_environment("report"),
         "created_utc": created_utc(),
     }

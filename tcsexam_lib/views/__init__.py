@@ -27,7 +27,7 @@ from .cohort import (
     ranked_models,
     task_model_table,
 )
-from .compare import compare_run_sets, paired_delta
+from .compare import compare_run_sets, run_set_comparisons
 from .index import (
     COVERAGE_COLOURS,
     check_protocol,
@@ -117,7 +117,6 @@ __all__ = [
     "leaderboard",
     "neighbours_table",
     "one_line_errors",
-    "paired_delta",
     "pairs_table",
     "pairs_view",
     "plot_coverage",
@@ -137,6 +136,7 @@ __all__ = [
     "relative_score_table",
     "repeat_spread_table",
     "require_parameters",
+    "run_set_comparisons",
     "scale_term_table",
     "setup",
     "show",

@@ -21,6 +21,8 @@ from tcsexam_lib import InputRefused, run_report
 from tcsexam_lib.paths import KIT_ROOT
 from tcsexam_lib.reports import runner as report_module
 from tcsexam_lib.reports.publish import MANIFEST, remove_stale_staging
+from tcsexam_lib.reports.run_set_document import RunSetDocument
+from tcsexam_lib.schemas import schema_errors
 from tcsexam_lib.verify import verify_output
 
 
@@ -161,9 +163,19 @@ def test_rerunning_one_run_set_keeps_the_others_on_the_landing_page(ws, quick_no
     landing = (out / "index.html").read_text()
     assert "href='#lite-offline'" in landing and "href='#lite-online'" in landing
     assert {p: p.read_bytes() for p in files_under(out / "lite-online")} == before
+    manifest = json.loads((out / "lite-offline" / "run-set.json").read_text())
+    assert schema_errors(manifest, "run-set") == []
+    (compared,) = RunSetDocument(manifest).comparisons  # with the run set published before
+    assert (compared.run_set, compared.by, compared.this, compared.other) == (
+        "lite-online",
+        "protocol",
+        "offline",
+        "online",
+    )
+    (model,) = compared.models
+    assert model.delta_index == model.index - model.other_index and model.n_common_tasks
     cohort = json.loads((out / "lite-offline" / "cohort.ipynb").read_text())
-    compared = cohort["metadata"]["papermill"]["parameters"]["compare"]
-    assert set(compared) == {"lite-online"}  # the published run set is compared with
+    assert "compare" not in cohort["metadata"]["papermill"]["parameters"]  # drawn, not computed
 
 
 def test_a_symlinked_model_or_run_set_folder_is_replaced_never_followed(

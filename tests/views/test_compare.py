@@ -1,7 +1,9 @@
-"""Run sets side by side (``views/compare.py``): deltas paired over the common tasks.
+"""Run sets side by side: computed by ``reports/comparisons.py``, drawn by
+``views/compare.py``; deltas paired over the common tasks.
 
 The interval of a difference between two run sets is the kit's paired test, the one that
 compares two models of a run set (``analyse_cohort``), on the common tasks' task means.
+The view draws the numbers the runner wrote and computes none.
 """
 
 from __future__ import annotations
@@ -14,10 +16,10 @@ import pytest
 from tcsexam_lib import run_score
 from tcsexam_lib.formulas import combine_track_means
 from tcsexam_lib.paths import KIT_ROOT
-from tcsexam_lib.scoring.index_document import ModelResult
+from tcsexam_lib.reports.comparisons import compare_run_set, paired_delta
+from tcsexam_lib.scoring.index_document import ModelResult, as_index_document
 from tcsexam_lib.stats import analyse_cohort
 from tcsexam_lib.views import Note, compare_run_sets
-from tcsexam_lib.views.compare import paired_delta
 from tcsexam_lib.vocab import TRACKS
 
 
@@ -43,6 +45,12 @@ def _as_compare(result: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _drawn(result: dict[str, Any], name: str, other: dict[str, Any], by: str):
+    """The comparison as the runner computes it (run-set.json), drawn by the view."""
+    found = compare_run_set(as_index_document(result), {name: _as_compare(other)}, 0.95)
+    return compare_run_sets(result, found, by)
+
+
 @pytest.fixture(scope="module")
 def runs() -> dict[str, dict[str, Any]]:
     return {
@@ -64,7 +72,7 @@ def _pair_of(a: dict[str, Any], b: dict[str, Any], index: tuple[float, float]):
 
 def test_offline_vs_online_is_paired_over_every_task_with_the_kits_test(runs):
     offline, online = runs["demo-full-offline"], runs["demo-full-online"]
-    (table,) = compare_run_sets(offline, {"demo-full-online": _as_compare(online)}, "protocol")
+    (table,) = _drawn(offline, "demo-full-online", online, "protocol")
     table = table.set_index("model")
     assert "Δ on common tasks" not in table.columns  # the same tasks: one Δ
     for model in ("sim-alpha", "sim-beta"):
@@ -81,7 +89,7 @@ def test_offline_vs_online_is_paired_over_every_task_with_the_kits_test(runs):
 
 def test_lite_vs_full_recomputes_both_indexes_on_the_common_tasks(runs):
     full, lite = runs["demo-full-offline"], runs["demo-lite-offline"]
-    (table,) = compare_run_sets(full, {"demo-lite-offline": _as_compare(lite)}, "suite")
+    (table,) = _drawn(full, "demo-lite-offline", lite, "suite")
     table = table.set_index("model")
     a, b = task_means(full["models"]["sim-alpha"]), task_means(lite["models"]["sim-alpha"])
     common = {t: [i for i in b[t] if i in a[t]] for t in TRACKS}
@@ -107,6 +115,20 @@ def test_identical_task_means_give_a_zero_difference_of_width_zero():
 
 
 def test_nothing_to_compare_says_so(runs):
-    note = compare_run_sets(runs["demo-lite-offline"], {}, "suite")
+    note = compare_run_sets(runs["demo-lite-offline"], [], "suite")
     assert isinstance(note, Note) and "nothing to compare" in note.text
     assert "solver protocol offline" in note.text  # plain words, no snake_case
+
+
+def test_the_view_draws_the_written_numbers_and_computes_none(runs):
+    offline, online = runs["demo-lite-offline"], runs["demo-lite-online"]
+    (written,) = compare_run_set(
+        as_index_document(offline), {"demo-lite-online": _as_compare(online)}, 0.95
+    )
+    written["models"][0].update(delta_index=12.5, ci=[-1.0, 3.0], n_common_tasks=7)
+    written["models"][0]["track_deltas"]["S"] = 0.125
+    (table,) = compare_run_sets(offline, [written], "protocol")
+    row = table.set_index("model").loc[written["models"][0]["model"]]
+    assert (row["Δ index"], row["common tasks"], row["Δ S"]) == (12.5, 7, 0.125)
+    assert str(row["interval"]) == "[-1.00, 3.00]" and row["differs"] == "no"
+    assert compare_run_sets(offline, [written], "suite").text.startswith("No run set")
