@@ -210,8 +210,8 @@ def write_teaching_page(
     ``landing``: the page's navigation links to the folder's landing page
     (``index.html``), as in a report folder. ``unchanged``: the kit and the environment
     are those of the folder's last publication; then a page already there that names
-    this notebook's sha256 is kept as it is (nbconvert takes seconds to make it again,
-    and it would make the same bytes).
+    this notebook's sha256 and has this navigation is kept as it is (nbconvert takes
+    seconds to make it again, and it would make the same bytes).
     """
     output = Path(output)
     try:
@@ -233,11 +233,13 @@ def write_teaching_page(
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
     write_teaching_assets(output, unchanged=unchanged)
     path = output / TEACHING_PAGE
-    if unchanged and path.is_file() and not path.is_symlink():
-        if f"notebook sha256 <code>{digest[:12]}</code>" in path.read_text(encoding="utf-8"):
-            return path
     nav = "<span class='tcs-here'>The teaching notebook (static copy)</span>"
     if landing:
         nav = f"<a href='index.html'>All reports</a> {nav}"
+    if unchanged and path.is_file() and not path.is_symlink():
+        page = path.read_text(encoding="utf-8")
+        marks = (f"notebook sha256 <code>{digest[:12]}</code>", f'<nav class="tcs-nav">{nav}</nav>')
+        if all(mark in page for mark in marks):  # this notebook, this navigation
+            return path
     _write_if_changed(path, _render(digest, text, nav))
     return path

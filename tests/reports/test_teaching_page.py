@@ -9,6 +9,7 @@ typeset with the network blocked, at 1400 and 390 CSS pixels.
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import subprocess
 import sys
@@ -79,6 +80,20 @@ def test_a_rebuild_gives_the_same_bytes(page, tmp_path):
 def test_in_a_report_folder_it_links_to_the_landing_page(tmp_path):
     text = write_teaching_page(tmp_path, landing=True).read_text(encoding="utf-8")
     assert re.search(r"""<a href=["']index\.html["']>All reports</a>""", text)
+
+
+def test_a_kept_page_has_this_notebook_and_this_navigation(page, tmp_path):
+    """unchanged=True keeps a page of the same notebook and navigation, and remakes one
+    written alone (tcsexam teaching-html) into what is now a report folder."""
+    alone = write_teaching_page(tmp_path)
+    assert alone.read_bytes() == page.read_bytes()
+    stamp = alone.stat().st_mtime_ns
+    in_reports = write_teaching_page(tmp_path, landing=True, unchanged=True)
+    assert "All reports</a>" in in_reports.read_text(encoding="utf-8")
+    kept = in_reports.read_bytes()
+    os.utime(in_reports, ns=(stamp, stamp))
+    again = write_teaching_page(tmp_path, landing=True, unchanged=True)
+    assert again.read_bytes() == kept and again.stat().st_mtime_ns == stamp  # kept as it is
 
 
 def test_missing_mathjax_is_said_so_with_the_fix(monkeypatch):
