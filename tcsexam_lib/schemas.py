@@ -33,6 +33,7 @@ GENERATED = {
     "index-output": ("tcsexam_lib.scoring.index_document", "IndexDocument"),
     "solver-output": ("tcsexam_lib.scoring.solver_document", "SolverDocument"),
     "provenance": ("tcsexam_lib.provenance", "OutputWithProvenance"),
+    "run-set": ("tcsexam_lib.reports.run_set_document", "RunSetDocument"),
 }
 
 

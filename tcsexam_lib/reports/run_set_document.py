@@ -5,8 +5,8 @@ landing page shows (the run set's files, each model's status, index and track me
 each notebook page and whether it ran) and the comparisons with other run sets that
 the cohort report draws. :class:`RunSetDocument` with :class:`RunSetSummary`,
 :class:`SummaryModel`, :class:`NotebookFiles`, :class:`RunSetComparison` and
-:class:`ComparedModel` declares its shape once, checked against
-``references/schemas/run-set.schema.json`` by a test; :mod:`.runsets` writes it
+:class:`ComparedModel` declares its shape once; the published schema
+``references/schemas/run-set.schema.json`` is generated from them; :mod:`.runsets` writes it
 (``summary`` and ``manifest``; the comparisons come from :mod:`.comparisons`).
 For notebooks: :attr:`RunSetDocument.models` (one row per model) and
 :attr:`RunSetDocument.pages` (one row per notebook page).
@@ -15,9 +15,9 @@ For notebooks: :attr:`RunSetDocument.models` (one row per model) and
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from ..documents import Record, field, frame
+from ..documents import Doc, Record, field, frame
 from ..environment import Environment
 from ..jsonio import read_json
 from ..vocab import TRACK_LETTERS, TRACKS
@@ -27,14 +27,20 @@ if TYPE_CHECKING:  # pragma: no cover - annotations only
 
 SCHEMA = "run-set"
 
+#: A model's status (see :mod:`tcsexam_lib.scoring.index`).
+Status = Literal["complete", "provisional", "incomplete"]
+#: An interval ``[low, high]``.
+Interval = Annotated[list[float], Doc(min_length=2, max_length=2)]
+
 
 class NotebookFiles(Record):
     """One notebook page of a run set: whether it ran, its error, its files."""
 
     SCHEMA = (SCHEMA, "/$defs/notebook")
     name: str = field()
-    #: ``None`` while the run that renders it is under way (the planned pages)
-    ok: bool | None = field()
+    ok: Annotated[bool | None, Doc("null while the run that renders the page is under way")] = (
+        field()
+    )
     error: str | None = field()
     executed: str | None = field()
     html: str | None = field()
@@ -44,16 +50,25 @@ class SummaryModel(Record):
     """What the landing page shows of a model: status, index (points), P, S, C, O."""
 
     SCHEMA = (SCHEMA, "/$defs/summary_model")
-    status: str = field()
+    status: Status = field()
     index: float | None = field()
     track_means: dict[str, float | None] = field()
-    index_ci_half_width: float | None = field(default=None)
-    #: the index interval [low, high] (points); ``None`` in a run set written before it was kept
-    index_ci: list[float] | None = field(default=None)
-    #: 1 = best (null without an index); with the run set's ``tcsexam stats`` document
-    rank: int | None = field(default=None)
-    #: no model significantly ahead of it (false without an index)
-    could_be_first: bool = field(default=False)
+    index_ci_half_width: Annotated[float | None, Doc("points (with tcsexam stats)")] = field(
+        default=None
+    )
+    index_ci: Annotated[
+        Interval | None,
+        Doc(
+            "the index interval [low, high] in points (with tcsexam stats; null without an "
+            "index, or in a run set written before it was kept)",
+        ),
+    ] = field(default=None)
+    rank: Annotated[int | None, Doc("1 = best; null without an index (with tcsexam stats)")] = (
+        field(default=None)
+    )
+    could_be_first: Annotated[
+        bool, Doc("no model significantly ahead of it (with tcsexam stats)")
+    ] = field(default=False)
 
 
 class RunSetSummary(Record):
@@ -63,10 +78,16 @@ class RunSetSummary(Record):
     suite: str = field()
     solver_protocol: str = field()
     results: dict[str, SummaryModel] = field(SummaryModel, shape="dict", key="models")
-    level: float | None = field(default=None)
-    #: ``None`` in a run set written before the leader group was kept (then each model's
-    #: ``could_be_first`` says it)
-    leader_group: list[str] | None = field(default=None)
+    level: Annotated[float | None, Doc("the level of the index intervals (with tcsexam stats)")] = (
+        field(default=None)
+    )
+    leader_group: Annotated[
+        list[str] | None,
+        Doc(
+            "the models that could be first, in rank order (with tcsexam stats; null in a run "
+            "set written before it was kept: then each model's could_be_first says it)"
+        ),
+    ] = field(default=None)
 
 
 class ComparedModel(Record):
@@ -75,23 +96,36 @@ class ComparedModel(Record):
 
     SCHEMA = (SCHEMA, "/$defs/compared_model")
     model: str = field()
-    #: this run set's index and the other's (points; null without one)
-    index: float | None = field()
-    other_index: float | None = field()
-    #: index − other index (points)
-    delta_index: float | None = field()
-    #: the difference with both indexes computed on the common tasks (points); equal to
-    #: ``delta_index`` when both run sets hold the same tasks
-    delta_common_tasks: float | None = field()
-    #: the interval of ``delta_common_tasks`` at the comparison's level, paired over the
-    #: common tasks (the kit's paired test); null when a track has fewer than two
-    ci: list[float] | None = field()
-    p_value: float | None = field()
-    n_common_tasks: int | None = field()
-    #: this run set's track means minus the other's, by letter (P, S, C, O)
-    track_deltas: dict[str, float | None] = field()
-    status: str = field()
-    other_status: str = field()
+    index: Annotated[float | None, Doc("this run set's index (points; null without one)")] = field()
+    other_index: Annotated[
+        float | None, Doc("the other run set's index (points; null without one)")
+    ] = field()
+    delta_index: Annotated[float | None, Doc("index − other index (points)")] = field()
+    delta_common_tasks: Annotated[
+        float | None,
+        Doc(
+            "the difference with both indexes computed on the common tasks (points; the "
+            "published indexes when both hold the same tasks)"
+        ),
+    ] = field()
+    ci: Annotated[
+        Interval | None,
+        Doc(
+            "the interval of delta_common_tasks at the comparison's level, paired over the "
+            "common tasks; null without both indexes or a common task in every track",
+        ),
+    ] = field()
+    p_value: Annotated[
+        float | None,
+        Doc("two-sided p-value of the paired test (no adjustment across the models)"),
+    ] = field()
+    n_common_tasks: Annotated[int | None, Doc("tasks with a mean in both run sets")] = field()
+    track_deltas: Annotated[
+        dict[str, float | None],
+        Doc("this run set's track means minus the other's, by letter (P, S, C, O)"),
+    ] = field()
+    status: Status = field()
+    other_status: Status = field()
 
 
 class RunSetComparison(Record):
@@ -99,14 +133,19 @@ class RunSetComparison(Record):
     (``by`` protocol, same suite) or another suite (``by`` suite, same protocol)."""
 
     SCHEMA = (SCHEMA, "/$defs/comparison")
-    run_set: str = field()
-    by: str = field()
-    #: the value of the field the two run sets differ by, this one's and the other's
-    this: str = field()
-    other: str = field()
-    #: true when every model common to both holds the same tasks in both
-    same_tasks: bool = field()
-    level: float = field()
+    run_set: Annotated[str, Doc("the other run set's name")] = field()
+    by: Annotated[
+        Literal["protocol", "suite"],
+        Doc("what the two run sets differ by (the other field is the same)"),
+    ] = field()
+    this: Annotated[str, Doc("this run set's value of that field")] = field()
+    other: Annotated[str, Doc("the other run set's value of that field")] = field()
+    same_tasks: Annotated[
+        bool, Doc("true when every model in both holds the same tasks in both")
+    ] = field()
+    level: Annotated[
+        float, Doc("the level of the intervals (the run set's tcsexam stats level)", gt=0, lt=1)
+    ] = field()
     models: list[ComparedModel] = field(ComparedModel)
 
 
@@ -132,29 +171,53 @@ class RunSetDocument(Record):
     __slots__ = ("folder",)
 
     SCHEMA = (SCHEMA, "")
-    kind: str = field()
+    TITLE = "A published run set's run-set.json (tcsexam report)"
+    DESCRIPTION = (
+        "What the landing page shows of a run set and the comparisons its cohort report "
+        "draws, written by the report runner into its folder; every path is relative to "
+        "that folder. Generated from the kit's typed document "
+        "tcsexam_lib.reports.run_set_document.RunSetDocument (make schemas)."
+    )
+    kind: Annotated[
+        Literal["tcsexam report run set"], Doc("says the folder is a run set the kit wrote")
+    ] = field()
     kit_version: str = field()
-    name: str = field()
+    name: Annotated[str, Doc("<suite>-<protocol>, the run set's folder")] = field()
     suite: str = field()
-    protocol: str = field()
+    protocol: Literal["online", "offline"] = field()
     description: str | None = field(default=None)
     simulated: bool = field(default=False)
     reference_id: str | None = field()
-    metric_id: str | None = field(default=None)
-    status: str = field()
-    index_json: str = field()
-    stats_json: str | None = field(default=None)
-    attempts: str = field()
+    metric_id: Annotated[str | None, Doc("the index metric's id")] = field(default=None)
+    status: Status = field()
+    index_json: Annotated[str, Doc("the index output")] = field()
+    stats_json: Annotated[str | None, Doc("the tcsexam stats output, or null")] = field(
+        default=None
+    )
+    attempts: Annotated[str, Doc("the attempts table with its blank solver scores filled")] = (
+        field()
+    )
     kernel_log: str = field()
-    cohort: NotebookFiles | None = field(NotebookFiles, default=None)
+    cohort: Annotated[NotebookFiles | None, Doc("the cohort report, or null")] = field(
+        NotebookFiles, default=None
+    )
     summary: RunSetSummary = field(RunSetSummary)
-    notebooks: dict[str, list[NotebookFiles]] = field(NotebookFiles, shape="dict_of_lists")
-    #: this run set beside each run set it is compared with (computed by the runner, drawn
-    #: by the cohort report; empty in a run set written before they were kept)
-    comparisons: list[RunSetComparison] = field(RunSetComparison, default=())
-    #: the environment the run set was computed and rendered in (``None`` in a run set
-    #: written before it was recorded)
-    environment: Environment | None = field(Environment, default=None)
+    notebooks: Annotated[dict[str, list[NotebookFiles]], Doc("each model's pages")] = field(
+        NotebookFiles, shape="dict_of_lists"
+    )
+    comparisons: Annotated[
+        list[RunSetComparison],
+        Doc(
+            "this run set beside each run set it is compared with (the other solver "
+            "protocol, or another suite), computed by the runner and drawn by the cohort "
+            "report; absent in a run set written before they were kept"
+        ),
+    ] = field(RunSetComparison, default=())
+    environment: Annotated[
+        Environment | None,
+        Doc("the environment the run set was computed and rendered in (absent before it "
+            "was recorded)"),
+    ] = field(Environment, default=None)  # fmt: skip
     created_utc: str = field(default="")
 
     def __init__(self, data: dict[str, Any], folder: str = "") -> None:
