@@ -54,6 +54,8 @@ class Doc:
 
 #: A sha256 in hex.
 Sha256 = typing.Annotated[str, Doc(pattern="^[0-9a-f]{64}$")]
+#: An interval ``[low, high]``.
+Interval = typing.Annotated[list[float], Doc(min_length=2, max_length=2)]
 
 
 class Field:

@@ -34,6 +34,7 @@ GENERATED = {
     "solver-output": ("tcsexam_lib.scoring.solver_document", "SolverDocument"),
     "provenance": ("tcsexam_lib.provenance", "OutputWithProvenance"),
     "run-set": ("tcsexam_lib.reports.run_set_document", "RunSetDocument"),
+    "history-record": ("tcsexam_lib.reports.history", "PublicationRecord"),
 }
 
 

@@ -19,14 +19,15 @@ import json
 import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from ..documents import Record
+from ..documents import Doc, Interval, Record
 from ..documents import field as record_field
 from ..environment import environment_fingerprint, kit_fingerprint
 from ..number_format import points
 from ..paths import resolve_references_dir
 from ..provenance import created_utc, kit_version, source_date_epoch
+from ..scoring.index_document import Status
 from ..stats.wording import name_list, percent
 
 #: The history file in an output folder.
@@ -40,26 +41,44 @@ class PublishedModel(Record):
     """A model as a publication left it: status, index, interval, rank interval, first."""
 
     SCHEMA = (SCHEMA, "/$defs/model")
-    status: str = record_field()
-    index: float | None = record_field()
-    index_ci: list[float] | None = record_field()
-    rank_ci: list[int] | None = record_field()
-    could_be_first: bool = record_field()
+    status: Status = record_field()
+    index: Annotated[float | None, Doc("points")] = record_field()
+    index_ci: Annotated[Interval | None, Doc("the index's interval, points")] = record_field()
+    rank_ci: Annotated[
+        Annotated[list[Annotated[int, Doc(ge=1)]], Doc(min_length=2, max_length=2)] | None,
+        Doc("the ranks the paired tests allow, best and worst (1 = best)"),
+    ] = record_field()
+    could_be_first: Annotated[bool, Doc("no model significantly ahead of it")] = record_field()
 
 
 class PublicationRecord(Record):
     """One publication of a run set, as its line of ``history.jsonl``."""
 
     SCHEMA = (SCHEMA, "")
-    kind: str = record_field()
-    run_set: str = record_field()
-    date: str = record_field()
+    TITLE = "One publication of a run set: a line of history.jsonl (tcsexam report)"
+    DESCRIPTION = (
+        "tcsexam report appends one record to <output>/history.jsonl each time it publishes "
+        "a run set; a record is never rewritten. Generated from the kit's typed document "
+        "tcsexam_lib.reports.history.PublicationRecord (make schemas)."
+    )
+    kind: Literal["tcsexam report publication"] = record_field()
+    run_set: Annotated[str, Doc("<suite>-<protocol>, the run set's folder")] = record_field()
+    date: Annotated[str, Doc("when it was published, UTC (SOURCE_DATE_EPOCH when set)")] = (
+        record_field()
+    )
     kit_version: str = record_field()
     reference_id: str | None = record_field()
     suite: str = record_field()
-    protocol: str = record_field()
-    level: float | None = record_field()
-    inputs: dict[str, str] = record_field()
+    protocol: Literal["online", "offline"] = record_field()
+    level: Annotated[float | None, Doc("the level of the intervals")] = record_field()
+    inputs: Annotated[
+        dict[str, str],
+        Doc(
+            "the sha256 of what the publication read: parameters, cohort, attempts, records, "
+            "references, notebooks, compared (the run sets its cohort report compares with), "
+            "kit, environment; and build_date (SOURCE_DATE_EPOCH, or unset)"
+        ),
+    ] = record_field()
     results: dict[str, PublishedModel] = record_field(PublishedModel, shape="dict", key="models")
 
     def made_with(self) -> tuple[str | None, str | None]:

@@ -17,20 +17,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from ..documents import Doc, Record, field, frame
+from ..documents import Doc, Interval, Record, field, frame
 from ..environment import Environment
 from ..jsonio import read_json
+from ..scoring.index_document import Status
 from ..vocab import TRACK_LETTERS, TRACKS
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
     import pandas as pd
 
 SCHEMA = "run-set"
-
-#: A model's status (see :mod:`tcsexam_lib.scoring.index`).
-Status = Literal["complete", "provisional", "incomplete"]
-#: An interval ``[low, high]``.
-Interval = Annotated[list[float], Doc(min_length=2, max_length=2)]
 
 
 class NotebookFiles(Record):
