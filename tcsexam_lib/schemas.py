@@ -35,6 +35,7 @@ GENERATED = {
     "provenance": ("tcsexam_lib.provenance", "OutputWithProvenance"),
     "run-set": ("tcsexam_lib.reports.run_set_document", "RunSetDocument"),
     "history-record": ("tcsexam_lib.reports.history", "PublicationRecord"),
+    "stats-output": ("tcsexam_lib.stats.document", "StatsDocument"),
 }
 
 

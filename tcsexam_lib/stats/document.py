@@ -2,9 +2,9 @@
 
 :class:`StatsDocument` and the records under it (:class:`StatsModel`,
 :class:`StatsTrack`, :class:`ProjectedSE`, :class:`StatsPair`) declare the shape of the
-output as the reports read it, checked against
-``references/schemas/stats-output.schema.json`` by a test; every module outside the
-stats package reads the document by attribute (:func:`as_stats_document`,
+output as the reports read it; the published schema
+``references/schemas/stats-output.schema.json`` is generated from them; every module
+outside the stats package reads the document by attribute (:func:`as_stats_document`,
 :func:`load_stats`).
 
 A cohort of ``M`` models has ``M (M - 1) / 2`` pairs: 499,500 at 1,000 models, about
@@ -32,18 +32,25 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import numpy as np
 
-from ..documents import Record, field, frame
+from ..documents import Doc, Interval, Record, Sha256, field, frame
 from ..jsonio import read_json, write_stream_atomic
+from ..scoring.index_document import Status
+from .intervals import CI_METHODS
 from .pairs import PairTests
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
     import pandas as pd
 
 SCHEMA = "stats-output"
+
+#: A rank (1 = best), a rank interval ``[best, worst]`` and a probability.
+Rank = Annotated[int, Doc(ge=1)]
+RankInterval = Annotated[list[Rank], Doc(min_length=2, max_length=2)]
+Probability = Annotated[float, Doc(ge=0, le=1)]
 
 #: Pairs written per block (bounds the memory of the text being assembled).
 WRITE_BLOCK = 65536
@@ -170,10 +177,10 @@ class StatsTrack(Record):
 
     SCHEMA = (SCHEMA, "/$defs/track")
     mean: float | None = field()
-    n_tasks: int = field()
+    n_tasks: Annotated[int, Doc(ge=0)] = field()
     se: float | None = field()
-    ci: list[float] | None = field()
-    ci_method: str | None = field(default=None)
+    ci: Interval | None = field()
+    ci_method: Literal[CI_METHODS] = field(default=None)
 
 
 class ProjectedSE(Record):
@@ -189,17 +196,17 @@ class StatsModel(Record):
     interval (all null without an index), and its tracks."""
 
     SCHEMA = (SCHEMA, "/$defs/model")
-    status: str = field()
+    status: Status = field()
     index: float | None = field()
-    rank: int | None = field()
+    rank: Rank | None = field()
     index_se: float | None = field()
-    index_ci: list[float] | None = field()
+    index_ci: Interval | None = field()
     index_ci_half_width: float | None = field()
-    rank_ci: list[int] | None = field()
-    tracks: dict[str, StatsTrack] | None = field(StatsTrack, shape="dict", default=None)
-    note: str | None = field(default=None)
-    index_ci_df: list[float] | None = field(default=None)
-    rank_ci_marginal: list[int] | None = field(default=None)
+    rank_ci: RankInterval | None = field()
+    tracks: dict[str, StatsTrack] = field(StatsTrack, shape="dict", default=None)
+    note: str = field(default=None)
+    index_ci_df: Interval | None = field(default=None)
+    rank_ci_marginal: RankInterval | None = field(default=None)
     attempt_se: float | None = field(default=None)
     index_se_projected: ProjectedSE | None = field(ProjectedSE, default=None)
 
@@ -212,12 +219,12 @@ class StatsPair(Record):
     model_b: str = field()
     delta: float = field()
     se: float | None = field()
-    ci: list[float] | None = field()
-    p_value: float | None = field()
-    p_holm: float | None = field()
+    ci: Interval | None = field()
+    p_value: Probability | None = field()
+    p_holm: Probability | None = field()
     significant: bool = field()
     mdd: float | None = field()
-    n_common_tasks: int = field()
+    n_common_tasks: Annotated[int, Doc(ge=0)] = field()
 
 
 class StatsDocument(Record):
@@ -236,16 +243,32 @@ class StatsDocument(Record):
     """
 
     SCHEMA = (SCHEMA, "")
+    TITLE = "The output of tcsexam stats, as the report notebooks read it"
+    DESCRIPTION = (
+        "Intervals, paired comparisons, rank intervals, the leader group and tie groups "
+        "beside the index of a tcsexam score output (the fields the reports show). Indexes "
+        "in points, higher is better; track means in track units. docs/uncertainty.md says "
+        "how each figure is computed. Generated from the kit's typed document "
+        "tcsexam_lib.stats.document.StatsDocument (make schemas)."
+    )
     metric_id: str = field()
-    index_sha256: str = field()
-    level: float = field()
-    resamples: int | None = field(default=None)
-    seed: int | None = field(default=None)
+    index_sha256: Sha256 = field()
+    level: Annotated[float, Doc(gt=0, lt=1)] = field()
+    resamples: Annotated[int, Doc(ge=1)] = field(default=None)
+    seed: Annotated[int, Doc(ge=0)] = field(default=None)
     simulated: bool = field(default=False)
     results: dict[str, StatsModel] = field(StatsModel, shape="dict", key="models")
     ranking: list[str] = field()
     pair_rows: list[StatsPair] = field(StatsPair, shape="list", key="pairs")
-    tie_groups: list[list[str]] = field()
+    tie_groups: Annotated[
+        list[list[str]],
+        Doc(
+            "Every longest run of consecutive models in the ranking in which no pair is "
+            "separated by the Holm-adjusted tests, in rank order; runs may overlap (a model "
+            "that differs from neither of two separated models is in both). No group holds "
+            "a separated pair."
+        ),
+    ] = field()
     notes: list[str] = field(default=())
     leader_group: list[str] = field()
 

@@ -90,6 +90,8 @@ METHOD_HALL = "hall-skewness-corrected-t"
 METHOD_WILSON_BOUND = "wilson-no-spread"
 METHOD_NONE = "none"
 _METHODS = (METHOD_NONE, METHOD_CLOPPER_PEARSON, METHOD_WILSON, METHOD_HALL, METHOD_WILSON_BOUND)
+#: Every interval method, in the order the published schema lists them.
+CI_METHODS = (*_METHODS[1:], METHOD_NONE)
 
 
 @dataclass(frozen=True)
