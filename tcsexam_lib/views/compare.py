@@ -9,18 +9,17 @@ protocol, or another suite), paired over the common tasks
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from ..number_format import MEAN, POINTS, TEXT, interval
 from ..reports.comparisons import COMPARED_BY
-from ..reports.run_set_document import RunSetComparison, load_run_set
+from ..reports.run_set_document import RunSetComparison
 from ..scoring.index_document import IndexDocument, as_index_document
 from ..stats.wording import percent
 from ..vocab import TRACK_LETTERS, TRACKS
-from .notebook import Note
+from .notebook import Note, run_set_beside
 from .tables import Cell
 
 
@@ -32,10 +31,8 @@ def run_set_comparisons(index_json: str | os.PathLike[str] = "") -> list[RunSetC
     >>> run_set_comparisons("")
     []
     """
-    path = Path(index_json).parent / "run-set.json" if index_json else None
-    if path is None or not path.is_file():
-        return []
-    return list(load_run_set(path).comparisons)
+    run_set = run_set_beside(index_json)
+    return [] if run_set is None else list(run_set.comparisons)
 
 
 def _side_by_side(comparison: RunSetComparison) -> pd.DataFrame:

@@ -17,7 +17,8 @@ from typing import Any
 
 from ..errors import InputRefused, Problem, did_you_mean
 from ..number_format import index_with_interval, points
-from ..reports.run_set_document import load_run_set
+from ..reports.publish import MANIFEST
+from ..reports.run_set_document import RunSetDocument, load_run_set
 from ..scoring.cohort import declared_models
 from ..scoring.index_document import IndexDocument, as_index_document, load_index
 from ..scoring.solver_document import SolverDocument, load_solver_output
@@ -243,6 +244,19 @@ def show(*parts: Any) -> None:
             display(part)
 
 
+def run_set_beside(index_json: str | os.PathLike[str] = "") -> RunSetDocument | None:
+    """The ``run-set.json`` the report runner wrote beside the index JSON, or ``None``
+    (a notebook run standalone, or no index JSON).
+
+    Examples
+    --------
+    >>> run_set_beside("") is None
+    True
+    """
+    path = Path(index_json).parent / MANIFEST if index_json else None
+    return load_run_set(path) if path is not None and path.is_file() else None
+
+
 def published_pages(index_json: str | os.PathLike[str] = "") -> dict[str, dict[str, str]]:
     """The model pages the report runner publishes beside this run set's index.
 
@@ -256,13 +270,11 @@ def published_pages(index_json: str | os.PathLike[str] = "") -> dict[str, dict[s
     >>> published_pages("")
     {}
     """
-    if not index_json:
-        return {}
-    path = Path(index_json).parent / "run-set.json"
-    if not path.is_file():
+    run_set = run_set_beside(index_json)
+    if run_set is None:
         return {}
     pages: dict[str, dict[str, str]] = {}
-    for model, notebooks in load_run_set(path).notebooks.items():
+    for model, notebooks in run_set.notebooks.items():
         for nb in notebooks:
             if nb.html:
                 pages.setdefault(model, {})[nb.name] = nb.html
