@@ -5,7 +5,8 @@ Three places rely on what a library does not promise (see docs/reproducing.md):
 - the report kernels' launcher (:mod:`.reports.kernel_launch`) stops ipykernel's
   ``control_thread`` and ``shell_channel_thread`` (attributes of ``IPKernelApp``)
   before its exit handlers run, and counts the running code through the kernel's
-  ``shell_handlers`` (so that an interrupt with no code running is ignored);
+  ``shell_handlers`` and its shell's ``run_code`` (so that an interrupt with no code
+  running is ignored);
 - the runner's kernel manager (:mod:`.reports.kernel_client`) overrides jupyter_client's
   private ``_async_interrupt_kernel``, ``_async_send_kernel_sigterm`` and
   ``_async_kill_kernel``, which ``_async_shutdown_kernel`` and

@@ -28,16 +28,23 @@ kernel's info just before the shutdown, and about 1 direct run in 30 logged
 ``KeyboardInterrupt caught in kernel`` from that request. The environment's kernelspec
 (:mod:`.kernelspec`) therefore asks for interrupts as messages (``interrupt_mode``
 ``message``), and this kernel signals itself, as ipykernel does, only while code of the
-notebook runs (:data:`USER_CODE_REQUESTS`: a cell, a widget's callback); with nothing
-running it answers the interrupt and does nothing (:class:`RunningCode`).
+notebook runs: a cell's code (IPython's ``run_code``, the one place that turns a
+``KeyboardInterrupt`` into the cell's error) or a widget's callback
+(:data:`USER_CODE_REQUESTS`); at any other moment it answers the interrupt and does
+nothing (:class:`RunningCode`). The narrow window matters: a signal that lands while
+ipykernel handles the request *around* a cell (an interrupt sent just as a cell starts)
+is caught by ipykernel, which then sends no reply for that cell, and the client waits
+until its timeout (measured on 2026-12-03, two busy cores, an interrupt sent just before
+each of 120 cells: with the whole request counted, 22 cells got no reply; with
+``run_code`` only, none; ``tests/reports/test_kernelspec.py`` repeats it).
 
 **What it relies on.** ``IPKernelApp.control_thread`` and ``shell_channel_thread``, not
 a public API: ipykernel's own ``IPKernelApp.close()`` stops the IOPub thread *first*,
-the order that causes the race, so it cannot be called instead; and the kernel's
-``shell_handlers`` (the handler of each shell request). When the kernel starts,
-:func:`check_ipykernel` warns (on stderr, so in the run set's kernel log, naming
-ipykernel's version) when any is gone (that fix is then off) or when ipykernel is not a
-version the kit was tested with (:data:`TESTED_IPYKERNEL`).
+the order that causes the race, so it cannot be called instead; the kernel's
+``shell_handlers`` (the handler of each shell request) and its shell's ``run_code``.
+When the kernel starts, :func:`check_ipykernel` warns (on stderr, so in the run set's
+kernel log, naming ipykernel's version) when any is gone (that fix is then off) or when
+ipykernel is not a version the kit was tested with (:data:`TESTED_IPYKERNEL`).
 """
 
 from __future__ import annotations
@@ -54,9 +61,10 @@ THREAD_JOIN_SECONDS = 10.0
 #: The kernel app's channel threads that may write to IOPub after the main loop ends.
 CHANNEL_THREADS = ("control_thread", "shell_channel_thread")
 
-#: The shell requests that run the notebook's code: an interrupt reaches the kernel only
-#: while one of them is handled (see :class:`RunningCode`).
-USER_CODE_REQUESTS = ("execute_request", "comm_open", "comm_msg", "comm_close")
+#: The shell requests that run the notebook's code other than a cell's (a widget's
+#: callback): an interrupt reaches the kernel while one of them is handled, or while a
+#: cell's code runs (see :class:`RunningCode`).
+USER_CODE_REQUESTS = ("comm_open", "comm_msg", "comm_close")
 
 #: The ipykernel releases the launcher was tested with, ``[low, high)`` (the lock pins 7.4.0).
 TESTED_IPYKERNEL = ("7.4", "7.5")
@@ -136,24 +144,30 @@ def stop_channel_threads(app: Any, timeout: float = THREAD_JOIN_SECONDS) -> list
 
 
 class RunningCode:
-    """How many requests that run the notebook's code the kernel is handling now.
+    """How many pieces of the notebook's code the kernel is running now.
 
-    :meth:`track` wraps the handlers of :data:`USER_CODE_REQUESTS`; the kernel's main
-    thread counts, its control thread reads :attr:`running` to decide whether an
-    interrupt has anything to interrupt.
+    :meth:`track` wraps the handlers of :data:`USER_CODE_REQUESTS`, :meth:`track_cells`
+    the shell's ``run_code`` (a cell's code); the kernel's main thread counts, its control
+    thread reads :attr:`running` to decide whether an interrupt has anything to interrupt.
 
     Examples
     --------
     >>> import asyncio
     >>> code = RunningCode()
     >>> seen = []
-    >>> async def execute_request(*args):
+    >>> async def comm_msg(*args):
     ...     seen.append(code.running)
-    >>> handlers = {"execute_request": execute_request, "kernel_info_request": print}
+    >>> handlers = {"comm_msg": comm_msg, "kernel_info_request": print}
     >>> code.track(handlers)
-    ['execute_request']
-    >>> asyncio.run(handlers["execute_request"]()), seen, code.running
+    ['comm_msg']
+    >>> asyncio.run(handlers["comm_msg"]()), seen, code.running
     (None, [True], False)
+    >>> class Shell:
+    ...     async def run_code(self, code_obj, result=None, *, async_=False):
+    ...         seen.append(code.running)
+    >>> shell = Shell()
+    >>> code.track_cells(shell), asyncio.run(shell.run_code(None)), seen[-1], code.running
+    (True, None, True, False)
     """
 
     def __init__(self) -> None:
@@ -169,6 +183,16 @@ class RunningCode:
         for name in (found := [n for n in USER_CODE_REQUESTS if n in handlers]):
             handlers[name] = self._counted(handlers[name])
         return found
+
+    def track_cells(self, shell: Any) -> bool:
+        """Wrap ``shell.run_code`` (IPython's: runs a cell's code, catches its errors).
+
+        Returns whether the shell has it (when not, cells are not counted).
+        """
+        if not callable(run_code := getattr(shell, "run_code", None)):
+            return False
+        shell.run_code = self._counted(run_code)
+        return True
 
     def _counted(self, handler: Callable[..., Any]) -> Callable[..., Any]:
         async def counted(*args: Any, **kwargs: Any) -> Any:
@@ -196,10 +220,11 @@ def _report_kernel_class() -> type:
         def __init__(self, **kwargs: Any) -> None:
             super().__init__(**kwargs)
             code: RunningCode | None = RunningCode()
-            if "execute_request" not in code.track(getattr(self, "shell_handlers", {})):
+            code.track(getattr(self, "shell_handlers", {}))
+            if not code.track_cells(self.shell):
                 code = None  # every interrupt signals the kernel, as ipykernel's does
                 warnings.warn(
-                    broken_message("ipykernel", __version__, ["Kernel.shell_handlers"],
+                    broken_message("ipykernel", __version__, ["IPythonKernel.shell.run_code"],
                                    "the kit's kernel (tcsexam_lib/reports/kernel_launch.py) "
                                    "ignores an interrupt when no code runs; that fix is OFF"),
                     LibraryWarning,
