@@ -30,6 +30,17 @@ SLEEPY = (
 )
 
 
+def _ctrl_c_as_in_a_terminal() -> None:
+    """SIGINT as a terminal's foreground command has it, whatever started the tests.
+
+    A shell without job control starts a command run in the background (``cmd &``, as a
+    CI script may run the tests) with SIGINT ignored, and that is inherited: Python then
+    installs no Ctrl-C handler, and the run would go on as the shell asked (measured: the
+    test waited 30 s). The runner is meant to be tested as a terminal's Ctrl-C finds it.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -91,7 +102,7 @@ def run_set(ws, tmp_path):
         process = subprocess.Popen(
             [*tcsexam_command(), "report", str(path), "--notebooks-dir", str(sleepy)],
             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            start_new_session=True,
+            start_new_session=True, preexec_fn=_ctrl_c_as_in_a_terminal,
         )  # fmt: skip
         started.append(process)
         assert _wait_until(lambda: any(pids.iterdir()), 60), "no kernel started"
