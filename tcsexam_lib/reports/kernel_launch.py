@@ -42,9 +42,11 @@ each of 120 cells: with the whole request counted, 22 cells got no reply; with
 a public API: ipykernel's own ``IPKernelApp.close()`` stops the IOPub thread *first*,
 the order that causes the race, so it cannot be called instead; the kernel's
 ``shell_handlers`` (the handler of each shell request) and its shell's ``run_code``.
-When the kernel starts, :func:`check_ipykernel` warns (on stderr, so in the run set's
-kernel log, naming ipykernel's version) when any is gone (that fix is then off) or when
-ipykernel is not a version the kit was tested with (:data:`TESTED_IPYKERNEL`).
+When the kernel starts, :func:`check_ipykernel` (the threads) and
+:func:`track_user_code` (the handlers and ``run_code``) warn (on stderr, so in the run
+set's kernel log, naming ipykernel's version and what is gone) when any is gone (that
+fix is then off), and :func:`check_ipykernel` when ipykernel is not a version the kit
+was tested with (:data:`TESTED_IPYKERNEL`).
 """
 
 from __future__ import annotations
@@ -206,31 +208,69 @@ class RunningCode:
         return counted
 
 
-def _report_kernel_class() -> type:
+def track_user_code(kernel: Any, version: str) -> RunningCode | None:
+    """Count the kernel's running code (cells and widget callbacks); warn for what is gone.
+
+    ``kernel`` is ipykernel's ``IPythonKernel`` (its ``shell_handlers`` and its shell's
+    ``run_code``), ``version`` ipykernel's version. Without ``run_code`` the result is
+    None: every interrupt then signals the kernel, as ipykernel's does. Without the
+    widget requests' handlers, cells are still counted, but an interrupt during a
+    widget's callback would be ignored. Either way a :class:`~tcsexam_lib.internals.
+    LibraryWarning` names what is gone.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> class Shell:
+    ...     def run_code(self, code_obj):
+    ...         pass
+    >>> class Kernel:
+    ...     shell = Shell()
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     code = track_user_code(Kernel(), "9.0.0")
+    >>> code.running, str(caught[0].message)[:57]
+    (False, 'ipykernel 9.0.0 has no IPythonKernel.shell_handlers[comm_')
+    >>> Kernel.shell = None
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     code = track_user_code(Kernel(), "9.0.0")
+    >>> code is None, "IPythonKernel.shell.run_code" in str(caught[-1].message)
+    (True, True)
+    """
     import warnings
 
+    from ..internals import LibraryWarning, broken_message
+
+    code = RunningCode()
+    handlers = getattr(kernel, "shell_handlers", None)
+    tracked = code.track(handlers) if isinstance(handlers, dict) else []
+    gone = [f"IPythonKernel.shell_handlers[{n}]" for n in USER_CODE_REQUESTS if n not in tracked]
+    if not code.track_cells(getattr(kernel, "shell", None)):
+        gone.append("IPythonKernel.shell.run_code")
+        code = None
+    if gone:
+        consequence = (
+            "the kit's kernel (tcsexam_lib/reports/kernel_launch.py) ignores an interrupt "
+            "when no code runs; "
+            + ("that fix is OFF" if code is None else "an interrupt during a widget's "
+               "callback would be ignored")
+        )  # fmt: skip
+        warnings.warn(broken_message("ipykernel", version, gone, consequence), LibraryWarning,
+                      stacklevel=3)  # fmt: skip
+    return code
+
+
+def _report_kernel_class() -> type:
     from ipykernel import __version__
     from ipykernel.ipkernel import IPythonKernel
-
-    from ..internals import LibraryWarning, broken_message
 
     class ReportKernel(IPythonKernel):
         """ipykernel's kernel; an interrupt signals it only while the notebook's code runs."""
 
         def __init__(self, **kwargs: Any) -> None:
             super().__init__(**kwargs)
-            code: RunningCode | None = RunningCode()
-            code.track(getattr(self, "shell_handlers", {}))
-            if not code.track_cells(self.shell):
-                code = None  # every interrupt signals the kernel, as ipykernel's does
-                warnings.warn(
-                    broken_message("ipykernel", __version__, ["IPythonKernel.shell.run_code"],
-                                   "the kit's kernel (tcsexam_lib/reports/kernel_launch.py) "
-                                   "ignores an interrupt when no code runs; that fix is OFF"),
-                    LibraryWarning,
-                    stacklevel=2,
-                )  # fmt: skip
-            self.running_code = code
+            self.running_code = track_user_code(self, __version__)
 
         async def interrupt_request(self, stream: Any, ident: Any, parent: Any) -> None:
             if self.running_code is None or self.running_code.running:
