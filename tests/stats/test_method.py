@@ -1,0 +1,42 @@
+"""The ``method`` text every stats output carries names the rules the code applies.
+
+The text is prose (``stats/method.py``), so a rule changed in the code can leave it behind
+(it did: the pass/fail floor and the construction skewness floor of statistics v3). Each
+case ties a phrase to the constant or behaviour that makes it true.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tcsexam_lib.stats.intervals import WILSON_MAX_RATIO, track_intervals, track_moments
+from tcsexam_lib.stats.method import METHOD
+from tcsexam_lib.stats.pairs import MDD_POWER
+from tcsexam_lib.vocab import BINARY_TRACKS
+
+
+@pytest.mark.parametrize(
+    ("key", "phrase"),
+    [
+        ("tracks", f"at most {WILSON_MAX_RATIO:g} n_t"),
+        ("mdd", f"{MDD_POWER:.0%} power"),
+        *[("pairs", f"{track}") for track in sorted(BINARY_TRACKS)],
+        ("pairs", "D the largest |d| of the track"),
+        ("pairs", "2 (D^2 + dbar_t^2) / (n_t - 1)"),
+        ("tracks", "at least the coefficient of variation s_t / mean"),
+    ],
+)
+def test_the_method_text_names_the_rule_the_code_applies(key, phrase):
+    assert phrase in METHOD[key]
+
+
+def test_the_construction_skewness_is_at_least_the_coefficient_of_variation():
+    """What the text says of construction, checked on the code: symmetric rewards with a
+    spread comparable to their mean are lengthened on the right as if skewed by s / mean."""
+    rewards = np.array([[0.5, 1.5, 0.5, 1.5, 1.0]])  # sample skewness 0, s / mean = 0.5
+    others = [np.full((1, 5), 0.5)] * 3
+    values = [others[0], others[1], rewards, others[2]]
+    intervals = track_intervals(values, track_moments(values), 0.95)
+    low, high = intervals.low[0, 2], intervals.high[0, 2]
+    assert high - 1.0 > 1.0 - low > 0  # the right side is the longer one
