@@ -9,7 +9,8 @@ attempts table read once):
 2. fills the blank solver scores of a copy of the attempts table from those outputs
    (:func:`~tcsexam_lib.scoring.fill.fill_table`), validates the copy and computes the
    index once, cross-checked against the solver outputs (``solver_evidence``: a score
-   written by hand that differs from its output is an issue of the index, and a warning);
+   written by hand that differs from its output is an error of the index, which leaves
+   that task incomplete and the model without an index, as ``tcsexam score`` does);
 3. only when every run set got that far, writes the outputs into the run set's staging
    folder (see :mod:`.publish`): ``<suite>-<protocol>.index.json``,
    ``<suite>-<protocol>.attempts.csv`` and ``evidence/<model>/<task>-<attempt>.json``,

@@ -4,9 +4,10 @@ rewritten; what changed since the previous one, on the landing page and the coho
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
-from conftest import MODEL, write_run_set
+from conftest import MODEL, tiny_notebook, write_run_set
 
 from tcsexam_lib import run_report
 from tcsexam_lib.reports.history import (
@@ -109,3 +110,45 @@ def test_each_publication_appends_a_record_the_schema_accepts_and_the_pages_say_
     landing = (out / "index.html").read_text(encoding="utf-8")
     assert "Since the previous publication (2026-09-21T" in landing
     assert f"{MODEL}: index " in landing or "No model added or removed" in landing
+
+
+def _files_and_times(folder: Path) -> dict[str, tuple[bytes, int]]:
+    return {
+        str(p.relative_to(folder)): (p.read_bytes(), p.stat().st_mtime_ns)
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def test_a_dry_run_writes_nothing_and_names_the_notebooks_the_real_run_then_runs(
+    ws, tiny_notebooks, monkeypatch
+):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1790000000")
+    tiny_notebook(  # a model page that reads the model's index, as the real one does
+        tiny_notebooks / "index.ipynb",
+        "print(len(open(index_json).read()))",
+        parameters='model = ""\nsuite = ""\nindex_json = ""',
+    )
+    path = write_run_set(ws, notebooks=["index"])
+    assert run_report([path]).ok
+    out = ws.root / "out"
+    for row in ws.rows:  # one attempt changes: the model's index and the cohort move
+        if row["item"] == "test-thm-1":
+            row["score"] = "0" if row["score"] == "1" else "1"
+    ws.write()
+    before = _files_and_times(out)
+    said: list[str] = []
+    result = run_report([path], dry_run=True, progress=said.append)
+    assert result.dry_run and result.run_sets
+    assert _files_and_times(out) == before  # not a byte, not a time, not a new file
+    assert sorted(p.name for p in out.iterdir()) == sorted(
+        {name.split("/")[0] for name in before}
+    )  # no staging folder either
+    text = "\n".join(said)
+    assert f"would publish {out}" in text
+    would = {line.split("would run ")[1].split(":")[0] for line in said if "would run " in line}
+    assert would, text
+    ran: list[str] = []
+    assert run_report([path], progress=ran.append).ok
+    done = {line.split(" ok ")[1].split(" (")[0] for line in ran if " ok " in line}
+    assert done == would  # the dry run named exactly the notebooks the real run ran
