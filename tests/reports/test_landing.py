@@ -87,3 +87,24 @@ def test_a_run_set_published_before_ranks_were_kept_is_still_ranked():
               "a": {"status": "complete", "index": 60.0, "track_means": MEANS}}  # fmt: skip
     page = build_landing_page([_manifest(models)])
     assert page.index(">a</a>") < page.index(">b</a>")
+
+
+def test_the_footer_names_the_kit_metric_and_build_date_and_each_run_sets_reference(
+    monkeypatch,
+):
+    """What docs/reports.md promises on every page, on the landing page: one line for the
+    kit (version, metric, date) and one per run set (reference, suite, solver protocol)."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1790000000")
+    models = {"a": _entry("complete", 60.0, 1, 5.0, True)}
+    page = build_landing_page([
+        _manifest(models),
+        _manifest(models, name="full-online", suite="full", solver_protocol="online"),
+    ])  # fmt: skip
+    footer = re.search(r"<footer class='tcs-footer'>(.*?)</footer>", page, re.S).group(1)
+    lines = [re.sub(r"<[^>]*>", "", line) for line in footer.split("<br>")]
+    assert lines[0].startswith("TCSExam scoring kit ")
+    assert lines[0].endswith(" · metric m-v1 · built 2026-09-21T14:13:20Z")
+    assert lines[1:] == [
+        "lite-offline: reference r · suite lite · solver protocol offline",
+        "full-online: reference r · suite full · solver protocol online",
+    ]
