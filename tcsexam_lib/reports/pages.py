@@ -130,6 +130,11 @@ main .jp-CodeCell .jp-Cell-inputWrapper,main .jp-OutputPrompt,main .jp-InputProm
 #code:target ~ main .jp-CodeCell .jp-Cell-inputWrapper{display:flex}
 #code:target ~ main .jp-InputPrompt,#code:target ~ main .jp-OutputPrompt{display:table-cell}
 main .jp-InputArea-editor{overflow-x:auto}
+body{--jp-mirror-editor-number-color:#006f00;--jp-mirror-editor-comment-color:#3a6e6e;
+--jp-mirror-editor-quote-color:#006f00;--jp-mirror-editor-bracket-color:#6b6b52;
+--jp-mirror-editor-atom-color:#4d4dff;--jp-mirror-editor-error-color:#c00;
+--jp-mirror-editor-meta-color:#8a1fd1;--jp-mirror-editor-operator-color:#8a1fd1;
+--jp-mirror-editor-hr-color:#666}
 @media only screen and (max-width:760px){
 #code:target ~ main .jp-InputPrompt,#code:target ~ main .jp-OutputPrompt{display:table-row}
 .tcs-banner{font-size:1.1em}

@@ -53,7 +53,8 @@ TEACHING_CSS = """
 .tcs-teaching main{max-width:60em;margin:0 auto;padding:0 0.6em}
 .tcs-teaching main .jp-CodeCell .jp-Cell-inputWrapper{display:flex}
 .tcs-teaching main .tcs-folded .jp-CodeCell .jp-Cell-inputWrapper{display:none}
-.tcs-teaching .jp-InputArea-editor,.tcs-teaching .jp-OutputArea-output pre{overflow-x:auto}
+.tcs-teaching .jp-OutputArea-output pre{overflow-x:auto}
+.tcs-teaching .jp-InputArea-editor pre{white-space:pre-wrap;overflow-wrap:anywhere}
 .tcs-teaching .jp-OutputArea-output{overflow-x:auto;max-width:100%}
 .tcs-teaching mjx-container[display="true"]{overflow-x:auto;overflow-y:hidden;max-width:100%}
 .tcs-teaching .tcs-static{padding:6px 12px;margin:8px 0;border-left:6px solid #0072B2;

@@ -15,6 +15,7 @@ import sys
 import tarfile
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 VERSION = "4.14.1"
 TARBALL = f"https://registry.npmjs.org/axe-core/-/axe-core-{VERSION}.tgz"
@@ -27,6 +28,19 @@ INTEGRITY = (
 SCRIPT = Path(sys.prefix) / "share" / f"axe-core-{VERSION}" / "axe.min.js"
 #: The WCAG 2.1 level AA rules (axe's tags).
 WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+
+
+def violations(page: Any) -> list[str]:
+    """What axe-core finds against WCAG 2.1 AA on ``page`` (a Playwright page): one line
+    per rule broken, with its first places."""
+    page.add_script_tag(path=str(fetch_axe()))
+    found = page.evaluate(
+        "async tags => (await axe.run(document, {runOnly: {type: 'tag', values: tags}}))"
+        ".violations.map(v => `${v.id} (${v.impact}): ${v.help}: ` + v.nodes.slice(0, 3)"
+        ".map(n => `${n.target.join(' ')}: ${n.failureSummary}`).join(' | '))",
+        WCAG_21_AA,
+    )
+    return list(found)
 
 
 def integrity_of(data: bytes) -> str:

@@ -221,18 +221,9 @@ EVERY_KIND = {**PAGES, "diagnostics": "demo-lite-offline/models/sim-alpha/diagno
 
 
 def _violations(page: Any) -> list[str]:
-    """What axe-core finds against WCAG 2.1 AA on ``page``: one line per rule broken, with
-    its first places."""
-    from browser.axe import WCAG_21_AA, fetch_axe
+    from browser.axe import violations
 
-    page.add_script_tag(path=str(fetch_axe()))
-    found = page.evaluate(
-        "async tags => (await axe.run(document, {runOnly: {type: 'tag', values: tags}}))"
-        ".violations.map(v => `${v.id} (${v.impact}): ${v.help}: ` + v.nodes.slice(0, 3)"
-        ".map(n => `${n.target.join(' ')}: ${n.failureSummary}`).join(' | '))",
-        WCAG_21_AA,
-    )
-    return list(found)
+    return violations(page)
 
 
 @pytest.mark.parametrize("width", WIDTHS)

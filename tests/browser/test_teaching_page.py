@@ -92,3 +92,17 @@ def test_a_folded_solution_unfolds_on_a_click(browser, teaching_page):
         assert page.problems == [] and page.remote == []
     finally:
         page.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_page_passes_an_accessibility_audit(browser, teaching_page, width):
+    """axe-core against WCAG 2.1 AA, as every report page (tests/browser/test_pages.py):
+    the code's colours (JupyterLab's numbers, #080 on #f5f5f5, are 4.26:1) and code that
+    wraps on a phone instead of scrolling in a box a keyboard cannot reach."""
+    from browser.axe import violations
+
+    page = open_offline(browser, teaching_page.as_uri(), width)
+    try:
+        assert violations(page) == []
+    finally:
+        page.close()
