@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..paths import KIT_ROOT
+from .run_set_document import MANIFEST
 
 #: Kinds of parameters: a plain value, a file or folder the notebook reads, a path it
 #: writes to, or data the runner passes (a mapping).
@@ -170,7 +171,7 @@ NOTEBOOKS: tuple[ReportNotebook, ...] = (
             "changes": "changes",
         },  # fmt: skip
         # the pages it links (published_pages) and the comparisons it draws
-        reads_beside={"index_json": "run-set.json"},
+        reads_beside={"index_json": MANIFEST},
     ),
     ReportNotebook(
         name="index",

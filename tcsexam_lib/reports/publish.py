@@ -24,12 +24,8 @@ from pathlib import Path
 from ..errors import InputRefused, Problem
 from ..folders import remove_tree
 from ..jsonio import read_json
-from .run_set_document import RunSetDocument
+from .run_set_document import MANIFEST, MANIFEST_KIND, RunSetDocument  # named with it
 
-#: What the landing page shows of a run set, written last into its folder.
-MANIFEST = "run-set.json"
-#: ``kind`` of a manifest (tells the kit's run-set folders from any other folder).
-MANIFEST_KIND = "tcsexam report run set"
 #: Shared styling and scripts of every page, one copy per report folder.
 ASSETS = "_assets"
 

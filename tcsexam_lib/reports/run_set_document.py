@@ -23,6 +23,12 @@ from ..jsonio import read_json
 from ..scoring.index_document import Status
 from ..vocab import TRACK_LETTERS, TRACKS
 
+#: The run set's document in its published folder: what the landing page shows of a run
+#: set, written last into its folder.
+MANIFEST = "run-set.json"
+#: ``kind`` of a manifest (tells the kit's run-set folders from any other folder).
+MANIFEST_KIND = "tcsexam report run set"
+
 if TYPE_CHECKING:  # pragma: no cover - annotations only
     import pandas as pd
 
@@ -255,5 +261,5 @@ class RunSetDocument(Record):
 def load_run_set(path: str | Path) -> RunSetDocument:
     """Read a published run set's ``run-set.json`` (``path``: the file or its folder)."""
     path = Path(path)
-    file = path / "run-set.json" if path.is_dir() else path
+    file = path / MANIFEST if path.is_dir() else path
     return RunSetDocument(read_json(file), folder=file.parent.name)

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from ..jsonio import dumps_json, write_text_atomic
+from .run_set_document import MANIFEST
 
 #: The store's folder in the output folder.
 STORE = ".tcsexam-store"
@@ -272,7 +273,7 @@ class Store:
                 return 0  # another run is under way: its objects may not be named yet
             keys: set[str] = set()
             for path in sorted((self.root / "published").glob("*.json")):
-                if not (self.output / path.stem / "run-set.json").is_file():
+                if not (self.output / path.stem / MANIFEST).is_file():
                     path.unlink(missing_ok=True)  # that run set is no longer published here
                     continue
                 keys |= set(self.published(path.stem).get("jobs", {}).values())
