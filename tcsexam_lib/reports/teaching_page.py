@@ -32,10 +32,11 @@ import json
 import os
 from pathlib import Path
 
+from ..environment import describe_environment
 from ..errors import InputRefused, Problem, TcsexamError
 from ..jsonio import write_text_atomic
 from ..paths import KIT_ROOT
-from .pages import DATA_PNG_BLOCK, write_assets
+from .pages import DATA_PNG_BLOCK, environment_html, write_assets
 from .publish import ASSETS, ensure_real_folder
 
 #: The committed teaching notebook and the page it becomes.
@@ -98,6 +99,7 @@ window.MathJax = {
 {%- endif -%}
 {%- endblock codecell %}
 {% block body_footer %}
+{{ resources.tcs_environment }}
 </main>
 <footer class="tcs-footer">{{ resources.tcs_footer }}</footer>
 </body>
@@ -187,6 +189,7 @@ def _render(notebook_sha256: str, notebook_text: str, nav: str) -> str:
         "tcs_nav": nav,
         "tcs_note": _NOTE,
         "tcs_default_alt": "A chart of the teaching notebook (see the text above it)",
+        "tcs_environment": environment_html(describe_environment("report")),
         "tcs_footer": f"TCSExam scoring kit {html.escape(kit_version())} · teaching "
         f"notebook sha256 <code>{notebook_sha256[:12]}</code>",
     }

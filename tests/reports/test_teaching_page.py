@@ -146,3 +146,14 @@ def test_a_process_renders_the_notebook_once(page, tmp_path):
     write_teaching_page(tmp_path / "two", landing=True)
     after = teaching_page._render.cache_info()
     assert after.hits >= before.hits + 1 and after.misses <= before.misses + 1
+
+
+def test_the_page_records_the_environment_that_made_it(page):
+    """As every page the kit publishes: Python, the platform, the lock and the versions of
+    the packages that render it (nbconvert among them), in a folded section."""
+    from tcsexam_lib.environment import describe_environment
+
+    text = page.read_text(encoding="utf-8")
+    environment = describe_environment("report")
+    assert text.count("The environment that made this page") == 1
+    assert f"nbconvert {environment['packages']['nbconvert']}" in re.sub(r"<[^>]*>", "", text)
