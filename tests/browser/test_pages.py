@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 import yaml
 
+from browser.axe import violations
 from tcsexam_lib import run_report
 from tcsexam_lib.demo_scale import write_files
 from tcsexam_lib.paths import KIT_ROOT
@@ -220,19 +221,13 @@ def test_a_phone_shows_the_index_without_scrolling(published, open_page, which, 
 EVERY_KIND = {**PAGES, "diagnostics": "demo-lite-offline/models/sim-alpha/diagnostics.html"}
 
 
-def _violations(page: Any) -> list[str]:
-    from browser.axe import violations
-
-    return violations(page)
-
-
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("which", list(EVERY_KIND))
 def test_every_kind_of_page_passes_an_accessibility_audit(published, open_page, which, width):
     """axe-core (from the npm registry, pinned and checked: tests/browser/axe.py), WCAG 2.1
     level AA: colour contrast, names of links and images, headings, landmarks, tables."""
     page = _ready(open_page((published / EVERY_KIND[which]).as_uri(), width=width))
-    assert _violations(page) == []
+    assert violations(page) == []
 
 
 def test_the_audit_sees_a_contrast_failure(open_page, tmp_path):
@@ -244,5 +239,5 @@ def test_the_audit_sees_a_contrast_failure(open_page, tmp_path):
         "<p style='color:#d55e00;background:#fff'>incomplete</p></main></body></html>",
         encoding="utf-8",
     )
-    found = _violations(open_page(sample.as_uri()))
+    found = violations(open_page(sample.as_uri()))
     assert len(found) == 1 and found[0].startswith("color-contrast (serious)"), found

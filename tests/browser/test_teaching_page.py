@@ -13,6 +13,7 @@ from typing import Any
 import nbformat
 import pytest
 
+from browser.axe import violations
 from tcsexam_lib.reports.teaching_page import TEACHING_NOTEBOOK, write_teaching_page
 
 WIDTHS = (1400, 390)
@@ -99,8 +100,6 @@ def test_the_page_passes_an_accessibility_audit(browser, teaching_page, width):
     """axe-core against WCAG 2.1 AA, as every report page (tests/browser/test_pages.py):
     the code's colours (JupyterLab's numbers, #080 on #f5f5f5, are 4.26:1) and code that
     wraps on a phone instead of scrolling in a box a keyboard cannot reach."""
-    from browser.axe import violations
-
     page = open_offline(browser, teaching_page.as_uri(), width)
     try:
         assert violations(page) == []

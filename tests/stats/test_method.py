@@ -21,7 +21,7 @@ from tcsexam_lib.vocab import BINARY_TRACKS
     [
         ("tracks", f"at most {WILSON_MAX_RATIO:g} n_t"),
         ("mdd", f"{MDD_POWER:.0%} power"),
-        *[("pairs", f"{track}") for track in sorted(BINARY_TRACKS)],
+        *[("pairs", track) for track in sorted(BINARY_TRACKS)],
         ("pairs", "D the largest |d| of the track"),
         ("pairs", "2 (D^2 + dbar_t^2) / (n_t - 1)"),
         ("tracks", "at least the coefficient of variation s_t / mean"),
