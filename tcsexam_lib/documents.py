@@ -187,12 +187,18 @@ class Record(dict):
         return found
 
     @classmethod
-    def spec(cls) -> type:
-        """The record's shape as a msgspec ``Struct`` (built once, on first use)."""
-        built = cls.__dict__.get("_spec")
+    def spec(cls, *, reading: bool = False) -> type:
+        """The record's shape as a msgspec ``Struct`` (built once, on first use).
+
+        ``reading``: the same shape for decoding JSON text straight into it, a field the
+        text leaves out read as ``msgspec.UNSET`` (so that what was decoded can be told
+        from a default, and encodes to the keys the text held, no more).
+        """
+        name = "_reading_spec" if reading else "_spec"
+        built = cls.__dict__.get(name)
         if built is None:
-            built = _build_spec(cls)
-            cls._spec = built
+            built = _build_spec(cls, reading)
+            setattr(cls, name, built)
         return built
 
 
@@ -248,25 +254,25 @@ def _shape_of(annotation: Any) -> tuple[str, type[Record] | None]:
 # --- the msgspec spec and the published schema -------------------------------------------
 
 
-def _spec_type(annotation: Any) -> Any:
+def _spec_type(annotation: Any, reading: bool = False) -> Any:
     """An annotation with every record replaced by its spec and every Doc by msgspec's Meta."""
     import msgspec
 
     if is_record(annotation):
-        return annotation.spec()
+        return annotation.spec(reading=reading)
     origin, args = typing.get_origin(annotation), typing.get_args(annotation)
     if origin is typing.Annotated:
         inner, *extras = args
         metas = [_meta(e) if isinstance(e, Doc) else e for e in extras]
-        return typing.Annotated[(_spec_type(inner), *metas)]
+        return typing.Annotated[(_spec_type(inner, reading), *metas)]
     if origin in (typing.Union, types.UnionType):
-        return typing.Union[tuple(_spec_type(a) for a in args)]  # noqa: UP007
+        return typing.Union[tuple(_spec_type(a, reading) for a in args)]  # noqa: UP007
     if origin is Literal:  # the published enum keeps the declared order (msgspec sorts it)
         return typing.Annotated[annotation, msgspec.Meta(extra_json_schema={"x-enum": list(args)})]
     if not args:
         return annotation
     if origin in (list, dict, tuple):
-        return origin[tuple(_spec_type(a) for a in args)]
+        return origin[tuple(_spec_type(a, reading) for a in args)]
     assert msgspec  # other generics are msgspec's own
     return annotation
 
@@ -278,13 +284,17 @@ def _meta(doc: Doc) -> Any:
     return msgspec.Meta(description=doc.text, extra_json_schema=extra, **doc.constraints)
 
 
-def _build_spec(cls: type[Record]) -> type:
+def _build_spec(cls: type[Record], reading: bool = False) -> type:
     import msgspec
 
     specs = [
-        (key, _spec_type(declared.annotation), msgspec.field(default=declared.default))
+        (
+            key,
+            _spec_type(declared.annotation, reading),
+            msgspec.field(default=msgspec.UNSET if reading else declared.default),
+        )
         if declared.optional
-        else (key, _spec_type(declared.annotation))
+        else (key, _spec_type(declared.annotation, reading))
         for key, declared in cls.fields().items()
     ]
     struct = msgspec.defstruct(cls.__name__, specs, module=cls.__module__, kw_only=True)
@@ -319,13 +329,79 @@ def conforms(data: Any, record: type[Record]) -> bool:
     return _keys_conform(data, record)
 
 
+def decode_conforming(text: str, record: type[Record]) -> dict[str, Any] | None:
+    """Parsed JSON ``text`` when it is strict JSON with the shape of ``record``; ``None``
+    when this fast reading cannot vouch for it (the caller then parses and checks the
+    text the full way, which explains any refusal).
+
+    msgspec decodes the text straight into the record's reading spec, which refuses what
+    is not JSON, a number out of a float's range and a lone surrogate. What msgspec lets
+    through is looked at here: a repeated key or a further key (msgspec keeps the last,
+    or skips it) leaves the decoded document with fewer key ends than the text, counted
+    in both; the values of top-level fields that hold any JSON are walked for their
+    depth and numbers; dicts' required keys are checked. A text with a ``\\u`` escape
+    (which could hide a quote from the count) is left to the full way.
+
+    Examples
+    --------
+    >>> class Point(Record):
+    ...     x: float
+    ...     label: str | None = None
+    >>> decode_conforming('{"x": 1.5}', Point), decode_conforming('{"x": 1, "x": 2}', Point)
+    ({'x': 1.5}, None)
+    >>> decode_conforming('{"x": 1.5, "y": 0}', Point), decode_conforming('{"x": "1"}', Point)
+    (None, None)
+    """
+    import msgspec
+
+    from .jsonio import MAX_JSON_DEPTH, count_key_ends, is_strict_json_data
+
+    if "\\u" in text or not _reads_fast(record):
+        return None
+    try:
+        decoded = msgspec.json.decode(text, type=record.spec(reading=True), strict=True)
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        return None
+    if msgspec.json.encode(decoded).count(b'":') != count_key_ends(text):  # no spaces in it
+        return None
+    data = msgspec.to_builtins(decoded)
+    free = [data.get(key) for key, declared in record.fields().items() if declared.of is None]
+    if not is_strict_json_data(free, MAX_JSON_DEPTH) or not _keys_conform(data, record, False):
+        return None
+    return data
+
+
+def _reads_fast(record: type[Record]) -> bool:
+    """True when only ``record``'s own fields may hold any JSON (the records in it may not:
+    their values are never walked)."""
+    found = record.__dict__.get("_reads_fast")
+    if found is None:
+        nested = {d.of for d in record.fields().values() if d.of is not None}
+        found = not any(_holds_any(n, set()) for n in nested)
+        record._reads_fast = found
+    return found
+
+
+def _holds_any(record: type[Record], seen: set) -> bool:
+    if record in seen:
+        return False
+    seen.add(record)
+    for declared in record.fields().values():
+        if "typing.Any" in repr(declared.annotation) or declared.annotation is Any:
+            return True
+        if declared.of is not None and _holds_any(declared.of, seen):
+            return True
+    return False
+
+
 _JSON_TYPE_OF = {"string": str, "boolean": bool, "object": dict, "array": list}
 
 
-def _keys_conform(data: dict[str, Any], record: type[Record]) -> bool:
-    """A dict's required keys (``Doc(keys=...)``) and further keys (``FURTHER``) of
-    ``data`` and of the records in it, where the record declares any."""
-    plan = _key_plan(record)
+def _keys_conform(data: dict[str, Any], record: type[Record], further_keys: bool = True) -> bool:
+    """A dict's required keys (``Doc(keys=...)``) and further keys (``FURTHER``; not
+    looked at unless ``further_keys``) of ``data`` and of the records in it, where the
+    record declares any."""
+    plan = _key_plan(record, further_keys)
     if plan is None:
         return True
     further, declared, keyed, nested = plan
@@ -343,9 +419,9 @@ def _keys_conform(data: dict[str, Any], record: type[Record]) -> bool:
         items = items.values() if isinstance(items, dict) else items
         if shape == "dict_of_lists":
             items = [item for group in items for item in group]
-        child_further, child_declared, child_keyed, child_nested = child._plan
+        child_further, child_declared, child_keyed, child_nested = _key_plan(child, further_keys)
         if child_keyed or child_nested:
-            if not all(_keys_conform(item, child) for item in items):
+            if not all(_keys_conform(item, child, further_keys) for item in items):
                 return False
         elif any(  # the usual leaf (a table's row): one loop, no call per item
             not isinstance(item[k], child_further)
@@ -356,24 +432,25 @@ def _keys_conform(data: dict[str, Any], record: type[Record]) -> bool:
     return True
 
 
-def _key_plan(record: type[Record]) -> tuple | None:
+def _key_plan(record: type[Record], further_keys: bool = True) -> tuple | None:
     """What :func:`_keys_conform` looks at in a record (``None``: nothing, at any depth)."""
-    if "_plan" in record.__dict__:
-        return record._plan
-    record._plan = None  # a record nested in itself
+    name = "_plan" if further_keys else "_keyed_plan"
+    if name in record.__dict__:
+        return record.__dict__[name]
+    setattr(record, name, None)  # a record nested in itself
     further = None
-    if record.FURTHER is not None:
+    if further_keys and record.FURTHER is not None:
         further = _JSON_TYPE_OF.get(record.FURTHER.get("type"), object)
     keyed, nested = [], []
     for key, declared in record.fields().items():
         doc = _strip(declared.annotation)[1]
         if doc is not None and doc.keys:
             keyed.append((key, frozenset(doc.keys)))
-        if declared.of is not None and _key_plan(declared.of) is not None:
+        if declared.of is not None and _key_plan(declared.of, further_keys) is not None:
             nested.append((key, declared.shape, declared.of))
     found = (further, frozenset(record.fields()), keyed, nested)
-    record._plan = found if further is not None or keyed or nested else None
-    return record._plan
+    setattr(record, name, found if further is not None or keyed or nested else None)
+    return record.__dict__[name]
 
 
 def frame(

@@ -120,17 +120,15 @@ def _values_of(containers: list[Any]) -> Iterator[Any]:
     return chain.from_iterable(c.values() if type(c) is dict else c for c in containers)
 
 
-def nests_deeper_than(data: Any, limit: int) -> bool:
-    """True when arrays and objects in parsed JSON ``data`` nest more than ``limit`` deep.
+def is_strict_json_data(data: Any, limit: int = MAX_JSON_DEPTH) -> bool:
+    """True when parsed ``data`` nests at most ``limit`` deep and its numbers are finite
+    (False may also mean finite numbers whose sum overflows: look closer then).
 
-    Examples
-    --------
-    >>> nests_deeper_than([1, {"a": [2]}], 3), nests_deeper_than([1, {"a": [2]}], 2)
-    (False, True)
-    >>> nests_deeper_than("text", 0), nests_deeper_than([], 0)
-    (False, True)
+    >>> is_strict_json_data({"a": [1, 2.5]}), is_strict_json_data([10**400])
+    (True, False)
     """
-    return _walk_containers(data, limit)[0]
+    deep, _, finite = _walk_containers(data, limit)
+    return finite and not deep
 
 
 def _walk_containers(data: Any, limit: int) -> tuple[bool, int, bool]:
@@ -175,8 +173,12 @@ _KEY_END = re.compile(r'"[ \t\r\n]*:')
 _SPACED_KEY_END = re.compile(r'"[ \t\r\n]+:')
 
 
-def _count_key_ends(text: str) -> int:
-    """How many times ``_KEY_END`` occurs (``str.count`` when no whitespace comes between)."""
+def count_key_ends(text: str) -> int:
+    """How many quotes followed by a colon JSON ``text`` holds: at least its object keys.
+
+    >>> count_key_ends('{"a": 1, "b" : {"c": "x\\":"}}')
+    4
+    """
     if _SPACED_KEY_END.search(text):
         return len(_KEY_END.findall(text))
     return text.count('":')
@@ -222,7 +224,7 @@ def parse_json_text(
                 parse_float=keep_finite_float,
                 parse_int=keep_finite_int,
             )
-        if not deep and keys != _count_key_ends(text):
+        if not deep and keys != count_key_ends(text):
             json.loads(text, object_pairs_hook=_no_duplicates)  # names a repeated key
     except RecursionError as exc:  # deeper than the interpreter's recursion limit allows
         raise InputRefused("Input nested too deep", [Problem(source, detail=too_deep)]) from exc

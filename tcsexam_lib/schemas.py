@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from .documents import Record, conforms, is_record
+from .documents import Record, conforms, decode_conforming, is_record
 from .errors import InputRefused, Problem
 from .inputrules import Rule, RuleList
-from .jsonio import Describe, json_pointer
+from .jsonio import Describe, json_pointer, parse_json_text
 from .paths import schema_path
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
@@ -332,6 +332,30 @@ def validate_document(data: Any, record: type[Record], source: str) -> None:
     name = record.SCHEMA[0]
     rule = schema_rule(name, holds=lambda document: conforms(document.data, record))
     refuse_document(RuleList(f"{name} schema", (rule,)), Document(data, source), name)
+
+
+def parse_document(text: str, record: type[Record], source: str) -> Any:
+    """Parse JSON ``text`` that must be a document of ``record``; refuse with every problem.
+
+    What :func:`~tcsexam_lib.documents.decode_conforming` vouches for is taken in one
+    pass; anything else is parsed by :func:`~tcsexam_lib.jsonio.parse_json_text` and
+    checked by :func:`validate_document`, which accept and refuse exactly what they
+    always did (the fast way only ever declines).
+
+    Examples
+    --------
+    >>> from tcsexam_lib.scoring.index_document import IndexDocument
+    >>> try:
+    ...     parse_document('{"models": {}, "models": {}}', IndexDocument, "index.json")
+    ... except InputRefused as exc:
+    ...     print(exc.summary)
+    Input is not strict JSON
+    """
+    data = decode_conforming(text, record)
+    if data is None:
+        data = parse_json_text(text, source)
+        validate_document(data, record, source)
+    return data
 
 
 def refuse_document(

@@ -61,9 +61,6 @@ class IssueRecord(Record):
     """One issue of a model (see :data:`~tcsexam_lib.scoring.issues.ISSUE_CODES`)."""
 
     SCHEMA = (SCHEMA, "/$defs/issue")
-    DESCRIPTION = (
-        "further fields of a code: planned, adopted_valid, evidence, table_score, evidence_score"
-    )
     code: Literal[tuple(ISSUE_CODES)]
     severity: Literal["error", "info", "warning"]
     model: str
@@ -72,6 +69,11 @@ class IssueRecord(Record):
     message: str
     attempt: str = None
     line: int = None
+    planned: Annotated[int, Doc("missing_attempt: the attempts planned", ge=1)] = None
+    adopted_valid: Annotated[int, Doc("missing_attempt: the valid ones adopted", ge=0)] = None
+    evidence: Annotated[str, Doc("solver evidence: the solver-score output read")] = None
+    table_score: Annotated[float | None, Doc("score mismatch: the attempts table's")] = None
+    evidence_score: Annotated[float, Doc("score mismatch: the output's relative_score")] = None
 
 
 class TaskResult(Record):

@@ -13,6 +13,7 @@ allowed.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 from dataclasses import dataclass
@@ -22,8 +23,8 @@ import numpy as np
 
 from ..errors import InputRefused, Problem
 from ..formulas import combine_track_means, mean_score
-from ..jsonio import read_json, sha256_file
-from ..schemas import validate_document
+from ..inputfiles import decode_text, read_input_bytes
+from ..schemas import parse_document, validate_document
 from ..scoring.index_document import ComputedIndex, IndexDocument
 from ..vocab import METRIC_ID, SCORE_RANGES, TRACKS, score_in_range
 
@@ -65,7 +66,9 @@ def read_index_output(path: str | os.PathLike[str]) -> IndexInput:
     ...     print(exc.problems[0].field, exc.problems[0].value)
     models {}
     """
-    return index_input_from_data(read_json(path), str(path), sha256_file(path))
+    raw = read_input_bytes(path)
+    data = parse_document(decode_text(raw, path), IndexDocument, str(path))
+    return _index_input(data, str(path), hashlib.sha256(raw).hexdigest(), checked=False)
 
 
 def index_input_from_data(data: Any, source: str, sha256: str) -> IndexInput:
@@ -79,11 +82,17 @@ def index_input_from_data(data: Any, source: str, sha256: str) -> IndexInput:
     computed = isinstance(data, ComputedIndex)
     if not computed:
         validate_document(data, IndexDocument, source)
+    return _index_input(data, source, sha256, checked=computed)
+
+
+def _index_input(data: Any, source: str, sha256: str, *, checked: bool) -> IndexInput:
+    """The input of a document of the index's shape; ``checked``: its numbers agree by
+    construction (else they are checked here)."""
     per_model: dict[str, dict[str, list[dict[str, Any]]]] = {}
     for model, entry in data["models"].items():
         per_model[model] = {t: [k for k in entry["tasks"] if k["track"] == t] for t in TRACKS}
     ranked = [m for m, entry in data["models"].items() if entry["index"] is not None]
-    if not computed:
+    if not checked:
         _refuse_unusable(data, source, ranked, per_model)
     first = per_model[ranked[0]] if ranked else {t: [] for t in TRACKS}
     items = tuple(tuple(task["item"] for task in first[t]) for t in TRACKS)

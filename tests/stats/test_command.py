@@ -18,8 +18,12 @@ import pytest
 from conftest import read_output
 
 from tcsexam_lib import run_score, run_stats
+from tcsexam_lib.documents import decode_conforming
 from tcsexam_lib.errors import InputRefused
+from tcsexam_lib.jsonio import parse_json_text
 from tcsexam_lib.paths import KIT_ROOT
+from tcsexam_lib.schemas import parse_document, validate_document
+from tcsexam_lib.scoring.index_document import IndexDocument
 from tcsexam_lib.vocab import METRIC_ID, TRACKS
 
 WEIGHTS = {"theorem": 30, "solver": 30, "construction": 30, "conjecture": 10}
@@ -556,3 +560,88 @@ def test_stats_modules_import_neither_scipy_nor_pandas_at_import_time():
                 names = [node.module or ""]
             assert not any(n.split(".")[0] in ("scipy", "pandas") for n in names), path
         assert len(path.read_text(encoding="utf-8").splitlines()) <= 500, path
+
+
+# --- reading an index at the edge: msgspec's one pass, or the full way (issue 27) ---
+#
+# decode_conforming may only ever decline: on every text below, parse_document gives what
+# the full way gives (the same data, or the same refusal word for word), and the fast way
+# is taken on what tcsexam score writes.
+
+SOURCE = "index.json"
+
+
+def _text(**extra) -> str:
+    doc = index_doc({"alpha": ALPHA, "beta": BETA})
+    doc.update(extra)
+    return json.dumps(doc, ensure_ascii=False)
+
+
+def _replaced(old: str, new: str, **extra) -> str:
+    text = _text(**extra)
+    assert old in text
+    return text.replace(old, new, 1)
+
+
+def _full_way(text: str):
+    data = parse_json_text(text, SOURCE)
+    validate_document(data, IndexDocument, SOURCE)
+    return data
+
+
+def _outcome(read, text: str):
+    try:
+        return "read", read(text)
+    except InputRefused as exc:
+        return "refused", str(exc)
+
+
+def _nested(depth: int):
+    value: object = 1
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+#: (case, text, what the full way does): texts the fast way must decline.
+DECLINED = [
+    ("repeated-key", _replaced('"index": ', '"index": 1.0, "index": '), "refused"),
+    ("repeated-model", _replaced('"beta": {', '"alpha": {'), "refused"),
+    ("further-key", _text(note="a further key"), "read"),
+    ("escape", _replaced('"test"', '"caf\\u00e9"'), "read"),
+    ("lone-surrogate", _replaced('"x"', '"\\ud800"', suite="x"), "refused"),
+    ("non-finite", _replaced("[0.6]", "[1e999]"), "refused"),
+    ("nan", _replaced("[0.6]", "[NaN]"), "refused"),
+    ("huge-integer-anywhere", _text(provenance={"n": 10**400}), "refused"),
+    ("deep-anywhere", _text(provenance={"x": _nested(70)}), "refused"),
+    ("not-a-number", _replaced("[0.6]", '["0.6"]'), "refused"),
+    ("track-missing", _replaced('"solver": {"mean"', '"solved": {"mean"'), "refused"),
+    ("not-json", _text()[:-1], "refused"),
+]
+
+
+@pytest.mark.parametrize("case, text, full", DECLINED, ids=[c[0] for c in DECLINED])
+def test_the_fast_way_declines_and_the_full_way_decides(case, text, full):
+    assert decode_conforming(text, IndexDocument) is None
+    fast = _outcome(lambda t: parse_document(t, IndexDocument, SOURCE), text)
+    assert fast == _outcome(_full_way, text)
+    assert fast[0] == full, fast
+
+
+@pytest.mark.parametrize("indent", [None, 1, 2])
+def test_the_fast_way_reads_what_the_full_way_reads(indent):
+    text = json.dumps(index_doc({"alpha": ALPHA, "beta": BETA}), indent=indent)
+    fast = decode_conforming(text, IndexDocument)
+    assert fast is not None
+    assert json.dumps(fast, sort_keys=True) == json.dumps(_full_way(text), sort_keys=True)
+
+
+def test_the_fast_way_is_taken_on_what_tcsexam_score_writes(tmp_path):
+    out = tmp_path / "index.json"
+    run_score(
+        suite="demo-full", attempts=DEMO / "attempts.csv", cohort=DEMO / "cohort.json", output=out
+    )
+    text = out.read_text(encoding="utf-8")
+    fast = decode_conforming(text, IndexDocument)
+    assert fast is not None
+    assert json.dumps(fast) == json.dumps(_full_way(text))  # the same keys in the same order
