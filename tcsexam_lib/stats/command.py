@@ -450,7 +450,8 @@ def _notes(
     few_repeats: dict[str, list[str]],
 ) -> list[str]:
     notes = []
-    unranked = [m for m in source.models if m not in source.ranked]
+    ranked = set(source.ranked)
+    unranked = [m for m in source.models if m not in ranked]
     if unranked:
         notes.append(
             f"without an index (incomplete): {_names(unranked)}; listed with null intervals "
