@@ -386,12 +386,15 @@ def _holds_any(record: type[Record], seen: set) -> bool:
     if record in seen:
         return False
     seen.add(record)
-    for declared in record.fields().values():
-        if "typing.Any" in repr(declared.annotation) or declared.annotation is Any:
-            return True
-        if declared.of is not None and _holds_any(declared.of, seen):
-            return True
-    return False
+    return any(
+        _mentions_any(declared.annotation)
+        or (declared.of is not None and _holds_any(declared.of, seen))
+        for declared in record.fields().values()
+    )
+
+
+def _mentions_any(annotation: Any) -> bool:
+    return annotation is Any or any(map(_mentions_any, typing.get_args(annotation)))
 
 
 _JSON_TYPE_OF = {"string": str, "boolean": bool, "object": dict, "array": list}
