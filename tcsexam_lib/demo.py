@@ -31,7 +31,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from .jsonio import write_text_atomic
+from .outputfiles import write_text_atomic
 from .paths import KIT_ROOT
 from .references.load import reference_from_data
 from .references.model import Reference

@@ -35,7 +35,7 @@ from typing import Any
 
 from .demo import DEMO_REFERENCE_ID, attempt_row, build_demo_files, csv_text, json_text, suite_tasks
 from .errors import InputRefused, Problem
-from .jsonio import write_generated_files
+from .outputfiles import write_generated_files
 from .references.load import reference_from_data
 from .vocab import simulated_label
 

@@ -1,9 +1,10 @@
-"""Strict JSON reading and atomic writing.
+"""Strict JSON: reading it, and writing it.
 
 Inputs are parsed strictly (no ``NaN``/``Infinity`` literals, no repeated keys); a
 refusal names the file, the place and the value received (their schemas are checked by
-:mod:`tcsexam_lib.schemas`). Outputs are strict JSON written atomically: a refusal or a
-crash never leaves a half-written file behind.
+:mod:`tcsexam_lib.schemas`). Outputs are strict JSON, written atomically by
+:mod:`tcsexam_lib.outputfiles`: a refusal or a crash never leaves a half-written file
+behind.
 """
 
 from __future__ import annotations
@@ -14,8 +15,7 @@ import math
 import os
 import re
 import sys
-import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from itertools import chain, compress, repeat
 from operator import is_
 from pathlib import Path
@@ -23,6 +23,7 @@ from typing import Any, BinaryIO
 
 from .errors import InputRefused, OutputRefused, Problem
 from .inputfiles import decode_text, read_input_bytes
+from .outputfiles import write_atomic
 
 #: python-rapidjson's options for the kit's JSON text: indented by two spaces, UTF-8, and
 #: ``number_mode`` 0 (``rapidjson.NM_NONE``): a NaN or an infinity is an error.
@@ -359,118 +360,6 @@ def dumps_json(data: Any) -> str:
     return text + "\n"
 
 
-def refuse_output_over_inputs(
-    output: str | os.PathLike[str],
-    inputs: list[Any],
-    *,
-    field: str,
-    allowed: str,
-    folders: list[Any] = (),
-) -> None:
-    """Refuse an output path that is one of the inputs or lies inside an input folder.
-
-    ``None`` inputs are skipped. An output inside an input folder (a folder of solver
-    evidence) would be read as an input the next time.
-
-    Examples
-    --------
-    >>> refuse_output_over_inputs("out.json", ["in.json", None], field="--output", allowed="x")
-    >>> try:
-    ...     refuse_output_over_inputs("in.json", ["in.json"], field="--output", allowed="x")
-    ... except InputRefused as exc:
-    ...     print(exc.summary)
-    Output would overwrite an input
-    """
-    target = Path(output).resolve()
-    if any(path is not None and Path(path).resolve() == target for path in inputs):
-        raise InputRefused(
-            "Output would overwrite an input",
-            [Problem(str(output), field=field, value=str(output), allowed=allowed)],
-        )
-    for folder in folders:
-        if folder is not None and Path(folder).resolve() in target.parents:
-            detail = f"it lies inside the input folder {folder}"
-            problem = Problem(str(output), field=field, value=str(output), detail=detail)
-            raise InputRefused("Output would land among the inputs", [problem])
-
-
-def _current_umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
-    """Write ``text`` to ``path`` atomically (temporary file, then rename).
-
-    The file gets the permissions a plain ``open()`` would give (``0666`` less the umask:
-    ``0644`` under the usual ``022``), so that a web server running as another user can
-    read a published report.
-    """
-    return _write_atomic(path, lambda handle: handle.write(text.encode("utf-8")))
-
-
-def write_generated_files(
-    root: str | os.PathLike[str], files: dict[str, str], marker: str
-) -> list[Path]:
-    """Write a generator's ``files`` (name -> text) under ``root``, each atomically.
-
-    ``marker`` is the file by which the generator knows its own folder: a non-empty
-    ``root`` without it is refused (exit 2 from the CLI), so no file of anyone else's is
-    ever overwritten.
-    """
-    root = Path(root)
-    if root.is_dir() and any(root.iterdir()) and not (root / marker).is_file():
-        raise InputRefused(
-            "Folder refused",
-            [Problem(str(root), field="--root", detail="a non-empty folder this generator "
-                     f"did not write (no {marker})", allowed="an empty or new folder")],
-        )  # fmt: skip
-    return [write_text_atomic(root / name, text) for name, text in files.items()]
-
-
-def write_stream_atomic(path: str | os.PathLike[str], chunks: Iterable[bytes]) -> Path:
-    """Write byte chunks to ``path`` atomically, as they come (never all held at once).
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> out = pathlib.Path(tempfile.mkdtemp()) / "x.txt"
-    >>> _ = write_stream_atomic(out, iter([b"a", b"b"]))
-    >>> out.read_bytes()
-    b'ab'
-    """
-
-    def write(handle: BinaryIO) -> None:
-        handle.writelines(chunks)
-
-    return _write_atomic(path, write)
-
-
-def _write_atomic(path: str | os.PathLike[str], write: Callable[[BinaryIO], Any]) -> Path:
-    """Call ``write`` on a temporary file beside ``path``, then rename it to ``path``.
-
-    When ``write`` raises, the temporary file is removed and ``path`` is untouched.
-    """
-    path = Path(path)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        try:
-            os.fchmod(fd, 0o666 & ~_current_umask())  # mkstemp makes 0600; a file honours the umask
-            with os.fdopen(fd, "wb") as handle:
-                write(handle)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-    except OSError as exc:
-        raise OutputRefused(f"Cannot write {path}: {exc}") from exc
-    return path
-
-
 def write_json_atomic(path: str | os.PathLike[str], data: Any) -> Path:
     """Serialise ``data`` as strict JSON and write it atomically to ``path``.
 
@@ -492,6 +381,6 @@ def write_json_atomic(path: str | os.PathLike[str], data: Any) -> Path:
         handle.write(b"\n")
 
     try:
-        return _write_atomic(path, write)
+        return write_atomic(path, write)
     except ValueError as exc:  # nothing was written: the temporary file is gone
         raise _unwritable(data, exc) from exc

@@ -109,6 +109,7 @@ LAYERS: list[tuple[str, set[str]]] = [
         "reading and writing",
         {
             "inputfiles",
+            "outputfiles",
             "jsonio",
             "csvio",
             "yamlio",

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from ..jsonio import write_text_atomic
+from ..outputfiles import write_text_atomic
 from ..provenance import created_utc, source_date_epoch
 from .kernels import (
     append_to_log,

@@ -30,8 +30,8 @@ from collections import Counter
 from pathlib import Path
 
 from ..environment import describe_environment
-from ..jsonio import write_text_atomic
 from ..number_format import index_parts, mean, points
+from ..outputfiles import write_text_atomic
 from ..stats.wording import lead_sentence
 from ..vocab import MODEL_STATUSES, SIMULATED_BANNER, TRACK_LETTERS, TRACKS
 from .history import (

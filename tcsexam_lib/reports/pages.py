@@ -27,7 +27,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ..jsonio import write_text_atomic
+from ..outputfiles import write_text_atomic
 from .publish import ASSETS, ensure_real_folder
 
 #: Every page's charts (the report pages' and the teaching page's): each image with the

@@ -26,7 +26,7 @@ from typing import Any
 
 from ..environment import environment_fingerprint, kit_fingerprint
 from ..folders import remove_tree
-from ..jsonio import write_stream_atomic
+from ..outputfiles import write_stream_atomic
 from ..scoring.issues import describe_model
 from ..stats.document import as_stats_document
 from .comparisons import compare_run_set

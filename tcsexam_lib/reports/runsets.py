@@ -19,7 +19,8 @@ from typing import Any
 
 from ..environment import describe_environment
 from ..folders import switch_into_place
-from ..jsonio import dumps_json, write_text_atomic
+from ..jsonio import dumps_json
+from ..outputfiles import write_text_atomic
 from ..paths import KIT_ROOT
 from ..provenance import created_utc, kit_version
 from ..scoring.fill import FillResult

@@ -35,7 +35,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..jsonio import dumps_json, write_text_atomic
+from ..jsonio import dumps_json
+from ..outputfiles import write_text_atomic
 from .run_set_document import MANIFEST
 
 #: The store's folder in the output folder.

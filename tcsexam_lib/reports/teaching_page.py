@@ -34,7 +34,7 @@ from pathlib import Path
 
 from ..environment import describe_environment
 from ..errors import InputRefused, Problem, TcsexamError
-from ..jsonio import write_text_atomic
+from ..outputfiles import write_text_atomic
 from ..paths import KIT_ROOT
 from .pages import DATA_PNG_BLOCK, environment_html, write_assets
 from .publish import ASSETS, ensure_real_folder

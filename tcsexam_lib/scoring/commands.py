@@ -14,7 +14,8 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from ..jsonio import refuse_output_over_inputs, write_json_atomic
+from ..jsonio import write_json_atomic
+from ..outputfiles import refuse_output_over_inputs
 from ..provenance import RELATIVE_TO_OUTPUT, InputFile, build_provenance
 from ..references.load import load_reference
 from ..references.model import Reference

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..csvio import CsvTable, read_csv_table
 from ..errors import InputRefused, Problem
-from ..jsonio import refuse_output_over_inputs, write_text_atomic
+from ..outputfiles import refuse_output_over_inputs, write_text_atomic
 from .records_folder import RecordsFile
 from .solver_document import SolverDocument, as_solver_document
 

@@ -24,7 +24,8 @@ from pathlib import Path
 from ..csvio import CsvTable, read_csv_table
 from ..errors import InputRefused, OutputRefused, Problem
 from ..folders import remove_tree, switch_into_place
-from ..jsonio import dumps_json, refuse_output_over_inputs, write_text_atomic
+from ..jsonio import dumps_json
+from ..outputfiles import refuse_output_over_inputs, write_text_atomic
 from ..provenance import relative_provenance
 from ..references.model import Reference
 from .attempts import AttemptRows, validate_attempts

@@ -21,7 +21,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputRefused, Problem
-from ..jsonio import dumps_json, refuse_output_over_inputs
+from ..jsonio import dumps_json
+from ..outputfiles import refuse_output_over_inputs
 from ..provenance import build_provenance
 from ..vocab import METRIC_ID, TRACK_WEIGHTS, TRACKS
 from .analysis import CohortAnalysis, analyse_cohort

@@ -37,7 +37,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 import numpy as np
 
 from ..documents import Doc, Interval, Record, Sha256, field, frame
-from ..jsonio import read_json, write_stream_atomic
+from ..jsonio import read_json
+from ..outputfiles import write_stream_atomic
 from ..scoring.index_document import Status
 from .intervals import CI_METHODS
 from .pairs import PairTests
