@@ -9,10 +9,12 @@ default for a field the document may leave out. From that one declaration come:
 - reading: a record *is* the parsed JSON object (a ``dict``: written, validated and
   compared as the JSON it is; ``record["status"]`` still reads it as plain data), and
   ``record.status`` reads the field (a field holding records wraps them on each read);
-- checking: :meth:`Record.spec` is the same shape as a `msgspec
+- checking and reading at the edge: the record's spec
+  (:func:`tcsexam_lib.record_specs.spec`) is the same shape as a `msgspec
   <https://jcristharif.com/msgspec/>`_ ``Struct`` (built on first use, so that a command
-  that only writes never imports msgspec), the fast check of a document read at the edge
-  (:func:`conforms`);
+  that only writes never imports msgspec), the fast check of a parsed document
+  (``conforms``) and the typed object a document's text is decoded into
+  (``decode_record``);
 - publishing: :func:`tcsexam_lib.schemas.generate_schema` turns the spec into the
   published JSON Schema of ``references/schemas/`` (``make schemas`` writes them, a test
   fails when a committed one differs).
@@ -26,7 +28,7 @@ from __future__ import annotations
 
 import types
 import typing
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
     import pandas as pd
@@ -79,6 +81,11 @@ class Field:
         """The field's type, as annotated (``Annotated`` docs included)."""
         assert self.owner is not None
         return _hints(self.owner)[self.name]
+
+    @property
+    def doc(self) -> Doc | None:
+        """The field's :class:`Doc` (its description and range), if its annotation has one."""
+        return _strip(self.annotation)[1]
 
     @property
     def of(self) -> type[Record] | None:
@@ -186,21 +193,6 @@ class Record(dict):
                 found[declared.key] = declared
         return found
 
-    @classmethod
-    def spec(cls, *, reading: bool = False) -> type:
-        """The record's shape as a msgspec ``Struct`` (built once, on first use).
-
-        ``reading``: the same shape for decoding JSON text straight into it, a field the
-        text leaves out read as ``msgspec.UNSET`` (so that what was decoded can be told
-        from a default, and encodes to the keys the text held, no more).
-        """
-        name = "_reading_spec" if reading else "_spec"
-        built = cls.__dict__.get(name)
-        if built is None:
-            built = _build_spec(cls, reading)
-            setattr(cls, name, built)
-        return built
-
 
 def _is_classvar(annotation: Any) -> bool:
     return (isinstance(annotation, str) and annotation.startswith("ClassVar")) or (
@@ -249,211 +241,6 @@ def _shape_of(annotation: Any) -> tuple[str, type[Record] | None]:
         if typing.get_origin(value) is list and is_record(_strip(typing.get_args(value)[0])[0]):
             return "dict_of_lists", _strip(typing.get_args(value)[0])[0]
     return "value", None
-
-
-# --- the msgspec spec and the published schema -------------------------------------------
-
-
-def _spec_type(annotation: Any, reading: bool = False) -> Any:
-    """An annotation with every record replaced by its spec and every Doc by msgspec's Meta."""
-    import msgspec
-
-    if is_record(annotation):
-        return annotation.spec(reading=reading)
-    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
-    if origin is typing.Annotated:
-        inner, *extras = args
-        metas = [_meta(e) if isinstance(e, Doc) else e for e in extras]
-        return typing.Annotated[(_spec_type(inner, reading), *metas)]
-    if origin in (typing.Union, types.UnionType):
-        return typing.Union[tuple(_spec_type(a, reading) for a in args)]  # noqa: UP007
-    if origin is Literal:  # the published enum keeps the declared order (msgspec sorts it)
-        return typing.Annotated[annotation, msgspec.Meta(extra_json_schema={"x-enum": list(args)})]
-    if not args:
-        return annotation
-    if origin in (list, dict, tuple):
-        return origin[tuple(_spec_type(a, reading) for a in args)]
-    assert msgspec  # other generics are msgspec's own
-    return annotation
-
-
-def _meta(doc: Doc) -> Any:
-    import msgspec
-
-    extra = {"x-keys": list(doc.keys)} if doc.keys else None
-    return msgspec.Meta(description=doc.text, extra_json_schema=extra, **doc.constraints)
-
-
-def _build_spec(cls: type[Record], reading: bool = False) -> type:
-    import msgspec
-
-    specs = [
-        (
-            key,
-            _spec_type(declared.annotation, reading),
-            msgspec.field(default=msgspec.UNSET if reading else declared.default),
-        )
-        if declared.optional
-        else (key, _spec_type(declared.annotation, reading))
-        for key, declared in cls.fields().items()
-    ]
-    struct = msgspec.defstruct(cls.__name__, specs, module=cls.__module__, kw_only=True)
-    struct.__doc__ = cls.__dict__.get("DESCRIPTION")  # the schema's words for the object
-    struct._record = cls
-    return struct
-
-
-def conforms(data: Any, record: type[Record]) -> bool:
-    """True when parsed JSON ``data`` has the shape of ``record`` (fast: msgspec).
-
-    The fast check of a document read at the edge: msgspec converts it to the record's
-    spec, then the two things msgspec does not check are looked at (a dict's required
-    keys, an object's further keys); a refusal is explained by the full validator of the
-    published schema (:mod:`tcsexam_lib.schemas`), in the kit's message template. Where
-    msgspec is stricter than the schema (a whole number written ``1.0``) the full
-    validator decides.
-
-    Examples
-    --------
-    >>> class Point(Record):
-    ...     x: float
-    >>> conforms({"x": 1}, Point), conforms({"x": "1"}, Point), conforms({}, Point)
-    (True, False, False)
-    """
-    import msgspec
-
-    try:
-        msgspec.convert(data, record.spec(), strict=True)
-    except msgspec.ValidationError:
-        return False
-    return _keys_conform(data, record)
-
-
-def decode_conforming(text: str, record: type[Record]) -> dict[str, Any] | None:
-    """Parsed JSON ``text`` when it is strict JSON with the shape of ``record``; ``None``
-    when this fast reading cannot vouch for it (the caller then parses and checks the
-    text the full way, which explains any refusal).
-
-    msgspec decodes the text straight into the record's reading spec, which refuses what
-    is not JSON, a number out of a float's range and a lone surrogate. What msgspec lets
-    through is looked at here: a repeated key or a further key (msgspec keeps the last,
-    or skips it) leaves the decoded document with fewer key ends than the text, counted
-    in both; the values of top-level fields that hold any JSON are walked for their
-    depth and numbers; dicts' required keys are checked. A text with a ``\\u`` escape
-    (which could hide a quote from the count) is left to the full way.
-
-    Examples
-    --------
-    >>> class Point(Record):
-    ...     x: float
-    ...     label: str | None = None
-    >>> decode_conforming('{"x": 1.5}', Point), decode_conforming('{"x": 1, "x": 2}', Point)
-    ({'x': 1.5}, None)
-    >>> decode_conforming('{"x": 1.5, "y": 0}', Point), decode_conforming('{"x": "1"}', Point)
-    (None, None)
-    """
-    import msgspec
-
-    from .jsonio import MAX_JSON_DEPTH, count_key_ends, is_strict_json_data
-
-    if "\\u" in text or not _reads_fast(record):
-        return None
-    try:
-        decoded = msgspec.json.decode(text, type=record.spec(reading=True), strict=True)
-    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
-        return None
-    if msgspec.json.encode(decoded).count(b'":') != count_key_ends(text):  # no spaces in it
-        return None
-    data = msgspec.to_builtins(decoded)
-    free = [data.get(key) for key, declared in record.fields().items() if declared.of is None]
-    if not is_strict_json_data(free, MAX_JSON_DEPTH) or not _keys_conform(data, record, False):
-        return None
-    return data
-
-
-def _reads_fast(record: type[Record]) -> bool:
-    """True when only ``record``'s own fields may hold any JSON (the records in it may not:
-    their values are never walked)."""
-    found = record.__dict__.get("_reads_fast")
-    if found is None:
-        nested = {d.of for d in record.fields().values() if d.of is not None}
-        found = not any(_holds_any(n, set()) for n in nested)
-        record._reads_fast = found
-    return found
-
-
-def _holds_any(record: type[Record], seen: set) -> bool:
-    if record in seen:
-        return False
-    seen.add(record)
-    return any(
-        _mentions_any(declared.annotation)
-        or (declared.of is not None and _holds_any(declared.of, seen))
-        for declared in record.fields().values()
-    )
-
-
-def _mentions_any(annotation: Any) -> bool:
-    return annotation is Any or any(map(_mentions_any, typing.get_args(annotation)))
-
-
-_JSON_TYPE_OF = {"string": str, "boolean": bool, "object": dict, "array": list}
-
-
-def _keys_conform(data: dict[str, Any], record: type[Record], further_keys: bool = True) -> bool:
-    """A dict's required keys (``Doc(keys=...)``) and further keys (``FURTHER``; not
-    looked at unless ``further_keys``) of ``data`` and of the records in it, where the
-    record declares any."""
-    plan = _key_plan(record, further_keys)
-    if plan is None:
-        return True
-    further, declared, keyed, nested = plan
-    if further is not None and not all(
-        isinstance(data[key], further) for key in data.keys() - declared
-    ):
-        return False
-    for key, keys in keyed:
-        value = data.get(key)
-        if isinstance(value, dict) and not value.keys() >= keys:
-            return False
-    for key, shape, child in nested:
-        value = data.get(key)
-        items = () if value is None else [value] if shape == "record" else value
-        items = items.values() if isinstance(items, dict) else items
-        if shape == "dict_of_lists":
-            items = [item for group in items for item in group]
-        child_further, child_declared, child_keyed, child_nested = _key_plan(child, further_keys)
-        if child_keyed or child_nested:
-            if not all(_keys_conform(item, child, further_keys) for item in items):
-                return False
-        elif any(  # the usual leaf (a table's row): one loop, no call per item
-            not isinstance(item[k], child_further)
-            for item in items
-            for k in item.keys() - child_declared
-        ):
-            return False
-    return True
-
-
-def _key_plan(record: type[Record], further_keys: bool = True) -> tuple | None:
-    """What :func:`_keys_conform` looks at in a record (``None``: nothing, at any depth)."""
-    name = "_plan" if further_keys else "_keyed_plan"
-    if name in record.__dict__:
-        return record.__dict__[name]
-    setattr(record, name, None)  # a record nested in itself
-    further = None
-    if further_keys and record.FURTHER is not None:
-        further = _JSON_TYPE_OF.get(record.FURTHER.get("type"), object)
-    keyed, nested = [], []
-    for key, declared in record.fields().items():
-        doc = _strip(declared.annotation)[1]
-        if doc is not None and doc.keys:
-            keyed.append((key, frozenset(doc.keys)))
-        if declared.of is not None and _key_plan(declared.of, further_keys) is not None:
-            nested.append((key, declared.shape, declared.of))
-    found = (further, frozenset(record.fields()), keyed, nested)
-    setattr(record, name, found if further is not None or keyed or nested else None)
-    return record.__dict__[name]
 
 
 def frame(

@@ -16,11 +16,12 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from .documents import Record, conforms, decode_conforming, is_record
+from .documents import Record, is_record
 from .errors import InputRefused, Problem
 from .inputrules import Rule, RuleList
 from .jsonio import Describe, json_pointer, parse_json_text
 from .paths import schema_path
+from .record_specs import conforms, decode_record, spec, to_struct
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
     import jsonschema
@@ -71,11 +72,11 @@ def generate_schema(record: type[Record]) -> dict[str, Any]:
 
     specs = _specs(record)
     (top,), components = msgspec.json.schema_components(
-        [record.spec()], ref_template="#/$defs/{name}"
+        [spec(record)], ref_template="#/$defs/{name}"
     )
     names = {s.__name__: (s._record.SCHEMA or ("", s.__name__))[1].rsplit("/", 1)[-1]
              for s in specs}  # fmt: skip
-    body = _house(components[record.spec().__name__], names)
+    body = _house(components[spec(record).__name__], names)
     schema: dict[str, Any] = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": record.TITLE,
@@ -84,9 +85,9 @@ def generate_schema(record: type[Record]) -> dict[str, Any]:
     }
     _in_order(record, schema)
     definitions = {}
-    for spec in specs[1:]:
-        node = _in_order(spec._record, _house(components[spec.__name__], names))
-        definitions[names[spec.__name__]] = node
+    for nested in specs[1:]:
+        node = _in_order(nested._record, _house(components[nested.__name__], names))
+        definitions[names[nested.__name__]] = node
     if definitions:
         schema["$defs"] = definitions
     return schema
@@ -126,8 +127,8 @@ def inline_schema(record: type[Record]) -> dict[str, Any]:
     """
     import msgspec
 
-    _, components = msgspec.json.schema_components([record.spec()], ref_template="#/$defs/{name}")
-    return _house(components[record.spec().__name__], {})
+    _, components = msgspec.json.schema_components([spec(record)], ref_template="#/$defs/{name}")
+    return _house(components[spec(record).__name__], {})
 
 
 def _specs(record: type[Record]) -> list[type]:
@@ -143,7 +144,7 @@ def _specs(record: type[Record]) -> list[type]:
                 visit(nested)
 
     visit(record)
-    return [cls.spec() for cls in found]
+    return [spec(cls) for cls in found]
 
 
 def _records_in(annotation: Any) -> list[type[Record]]:
@@ -337,10 +338,12 @@ def validate_document(data: Any, record: type[Record], source: str) -> None:
 def parse_document(text: str, record: type[Record], source: str) -> Any:
     """Parse JSON ``text`` that must be a document of ``record``; refuse with every problem.
 
-    What :func:`~tcsexam_lib.documents.decode_conforming` vouches for is taken in one
-    pass; anything else is parsed by :func:`~tcsexam_lib.jsonio.parse_json_text` and
-    checked by :func:`validate_document`, which accept and refuse exactly what they
-    always did (the fast way only ever declines).
+    The document comes back as ``record``'s reading spec, read by attribute (see
+    :func:`~tcsexam_lib.record_specs.decode_record`). What ``decode_record`` vouches for is
+    taken in one pass; anything else is parsed by
+    :func:`~tcsexam_lib.jsonio.parse_json_text` and checked by :func:`validate_document`,
+    which accept and refuse exactly what they always did (the fast way only ever
+    declines).
 
     Examples
     --------
@@ -351,11 +354,12 @@ def parse_document(text: str, record: type[Record], source: str) -> Any:
     ...     print(exc.summary)
     Input is not strict JSON
     """
-    data = decode_conforming(text, record)
-    if data is None:
+    decoded = decode_record(text, record)
+    if decoded is None:
         data = parse_json_text(text, source)
         validate_document(data, record, source)
-    return data
+        decoded = to_struct(data, record)
+    return decoded
 
 
 def refuse_document(

@@ -116,6 +116,7 @@ LAYERS: list[tuple[str, set[str]]] = [
             "schemas",
             "provenance",
             "documents",
+            "record_specs",
             "environment",
             "folders",
         },  # fmt: skip

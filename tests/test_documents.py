@@ -22,7 +22,8 @@ import pytest
 from conftest import write_run_set
 
 from tcsexam_lib import environment, provenance, run_report, run_score, run_solver_score
-from tcsexam_lib.documents import Field, Record, conforms
+from tcsexam_lib.documents import Field, Record
+from tcsexam_lib.record_specs import conforms
 from tcsexam_lib.reports import history, run_set_document
 from tcsexam_lib.schemas import load_schema, schema_errors, write_schemas
 from tcsexam_lib.scoring import index_document, solver_document

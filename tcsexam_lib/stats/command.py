@@ -24,6 +24,7 @@ from ..errors import InputRefused, Problem
 from ..jsonio import dumps_json
 from ..outputfiles import refuse_output_over_inputs
 from ..provenance import build_provenance
+from ..record_specs import given
 from ..vocab import METRIC_ID, TRACK_WEIGHTS, TRACKS
 from .analysis import CohortAnalysis, analyse_cohort
 from .document import ComputedStats, PairTable, StatsDocument, write_stats_json
@@ -74,7 +75,7 @@ def write_stats(
         stats_provenance(
             index,
             source.sha256,
-            source.data.get("reference_id"),
+            given(source.data.reference_id),
             resamples=resamples,
             seed=seed,
             level=level,
@@ -302,9 +303,11 @@ def build_stats_document(
     Examples
     --------
     >>> import numpy as np
+    >>> from tcsexam_lib.record_specs import spec
+    >>> from tcsexam_lib.scoring.index_document import IndexDocument
     >>> from tcsexam_lib.stats.inputs import IndexInput
-    >>> empty = IndexInput("x.json", "0" * 64, {"metric_id": "m", "models": {}}, [], [],
-    ...                    ((),) * 4, (np.zeros((0, 0)),) * 4, {})
+    >>> data = spec(IndexDocument, reading=True)(metric_id="m", models={})  # no model at all
+    >>> empty = IndexInput("x.json", "0" * 64, data, [], [], ((),) * 4, (np.zeros((0, 0)),) * 4, {})
     >>> doc = build_stats_document(empty, resamples=10, seed=0, level=0.95).to_dict()
     >>> doc["pairs"], doc["tie_groups"], doc["leader_group"], doc["models"]
     ([], [], [], {})
@@ -316,22 +319,22 @@ def build_stats_document(
         analysis = analyse_cohort(
             source.values,
             names=source.ranked,
-            index=[data["models"][m]["index"] for m in source.ranked],
+            index=[data.models[m].index for m in source.ranked],
             level=level,
         )
     head: dict[str, Any] = {
         "metric_id": METRIC_ID,
         "index_sha256": source.sha256,
-        "suite": data.get("suite"),
-        "solver_protocol": data.get("solver_protocol"),
-        "reference_id": data.get("reference_id"),
+        "suite": given(data.suite),
+        "solver_protocol": given(data.solver_protocol),
+        "reference_id": given(data.reference_id),
         "method": METHOD,
         "resamples": resamples,
         "seed": seed,
         "level": float(level),
         "weights": dict(TRACK_WEIGHTS),
     }
-    if data.get("simulated"):
+    if data.simulated:  # False, or UNSET when left out
         head["simulated"] = True  # computed from simulated (demo) data
     models, few_repeats = {}, {}
     rows = {model: row for row, model in enumerate(source.ranked)}
@@ -339,7 +342,7 @@ def build_stats_document(
         if model in rows:
             models[model], few_repeats[model] = _ranked_model(source, analysis, rows[model])
         else:
-            models[model] = _unranked_model(data["models"][model])
+            models[model] = _unranked_model(data.models[model])
     head["models"] = models
     names = source.ranked
     head["ranking"] = [] if analysis is None else [names[i] for i in analysis.order]
@@ -356,7 +359,7 @@ def _ranked_model(
     source: IndexInput, analysis: CohortAnalysis, row: int
 ) -> tuple[dict[str, Any], list[str]]:
     model = source.ranked[row]
-    entry = source.data["models"][model]
+    entry = source.data.models[model]
     moments, intervals = analysis.moments, analysis.tracks
     low, high = analysis.track_ci
     methods = analysis.track_ci_methods
@@ -366,7 +369,7 @@ def _ranked_model(
         sds[track] = _number(moments.sd[row, k])
         n_tasks[track] = n = int(moments.n[k])
         tracks[track] = {
-            "mean": entry["tracks"][track]["mean"],
+            "mean": entry.tracks[track].mean,
             "n_tasks": n,
             "sd": sds[track],
             "se": None if sds[track] is None else sds[track] / math.sqrt(n),
@@ -375,7 +378,7 @@ def _ranked_model(
             "ci_method": methods[row, k],
             "variance_components": components[track],
         }
-    index = entry["index"]
+    index = entry.index
     index_low, index_high = (float(end[row]) for end in analysis.index_ci)
     no_interval = math.isnan(index_low) or math.isnan(index_high)
     half_width = None if no_interval else max(index - index_low, index_high - index)
@@ -386,7 +389,7 @@ def _ranked_model(
         and components[track]["n_tasks_with_repeats"] < FEW_REPEATED_TASKS
     ]
     result = {
-        "status": entry["status"],
+        "status": entry.status,
         "index": index,
         "rank": analysis.ranks[row],
         "index_se": _number(analysis.index_se[row]),
@@ -399,7 +402,7 @@ def _ranked_model(
         "index_se_projected": project_index_se(sds, n_tasks, components),
         "tracks": tracks,
     }
-    if entry["status"] == "provisional":
+    if entry.status == "provisional":
         result["note"] = (
             "provisional: some adopted attempt awaits confirmation; the intervals use the "
             "adopted attempts as they stand and the status stays provisional"
@@ -407,11 +410,11 @@ def _ranked_model(
     return result, few
 
 
-def _unranked_model(entry: dict[str, Any]) -> dict[str, Any]:
+def _unranked_model(entry: Any) -> dict[str, Any]:
     tracks = {
         track: {
-            "mean": entry["tracks"][track]["mean"],
-            "n_tasks": sum(1 for task in entry["tasks"] if task["track"] == track),
+            "mean": entry.tracks[track].mean,
+            "n_tasks": sum(1 for task in entry.tasks if task.track == track),
             "sd": None,
             "se": None,
             "df": None,
@@ -422,7 +425,7 @@ def _unranked_model(entry: dict[str, Any]) -> dict[str, Any]:
         for track in TRACKS
     }
     return {
-        "status": entry["status"],
+        "status": entry.status,
         "index": None,
         "rank": None,
         "index_se": None,
@@ -434,7 +437,7 @@ def _unranked_model(entry: dict[str, Any]) -> dict[str, Any]:
         "attempt_se": None,
         "index_se_projected": None,
         "tracks": tracks,
-        "note": f"no index (status {entry['status']}): no intervals and no rank; left out of "
+        "note": f"no index (status {entry.status}): no intervals and no rank; left out of "
         "pairs, ranking, leader group and tie groups",
     }
 

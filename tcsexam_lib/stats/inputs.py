@@ -24,6 +24,7 @@ import numpy as np
 from ..errors import InputRefused, Problem
 from ..formulas import combine_track_means, mean_score
 from ..inputfiles import decode_text, read_input_bytes
+from ..record_specs import to_struct
 from ..schemas import parse_document, validate_document
 from ..scoring.index_document import ComputedIndex, IndexDocument
 from ..vocab import METRIC_ID, SCORE_RANGES, TRACKS, score_in_range
@@ -44,7 +45,7 @@ class IndexInput:
 
     path: str
     sha256: str
-    data: dict[str, Any]
+    data: Any  # the index document, IndexDocument's reading spec (read by attribute)
     models: list[str]
     ranked: list[str]
     items: tuple[tuple[str, ...], ...]
@@ -82,35 +83,35 @@ def index_input_from_data(data: Any, source: str, sha256: str) -> IndexInput:
     computed = isinstance(data, ComputedIndex)
     if not computed:
         validate_document(data, IndexDocument, source)
-    return _index_input(data, source, sha256, checked=computed)
+    return _index_input(to_struct(data, IndexDocument), source, sha256, checked=computed)
 
 
 def _index_input(data: Any, source: str, sha256: str, *, checked: bool) -> IndexInput:
-    """The input of a document of the index's shape; ``checked``: its numbers agree by
-    construction (else they are checked here)."""
+    """The input of an index document (``IndexDocument``'s reading spec, read by
+    attribute); ``checked``: its numbers agree by construction (else they are checked)."""
     per_model: dict[str, dict[str, list[dict[str, Any]]]] = {}
-    for model, entry in data["models"].items():
-        per_model[model] = {t: [k for k in entry["tasks"] if k["track"] == t] for t in TRACKS}
-    ranked = [m for m, entry in data["models"].items() if entry["index"] is not None]
+    for model, entry in data.models.items():
+        per_model[model] = {t: [k for k in entry.tasks if k.track == t] for t in TRACKS}
+    ranked = [m for m, entry in data.models.items() if entry.index is not None]
     if not checked:
         _refuse_unusable(data, source, ranked, per_model)
     first = per_model[ranked[0]] if ranked else {t: [] for t in TRACKS}
-    items = tuple(tuple(task["item"] for task in first[t]) for t in TRACKS)
+    items = tuple(tuple(task.item for task in first[t]) for t in TRACKS)
     values = tuple(
-        np.array([[task["mean"] for task in per_model[m][t]] for m in ranked], dtype=float).reshape(
+        np.array([[task.mean for task in per_model[m][t]] for m in ranked], dtype=float).reshape(
             len(ranked), len(items[k])
         )
         for k, t in enumerate(TRACKS)
     )
     scores = {
-        m: tuple(tuple(tuple(task["scores"]) for task in per_model[m][t]) for t in TRACKS)
+        m: tuple(tuple(tuple(task.scores) for task in per_model[m][t]) for t in TRACKS)
         for m in ranked
     }
     return IndexInput(
         path=source,
         sha256=sha256,
         data=data,
-        models=list(data["models"]),
+        models=list(data.models),
         ranked=ranked,
         items=items,
         values=values,
@@ -127,12 +128,10 @@ def _refuse_unusable(
     """Refuse an index output read from a file that is not one of this kit, or whose
     numbers do not agree, with every problem found."""
     problems: list[Problem] = []
-    if data["metric_id"] != METRIC_ID:
+    if data.metric_id != METRIC_ID:
         allowed = f"{METRIC_ID} (an output of tcsexam score of this kit)"
-        problems.append(
-            Problem(source, field="metric_id", value=data["metric_id"], allowed=allowed)
-        )
-    for model, entry in data["models"].items():
+        problems.append(Problem(source, field="metric_id", value=data.metric_id, allowed=allowed))
+    for model, entry in data.models.items():
         problems.extend(_check_model(source, model, entry))
     if not problems and ranked:
         problems.extend(_check_same_tasks(source, ranked, per_model))
@@ -148,45 +147,45 @@ def _agree(recorded: float, recomputed: float) -> bool:
 
 def _check_model(source: str, model: str, entry: dict[str, Any]) -> list[Problem]:
     where = f"{source} models.{model}"
-    incomplete = entry["status"] == "incomplete"
-    if incomplete != (entry["index"] is None):
+    incomplete = entry.status == "incomplete"
+    if incomplete != (entry.index is None):
         return [
             Problem(
                 where,
                 field="index",
-                value=entry["index"],
+                value=entry.index,
                 allowed="null when the status is incomplete, a number otherwise "
-                f"(status {entry['status']!r})",
+                f"(status {entry.status!r})",
             )
         ]
     if incomplete:
         return []
     problems = []
     seen: set[tuple[str, str]] = set()
-    for position, task in enumerate(entry["tasks"]):
-        at = f"{where}.tasks[{position}] ({task['track']}/{task['item']})"
-        key = (task["track"], task["item"])
+    for position, task in enumerate(entry.tasks):
+        at = f"{where}.tasks[{position}] ({task.track}/{task.item})"
+        key = (task.track, task.item)
         if key in seen:
-            problems.append(Problem(at, field="item", value=task["item"], detail="listed twice"))
+            problems.append(Problem(at, field="item", value=task.item, detail="listed twice"))
         seen.add(key)
-        outside = [x for x in task["scores"] if not score_in_range(task["track"], x)]
+        outside = [x for x in task.scores if not score_in_range(task.track, x)]
         if outside:
-            allowed = f"attempt scores {SCORE_RANGES[task['track']]}"
+            allowed = f"attempt scores {SCORE_RANGES[task.track]}"
             problems.append(Problem(at, field="scores", value=outside[0], allowed=allowed))
             continue
-        if task["mean"] is None or not task["scores"]:
+        if task.mean is None or not task.scores:
             allowed = "a number with its scores (the model has an index)"
-        elif not _agree(task["mean"], mean_score(task["scores"])):
-            allowed = f"the mean of its scores, {mean_score(task['scores'])!r}"
+        elif not _agree(task.mean, mean_score(task.scores)):
+            allowed = f"the mean of its scores, {mean_score(task.scores)!r}"
         else:
             continue
-        problems.append(Problem(at, field="mean", value=task["mean"], allowed=allowed))
+        problems.append(Problem(at, field="mean", value=task.mean, allowed=allowed))
     if problems:
         return problems
     means = {}
     for track in TRACKS:
-        task_means = [task["mean"] for task in entry["tasks"] if task["track"] == track]
-        recorded = entry["tracks"][track]["mean"]
+        task_means = [task.mean for task in entry.tasks if task.track == track]
+        recorded = entry.tracks[track].mean
         if not task_means:
             problems.append(
                 Problem(where, field=f"tasks ({track})", value=[], allowed="at least one task")
@@ -201,12 +200,12 @@ def _check_model(source: str, model: str, entry: dict[str, Any]) -> list[Problem
                 )
             )
         means[track] = recorded
-    if not problems and not _agree(entry["index"], combine_track_means(means)):
+    if not problems and not _agree(entry.index, combine_track_means(means)):
         problems.append(
             Problem(
                 where,
                 field="index",
-                value=entry["index"],
+                value=entry.index,
                 allowed=f"the weighted sum of its track means, {combine_track_means(means)!r}",
             )
         )
@@ -217,11 +216,11 @@ def _check_same_tasks(
     source: str, ranked: list[str], per_model: dict[str, dict[str, list[dict[str, Any]]]]
 ) -> list[Problem]:
     first = ranked[0]
-    expected = {t: [task["item"] for task in per_model[first][t]] for t in TRACKS}
+    expected = {t: [task.item for task in per_model[first][t]] for t in TRACKS}
     problems = []
     for model in ranked[1:]:
         for track in TRACKS:
-            got = [task["item"] for task in per_model[model][track]]
+            got = [task.item for task in per_model[model][track]]
             if got != expected[track]:
                 problems.append(
                     Problem(

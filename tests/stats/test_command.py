@@ -14,14 +14,15 @@ import re
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from conftest import read_output
 
 from tcsexam_lib import run_score, run_stats
-from tcsexam_lib.documents import decode_conforming
 from tcsexam_lib.errors import InputRefused
 from tcsexam_lib.jsonio import parse_json_text
 from tcsexam_lib.paths import KIT_ROOT
+from tcsexam_lib.record_specs import decode_record, to_struct
 from tcsexam_lib.schemas import parse_document, validate_document
 from tcsexam_lib.scoring.index_document import IndexDocument
 from tcsexam_lib.vocab import METRIC_ID, TRACKS
@@ -564,9 +565,9 @@ def test_stats_modules_import_neither_scipy_nor_pandas_at_import_time():
 
 # --- reading an index at the edge: msgspec's one pass, or the full way (issue 27) ---
 #
-# decode_conforming may only ever decline: on every text below, parse_document gives what
-# the full way gives (the same data, or the same refusal word for word), and the fast way
-# is taken on what tcsexam score writes.
+# decode_record may only ever decline: on every text below, parse_document gives what the
+# full way gives (the same typed document, or the same refusal word for word), and the
+# fast way is taken on what tcsexam score writes, holding everything its text holds.
 
 SOURCE = "index.json"
 
@@ -586,12 +587,12 @@ def _replaced(old: str, new: str, **extra) -> str:
 def _full_way(text: str):
     data = parse_json_text(text, SOURCE)
     validate_document(data, IndexDocument, SOURCE)
-    return data
+    return to_struct(data, IndexDocument)
 
 
 def _outcome(read, text: str):
     try:
-        return "read", read(text)
+        return "read", msgspec.to_builtins(read(text))
     except InputRefused as exc:
         return "refused", str(exc)
 
@@ -601,6 +602,11 @@ def _nested(depth: int):
     for _ in range(depth):
         value = [value]
     return value
+
+
+def _as_read(document) -> str:
+    """A typed document as the JSON it holds (keys sorted: the text's order is not kept)."""
+    return json.dumps(msgspec.to_builtins(document), sort_keys=True)
 
 
 #: (case, text, what the full way does): texts the fast way must decline.
@@ -622,7 +628,7 @@ DECLINED = [
 
 @pytest.mark.parametrize("case, text, full", DECLINED, ids=[c[0] for c in DECLINED])
 def test_the_fast_way_declines_and_the_full_way_decides(case, text, full):
-    assert decode_conforming(text, IndexDocument) is None
+    assert decode_record(text, IndexDocument) is None
     fast = _outcome(lambda t: parse_document(t, IndexDocument, SOURCE), text)
     assert fast == _outcome(_full_way, text)
     assert fast[0] == full, fast
@@ -631,9 +637,9 @@ def test_the_fast_way_declines_and_the_full_way_decides(case, text, full):
 @pytest.mark.parametrize("indent", [None, 1, 2])
 def test_the_fast_way_reads_what_the_full_way_reads(indent):
     text = json.dumps(index_doc({"alpha": ALPHA, "beta": BETA}), indent=indent)
-    fast = decode_conforming(text, IndexDocument)
-    assert fast is not None
-    assert json.dumps(fast, sort_keys=True) == json.dumps(_full_way(text), sort_keys=True)
+    fast = decode_record(text, IndexDocument)
+    assert fast is not None and fast == _full_way(text)
+    assert _as_read(fast) == json.dumps(json.loads(text), sort_keys=True)
 
 
 def test_the_fast_way_is_taken_on_what_tcsexam_score_writes(tmp_path):
@@ -642,6 +648,6 @@ def test_the_fast_way_is_taken_on_what_tcsexam_score_writes(tmp_path):
         suite="demo-full", attempts=DEMO / "attempts.csv", cohort=DEMO / "cohort.json", output=out
     )
     text = out.read_text(encoding="utf-8")
-    fast = decode_conforming(text, IndexDocument)
-    assert fast is not None
-    assert json.dumps(fast) == json.dumps(_full_way(text))  # the same keys in the same order
+    fast = decode_record(text, IndexDocument)
+    assert fast is not None and fast == _full_way(text)
+    assert _as_read(fast) == json.dumps(json.loads(text), sort_keys=True)  # nothing left out
