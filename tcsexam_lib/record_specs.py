@@ -1,6 +1,6 @@
 """A record's msgspec spec: built from its one declaration, then checking and reading by it.
 
-:meth:`~tcsexam_lib.documents.Record.spec` is the record's shape as a `msgspec
+:func:`spec` is a :class:`~tcsexam_lib.documents.Record`'s shape as a `msgspec
 <https://jcristharif.com/msgspec/>`_ ``Struct`` (:func:`build_spec`, on first use, so
 that a command that only writes never imports msgspec); the published JSON Schemas are
 generated from it (:mod:`tcsexam_lib.schemas`). At the edge a document is checked by it
