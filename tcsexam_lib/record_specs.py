@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import types
 import typing
+from collections.abc import Iterable
 from typing import Any, Literal
 
 from .documents import Doc, Record, is_record
@@ -194,16 +195,20 @@ def _required_keys(decoded: Any, record: type[Record]) -> bool:
         if isinstance(value, dict) and not value.keys() >= keys:
             return False
     for key, shape, child in nested:
-        value = getattr(decoded, key)
-        if not value:  # None, UNSET (left out) or empty
-            continue
-        items = [value] if shape == "record" else value
-        items = items.values() if isinstance(items, dict) else items
-        if shape == "dict_of_lists":
-            items = [item for group in items for item in group]
+        items = _records_held(getattr(decoded, key), shape)
         if not all(_required_keys(item, child) for item in items if item is not None):
             return False
     return True
+
+
+def _records_held(value: Any, shape: str) -> Iterable[Any]:
+    """The records a field of this shape (:data:`~tcsexam_lib.documents.SHAPES`) holds:
+    none when its value is null, left out (``UNSET``) or empty."""
+    if not value:
+        return ()
+    items = [value] if shape == "record" else value
+    items = items.values() if isinstance(items, dict) else items
+    return [item for group in items for item in group] if shape == "dict_of_lists" else items
 
 
 def _reads_fast(record: type[Record]) -> bool:
@@ -251,11 +256,7 @@ def _keys_conform(data: dict[str, Any], record: type[Record]) -> bool:
         if isinstance(value, dict) and not value.keys() >= keys:
             return False
     for key, shape, child in nested:
-        value = data.get(key)
-        items = () if value is None else [value] if shape == "record" else value
-        items = items.values() if isinstance(items, dict) else items
-        if shape == "dict_of_lists":
-            items = [item for group in items for item in group]
+        items = _records_held(data.get(key), shape)
         child_further, child_declared, child_keyed, child_nested = _key_plan(child)
         if child_keyed or child_nested:
             if not all(_keys_conform(item, child) for item in items):
