@@ -162,15 +162,19 @@ def _check_model(source: str, model: str, entry: dict[str, Any]) -> list[Problem
         return []
     problems = []
     seen: set[tuple[str, str]] = set()
+    by_track: dict[str, list[float]] = {track: [] for track in TRACKS}
     for position, task in enumerate(entry.tasks):
-        at = f"{where}.tasks[{position}] ({task.track}/{task.item})"
+        at = None  # the place is named only in a problem
         key = (task.track, task.item)
         if key in seen:
+            at = _task_place(where, position, task)
             problems.append(Problem(at, field="item", value=task.item, detail="listed twice"))
         seen.add(key)
+        by_track[task.track].append(task.mean)
         outside = [x for x in task.scores if not score_in_range(task.track, x)]
         if outside:
             allowed = f"attempt scores {SCORE_RANGES[task.track]}"
+            at = at or _task_place(where, position, task)
             problems.append(Problem(at, field="scores", value=outside[0], allowed=allowed))
             continue
         if task.mean is None or not task.scores:
@@ -179,12 +183,13 @@ def _check_model(source: str, model: str, entry: dict[str, Any]) -> list[Problem
             allowed = f"the mean of its scores, {mean_score(task.scores)!r}"
         else:
             continue
+        at = at or _task_place(where, position, task)
         problems.append(Problem(at, field="mean", value=task.mean, allowed=allowed))
     if problems:
         return problems
     means = {}
     for track in TRACKS:
-        task_means = [task.mean for task in entry.tasks if task.track == track]
+        task_means = by_track[track]
         recorded = entry.tracks[track].mean
         if not task_means:
             problems.append(
@@ -210,6 +215,10 @@ def _check_model(source: str, model: str, entry: dict[str, Any]) -> list[Problem
             )
         )
     return problems
+
+
+def _task_place(where: str, position: int, task: Any) -> str:
+    return f"{where}.tasks[{position}] ({task.track}/{task.item})"
 
 
 def _check_same_tasks(
