@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -75,10 +76,39 @@ def write_stream_atomic(path: str | os.PathLike[str], chunks: Iterable[bytes]) -
     b'ab'
     """
 
-    def write(handle: BinaryIO) -> None:
-        handle.writelines(chunks)
+    return write_atomic(path, lambda handle: _write_behind(handle, chunks))
 
-    return write_atomic(path, write)
+
+def _write_behind(handle: BinaryIO, chunks: Iterable[bytes]) -> None:
+    """Write each chunk in a thread while the next one is being made.
+
+    Writing a large chunk releases the interpreter lock, so with a second core the
+    making of the text and its writing overlap. One write at a time, in order: the next
+    starts only when the previous one is done; a failed write is raised here, and no
+    write is left running when this returns or raises.
+    """
+    failed: list[BaseException] = []
+
+    def write(chunk: bytes) -> None:
+        try:
+            handle.write(chunk)
+        except BaseException as exc:  # raised in the caller's thread, below
+            failed.append(exc)
+
+    writer: threading.Thread | None = None
+    try:
+        for chunk in chunks:
+            if writer is not None:
+                writer.join()
+            if failed:
+                break
+            writer = threading.Thread(target=write, args=(chunk,), name="tcsexam-write-behind")
+            writer.start()
+    finally:
+        if writer is not None:
+            writer.join()
+    if failed:
+        raise failed[0]
 
 
 def write_generated_files(

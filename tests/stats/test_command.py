@@ -666,3 +666,41 @@ def test_the_fast_way_is_taken_on_what_tcsexam_score_writes(tmp_path):
     assert fast is not None and fast == _full_way(text)
     assert _as_read(fast) == json.dumps(json.loads(text), sort_keys=True)  # nothing left out
 
+
+# --- the pairs' text, written in blocks ----------------------------------------------------
+
+
+def _cohort(n_models: int, tasks: int) -> dict[str, dict[str, Any]]:
+    """``n_models`` made-up models, ``tasks`` one-attempt tasks a track, all different."""
+    models = {}
+    for m in range(n_models):
+        models[f"model-{m}"] = {
+            "theorem": [[float((m + k) % 3 == 0)] for k in range(tasks)],
+            "solver": [[((m * 7 + k * 3) % 10) / 10] for k in range(tasks)],
+            "construction": [[((m * 5 + k) % 13) / 4] for k in range(tasks)],
+            "conjecture": [[float((m + 2 * k) % 5 == 0)] for k in range(tasks)],
+        }
+    return models
+
+
+@pytest.mark.parametrize("tasks", [4, 1], ids=["tested", "no-test-so-no-interval"])
+def test_the_pairs_text_is_the_same_whatever_the_block(tmp_path, monkeypatch, tasks):
+    """15 pairs written in one block, in blocks of 4 (the last one short) and of 5 (the
+    last one full) give the same bytes: one line per pair, the last without a comma."""
+    from tcsexam_lib.stats import document
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "0")  # the same created_utc in each
+    index = write_index(tmp_path / "index.json", _cohort(6, tasks))
+    texts = []
+    for block in (document.WRITE_BLOCK, 4, 5):
+        monkeypatch.setattr(document, "WRITE_BLOCK", block)
+        out = tmp_path / f"stats-{block}.json"
+        run_stats(index=index, output=out)
+        texts.append(out.read_bytes())
+    assert texts[1] == texts[0] and texts[2] == texts[0]
+    pairs = json.loads(texts[0])["pairs"]
+    assert len(pairs) == 15
+    lines = [line for line in texts[0].decode().splitlines() if '"model_a"' in line]
+    assert [json.loads(line.rstrip(",")) for line in lines] == pairs
+    assert [line.endswith(",") for line in lines] == [True] * 14 + [False]
+    assert all((pair["ci"] is None) == (tasks == 1) for pair in pairs)
