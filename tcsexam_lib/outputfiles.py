@@ -61,7 +61,12 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
     ``0644`` under the usual ``022``), so that a web server running as another user can
     read a published report.
     """
-    return write_atomic(path, lambda handle: handle.write(text.encode("utf-8")))
+    return write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
+    """Write ``data`` to ``path`` atomically (temporary file, then rename)."""
+    return write_atomic(path, lambda handle: handle.write(data))
 
 
 def write_stream_atomic(path: str | os.PathLike[str], chunks: Iterable[bytes]) -> Path:

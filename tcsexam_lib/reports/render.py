@@ -26,7 +26,7 @@ from typing import Any
 
 from ..environment import environment_fingerprint, kit_fingerprint
 from ..folders import remove_tree
-from ..outputfiles import write_stream_atomic
+from ..outputfiles import write_bytes_atomic
 from ..scoring.issues import describe_model
 from ..stats.document import as_stats_document
 from .comparisons import compare_run_set
@@ -114,7 +114,7 @@ def write_staging(rs: RunSetResult) -> None:
         for relative, data in rs.files.items():
             previous = rs.folder / relative
             if relative not in rs.kept or not _linked(previous, staging / relative):
-                write_stream_atomic(staging / relative, [data])
+                write_bytes_atomic(staging / relative, data)
     except BaseException:
         remove_tree(staging)  # nothing half-written stays
         rs.staging = None
