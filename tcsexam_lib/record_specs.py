@@ -113,7 +113,7 @@ def conforms(data: Any, record: type[Record]) -> bool:
     return _keys_conform(data, record)
 
 
-def decode_record(text: str, record: type[Record]) -> Any:
+def decode_record(text: str | bytes, record: type[Record]) -> Any:
     """JSON ``text`` decoded as ``record``'s reading spec (a msgspec ``Struct``, read by
     attribute; a field the text leaves out is ``msgspec.UNSET``) when it is strict JSON
     with the record's shape; ``None`` when this fast reading cannot vouch for it (the
@@ -141,7 +141,8 @@ def decode_record(text: str, record: type[Record]) -> Any:
 
     from .jsonio import MAX_JSON_DEPTH, is_strict_json_data
 
-    if ("\\" in text and "\\u" in text) or not _reads_fast(record):  # a backslash is rare
+    escape = "\\u" if isinstance(text, str) else b"\\u"
+    if (escape[:1] in text and escape in text) or not _reads_fast(record):  # "\\" is rare
         return None
     try:
         decoded = msgspec.json.decode(text, type=spec(record, reading=True), strict=True)
@@ -155,7 +156,7 @@ def decode_record(text: str, record: type[Record]) -> Any:
     return decoded
 
 
-def _same_colons(encoded: bytes, text: str) -> bool:
+def _same_colons(encoded: bytes, text: str | bytes) -> bool:
     """True when the decoded document, ``encoded`` again, holds as many colons as ``text``
     (which has no ``\\u`` escape): then no key of the text was dropped.
 
@@ -170,7 +171,7 @@ def _same_colons(encoded: bytes, text: str) -> bool:
     >>> _same_colons(b'{"a":"x:y"}', '{"a" : "x:y"}'), _same_colons(b'{"a":1}', '{"a": 0, "a": 1}')
     (True, False)
     """
-    return encoded.count(b":") == text.count(":")
+    return encoded.count(b":") == text.count(":" if isinstance(text, str) else b":")
 
 
 def to_struct(data: dict[str, Any], record: type[Record]) -> Any:

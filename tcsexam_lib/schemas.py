@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .documents import Record, is_record
 from .errors import InputRefused, Problem
+from .inputfiles import decode_text
 from .inputrules import Rule, RuleList
 from .jsonio import Describe, json_pointer, parse_json_text
 from .paths import schema_path
@@ -335,8 +336,12 @@ def validate_document(data: Any, record: type[Record], source: str) -> None:
     refuse_document(RuleList(f"{name} schema", (rule,)), Document(data, source), name)
 
 
-def parse_document(text: str, record: type[Record], source: str) -> Any:
+def parse_document(text: str | bytes, record: type[Record], source: str) -> Any:
     """Parse JSON ``text`` that must be a document of ``record``; refuse with every problem.
+
+    ``text`` may be the file's bytes: the fast way reads UTF-8 itself (msgspec refuses
+    bytes that are not), the full way decodes them first (:func:`~tcsexam_lib.inputfiles.
+    decode_text`: a byte-order mark dropped, other bytes refused by name).
 
     The document comes back as ``record``'s reading spec, read by attribute (see
     :func:`~tcsexam_lib.record_specs.decode_record`). What ``decode_record`` vouches for is
@@ -356,6 +361,8 @@ def parse_document(text: str, record: type[Record], source: str) -> Any:
     """
     decoded = decode_record(text, record)
     if decoded is None:
+        if isinstance(text, bytes):
+            text = decode_text(text, source)
         data = parse_json_text(text, source)
         validate_document(data, record, source)
         decoded = to_struct(data, record)

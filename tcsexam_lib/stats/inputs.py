@@ -23,7 +23,7 @@ import numpy as np
 
 from ..errors import InputRefused, Problem
 from ..formulas import combine_track_means, mean_score
-from ..inputfiles import decode_text, read_input_bytes
+from ..inputfiles import read_input_bytes
 from ..record_specs import to_struct
 from ..schemas import parse_document, validate_document
 from ..scoring.index_document import ComputedIndex, IndexDocument
@@ -68,7 +68,7 @@ def read_index_output(path: str | os.PathLike[str]) -> IndexInput:
     models {}
     """
     raw = read_input_bytes(path)
-    data = parse_document(decode_text(raw, path), IndexDocument, str(path))
+    data = parse_document(raw, IndexDocument, str(path))  # no text made when it reads fast
     return _index_input(data, str(path), hashlib.sha256(raw).hexdigest(), checked=False)
 
 

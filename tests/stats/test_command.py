@@ -20,6 +20,7 @@ from conftest import read_output
 
 from tcsexam_lib import run_score, run_stats
 from tcsexam_lib.errors import InputRefused
+from tcsexam_lib.inputfiles import decode_text
 from tcsexam_lib.jsonio import parse_json_text
 from tcsexam_lib.paths import KIT_ROOT
 from tcsexam_lib.record_specs import decode_record, to_struct
@@ -584,7 +585,9 @@ def _replaced(old: str, new: str, **extra) -> str:
     return text.replace(old, new, 1)
 
 
-def _full_way(text: str):
+def _full_way(text: str | bytes):
+    if isinstance(text, bytes):  # as read_index_output read the file before
+        text = decode_text(text, SOURCE)
     data = parse_json_text(text, SOURCE)
     validate_document(data, IndexDocument, SOURCE)
     return to_struct(data, IndexDocument)
@@ -627,9 +630,22 @@ DECLINED = [
     ("track-missing", _replaced('"solver": {"mean"', '"solved": {"mean"'), "refused"),
     ("not-json", _text()[:-1], "refused"),
 ]
+#: The same as the file's bytes (what read_index_output hands over), and what only bytes hold.
+DECLINED_BYTES = [
+    *((f"{case}-bytes", text.encode(), full) for case, text, full in DECLINED),
+    ("byte-order-mark", b"\xef\xbb\xbf" + _text().encode(), "read"),
+    ("not-utf-8", _replaced('"test"', '"caf\xe9"').encode("latin-1"), "refused"),
+    (
+        "encoded-surrogate",
+        _replaced('"test"', '"x"').encode().replace(b'"x"', b'"\xed\xa0\x80"'),
+        "refused",
+    ),
+]
 
 
-@pytest.mark.parametrize("case, text, full", DECLINED, ids=[c[0] for c in DECLINED])
+@pytest.mark.parametrize(
+    "case, text, full", DECLINED + DECLINED_BYTES, ids=[c[0] for c in DECLINED + DECLINED_BYTES]
+)
 def test_the_fast_way_declines_and_the_full_way_decides(case, text, full):
     assert decode_record(text, IndexDocument) is None
     fast = _outcome(lambda t: parse_document(t, IndexDocument, SOURCE), text)
@@ -637,10 +653,11 @@ def test_the_fast_way_declines_and_the_full_way_decides(case, text, full):
     assert fast[0] == full, fast
 
 
+@pytest.mark.parametrize("as_bytes", [False, True], ids=["text", "bytes"])
 @pytest.mark.parametrize("indent", [None, 1, 2])
-def test_the_fast_way_reads_what_the_full_way_reads(indent):
+def test_the_fast_way_reads_what_the_full_way_reads(indent, as_bytes):
     text = json.dumps(index_doc({"alpha": ALPHA, "beta": BETA}), indent=indent)
-    fast = decode_record(text, IndexDocument)
+    fast = decode_record(text.encode() if as_bytes else text, IndexDocument)
     assert fast is not None and fast == _full_way(text)
     assert _as_read(fast) == json.dumps(json.loads(text), sort_keys=True)
 
