@@ -4,7 +4,7 @@ The notebooks in ``notebooks/`` hold no formula: every number they show comes fr
 outputs of ``tcsexam solver-score`` and ``tcsexam score`` (written by the report runner,
 or computed here by the same library calls when a notebook runs standalone on raw
 inputs), turned into tables and plots by :mod:`.solver`, :mod:`.index`,
-:mod:`.cohort`, :mod:`.compare` (run sets side by side), :mod:`.stats` and :mod:`.pairs`
+:mod:`.leaderboard`, :mod:`.compare` (run sets side by side), :mod:`.stats` and :mod:`.pair_tables`
 (the intervals and paired tests of ``tcsexam stats``), drawn by :mod:`.charts` and
 shown by :mod:`.tables`, every number following the kit's number policy
 (:mod:`tcsexam_lib.number_format`). Importing it is cheap: matplotlib is imported when the first
@@ -19,14 +19,6 @@ from typing import TYPE_CHECKING, Any
 from ..errors import InputRefused
 from ..number_format import MISSING_TEXT
 from .charts import alt_text, describe
-from .cohort import (
-    changes_note,
-    lead_note,
-    leaderboard,
-    plot_task_heatmap,
-    ranked_models,
-    task_model_table,
-)
 from .compare import compare_run_sets, run_set_comparisons
 from .index import (
     COVERAGE_COLOURS,
@@ -43,6 +35,14 @@ from .index import (
     track_table,
 )
 from .lab_tables import enable_interactive_tables
+from .leaderboard import (
+    changes_note,
+    lead_note,
+    leaderboard,
+    plot_task_heatmap,
+    ranked_models,
+    task_model_table,
+)
 from .notebook import (
     SIMULATED_TEXT,
     Note,
@@ -60,7 +60,7 @@ from .notebook import (
     show,
     status_line,
 )
-from .pairs import neighbours_table, pairs_table, pairs_view, plot_pair_matrix
+from .pair_tables import neighbours_table, pairs_table, pairs_view, plot_pair_matrix
 from .parameters import check_notebook_parameters
 from .solver import (
     Z_DISPLAY_LIMIT,

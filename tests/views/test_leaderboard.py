@@ -1,4 +1,5 @@
-"""The cohort report's views (``views/cohort.py``, ``views/pairs.py``), at 3 and at 200 models."""
+"""The cohort report's views (``views/leaderboard.py``, ``views/pair_tables.py``), at 3
+and at 200 models."""
 
 from __future__ import annotations
 
