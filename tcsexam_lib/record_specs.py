@@ -163,10 +163,12 @@ def _same_colons(encoded: bytes, text: str | bytes) -> bool:
     A colon in JSON text either ends a key or stands inside a string. The encoded
     document has one after each key it kept, and each string it kept with the same
     characters: an escape other than ``\\u`` (``\\"``, ``\\n``, ...) neither spells nor
-    hides a colon, whitespace outside strings holds none, numbers hold none. Every key
-    dropped (a repeated one, a further one) takes at least its own colon with it, so the
-    counts are equal only when none was. One character counted in both: no regular
-    expression over the text.
+    hides a colon, whitespace outside strings holds none, numbers hold none (the specs
+    read this way hold strings, numbers, booleans, null and containers, which msgspec
+    writes again as they were; ``tests/stats/test_command.py`` keeps the index's so).
+    Every key dropped (a repeated one, a further one) takes at least its own colon with
+    it, so the counts are equal only when none was. One character counted in both: no
+    regular expression over the text.
 
     >>> _same_colons(b'{"a":"x:y"}', '{"a" : "x:y"}'), _same_colons(b'{"a":1}', '{"a": 0, "a": 1}')
     (True, False)
