@@ -164,8 +164,7 @@ def _check_model(source: str, model: str, entry: dict[str, Any]) -> list[Problem
     seen: set[tuple[str, str]] = set()
     by_track: dict[str, list[float]] = {track: [] for track in TRACKS}
     for position, task in enumerate(entry.tasks):
-        at = None  # the place is named only in a problem
-        key = (task.track, task.item)
+        key = (task.track, task.item)  # the task's place is named only in a problem
         if key in seen:
             at = _task_place(where, position, task)
             problems.append(Problem(at, field="item", value=task.item, detail="listed twice"))
@@ -174,7 +173,7 @@ def _check_model(source: str, model: str, entry: dict[str, Any]) -> list[Problem
         outside = [x for x in task.scores if not score_in_range(task.track, x)]
         if outside:
             allowed = f"attempt scores {SCORE_RANGES[task.track]}"
-            at = at or _task_place(where, position, task)
+            at = _task_place(where, position, task)
             problems.append(Problem(at, field="scores", value=outside[0], allowed=allowed))
             continue
         if task.mean is None or not task.scores:
@@ -183,7 +182,7 @@ def _check_model(source: str, model: str, entry: dict[str, Any]) -> list[Problem
             allowed = f"the mean of its scores, {mean_score(task.scores)!r}"
         else:
             continue
-        at = at or _task_place(where, position, task)
+        at = _task_place(where, position, task)
         problems.append(Problem(at, field="mean", value=task.mean, allowed=allowed))
     if problems:
         return problems

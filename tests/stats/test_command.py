@@ -406,6 +406,12 @@ REFUSED_INPUTS = [
         r"models\.beta\.tasks: field 'theorem tasks' = .*the tasks of 'alpha'",
     ),
     (
+        "task-listed-twice",
+        _edit(lambda d: d["models"]["alpha"]["tasks"][1].update(item="t-theorem-0", mean=0.5)),
+        r"tasks\[1\] \(theorem/t-theorem-0\): field 'item' = \"t-theorem-0\": listed twice"
+        r"(.|\n)*tasks\[1\] \(theorem/t-theorem-0\): field 'mean' = 0\.5",
+    ),
+    (
         "score-out-of-range",
         _edit(lambda d: d["models"]["alpha"]["tasks"][4].update(scores=[1.5], mean=1.5)),
         r"tasks\[4\] \(solver/t-solver-0\): field 'scores' = 1\.5 \(allowed: attempt scores a "
