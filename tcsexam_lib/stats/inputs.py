@@ -89,7 +89,7 @@ def index_input_from_data(data: Any, source: str, sha256: str) -> IndexInput:
 def _index_input(data: Any, source: str, sha256: str, *, checked: bool) -> IndexInput:
     """The input of an index document (``IndexDocument``'s reading spec, read by
     attribute); ``checked``: its numbers agree by construction (else they are checked)."""
-    per_model: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    per_model: dict[str, dict[str, list[Any]]] = {}
     for model, entry in data.models.items():
         per_model[model] = {t: [k for k in entry.tasks if k.track == t] for t in TRACKS}
     ranked = [m for m, entry in data.models.items() if entry.index is not None]
@@ -123,7 +123,7 @@ def _refuse_unusable(
     data: Any,
     source: str,
     ranked: list[str],
-    per_model: dict[str, dict[str, list[dict[str, Any]]]],
+    per_model: dict[str, dict[str, list[Any]]],
 ) -> None:
     """Refuse an index output read from a file that is not one of this kit, or whose
     numbers do not agree, with every problem found."""
@@ -132,7 +132,7 @@ def _refuse_unusable(
         allowed = f"{METRIC_ID} (an output of tcsexam score of this kit)"
         problems.append(Problem(source, field="metric_id", value=data.metric_id, allowed=allowed))
     for model, entry in data.models.items():
-        problems.extend(_check_model(source, model, entry))
+        problems.extend(_check_model(source, model, entry, per_model[model]))
     if not problems and ranked:
         problems.extend(_check_same_tasks(source, ranked, per_model))
     if problems:
@@ -145,7 +145,10 @@ def _agree(recorded: float, recomputed: float) -> bool:
     )
 
 
-def _check_model(source: str, model: str, entry: dict[str, Any]) -> list[Problem]:
+def _check_model(
+    source: str, model: str, entry: Any, by_track: dict[str, list[Any]]
+) -> list[Problem]:
+    """The problems of one model of an index (``by_track``: its tasks, grouped by track)."""
     where = f"{source} models.{model}"
     incomplete = entry.status == "incomplete"
     if incomplete != (entry.index is None):
@@ -162,14 +165,12 @@ def _check_model(source: str, model: str, entry: dict[str, Any]) -> list[Problem
         return []
     problems = []
     seen: set[tuple[str, str]] = set()
-    by_track: dict[str, list[float]] = {track: [] for track in TRACKS}
     for position, task in enumerate(entry.tasks):
         key = (task.track, task.item)  # the task's place is named only in a problem
         if key in seen:
             at = _task_place(where, position, task)
             problems.append(Problem(at, field="item", value=task.item, detail="listed twice"))
         seen.add(key)
-        by_track[task.track].append(task.mean)
         outside = [x for x in task.scores if not score_in_range(task.track, x)]
         if outside:
             allowed = f"attempt scores {SCORE_RANGES[task.track]}"
@@ -188,7 +189,7 @@ def _check_model(source: str, model: str, entry: dict[str, Any]) -> list[Problem
         return problems
     means = {}
     for track in TRACKS:
-        task_means = by_track[track]
+        task_means = [task.mean for task in by_track[track]]
         recorded = entry.tracks[track].mean
         if not task_means:
             problems.append(
@@ -221,7 +222,7 @@ def _task_place(where: str, position: int, task: Any) -> str:
 
 
 def _check_same_tasks(
-    source: str, ranked: list[str], per_model: dict[str, dict[str, list[dict[str, Any]]]]
+    source: str, ranked: list[str], per_model: dict[str, dict[str, list[Any]]]
 ) -> list[Problem]:
     first = ranked[0]
     expected = {t: [task.item for task in per_model[first][t]] for t in TRACKS}
