@@ -174,10 +174,10 @@ _KEY_END = re.compile(r'"[ \t\r\n]*:')
 _SPACED_KEY_END = re.compile(r'"[ \t\r\n]+:')
 
 
-def count_key_ends(text: str) -> int:
+def _count_key_ends(text: str) -> int:
     """How many quotes followed by a colon JSON ``text`` holds: at least its object keys.
 
-    >>> count_key_ends('{"a": 1, "b" : {"c": "x\\":"}}')
+    >>> _count_key_ends('{"a": 1, "b" : {"c": "x\\":"}}')
     4
     """
     if _SPACED_KEY_END.search(text):
@@ -225,7 +225,7 @@ def parse_json_text(
                 parse_float=keep_finite_float,
                 parse_int=keep_finite_int,
             )
-        if not deep and keys != count_key_ends(text):
+        if not deep and keys != _count_key_ends(text):
             json.loads(text, object_pairs_hook=_no_duplicates)  # names a repeated key
     except RecursionError as exc:  # deeper than the interpreter's recursion limit allows
         raise InputRefused("Input nested too deep", [Problem(source, detail=too_deep)]) from exc
