@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -159,6 +159,7 @@ def plan_jobs(
 
 
 def decide_jobs(
+    run_sets: list[RunSetResult],
     planned: list[tuple[RunSetResult, NotebookJob]],
     stores: dict[Path, Store],
     *,
@@ -166,7 +167,7 @@ def decide_jobs(
 ) -> dict[str, Decision]:
     """Each job's decision (reuse or run, and why), by label."""
     decisions: dict[str, Decision] = {}
-    for rs in list({id(rs): rs for rs, _ in planned}.values()):
+    for rs in run_sets:
         store = stores[rs.params.output]
         published = store.published(rs.params.name).get("jobs", {})
         digests = InputDigests(rs.folder, rs.files)
@@ -199,73 +200,100 @@ def plan_publication(
     for rs in run_sets:  # where it will be staged (its jobs write there)
         rs.staging = staging_folder(rs.params.output, rs.params.name)
     planned = plan_jobs(run_sets, source_dir)
-    return Plan(run_sets, planned, decide_jobs(planned, stores, force=force))
+    return Plan(run_sets, planned, decide_jobs(run_sets, planned, stores, force=force))
 
 
 def render_run_sets(
     plan: Plan, *, jobs: int, stores: dict[Path, Store], say: Progress
 ) -> tuple[list[RunSetResult], list[Path]]:
     """Stage, reuse or run, store and publish every run set of ``plan`` (see the docstring)."""
-    run_sets, planned, decisions = plan.run_sets, plan.planned, plan.decisions
+    order = {job.label: k for k, (_, job) in enumerate(plan.planned)}
+    outgoing = [
+        _Outgoing(rs, stores[rs.params.output], [job for r, job in plan.planned if r is rs])
+        for rs in plan.run_sets
+    ]
     landing: list[Path] = []
-    keys: dict[int, dict[str, str]] = {id(rs): {} for rs in run_sets}
-    written: list[RunSetResult] = []
     try:
-        for rs in run_sets:
-            write_staging(rs)
-            written.append(rs)
-            staging = rs.staging or rs.folder
-            (staging / MANIFEST).write_bytes(rs.files[MANIFEST])
-            (staging / KERNEL_LOG).write_text(expected_kernel_log_header(), encoding="utf-8")
-        to_run = [(rs, replace(job, why=decisions[job.label].why))
-                  for rs, job in planned if not decisions[job.label].reused]  # fmt: skip
-        order = {job.label: k for k, (_, job) in enumerate(planned)}
-        remaining = {id(rs): sum(1 for r, _ in to_run if r is rs) for rs in run_sets}
-
-        def publish_run_set(rs: RunSetResult) -> None:
-            rs.notebooks.sort(key=lambda nb: order[nb.label])
-            page = publish(rs, say)
-            files = folder_digests(rs.folder)
-            stores[rs.params.output].set_published(
-                rs.params.name, {"jobs": keys[id(rs)], "files": files}
-            )
-            if page not in landing:
-                landing.append(page)
-
-        for rs, job in planned:
-            decision = decisions[job.label]
-            if decision.entry is not None:
-                rs.notebooks.append(_reuse(stores[rs.params.output], decision.entry, job))
-                keys[id(rs)][job.label] = decision.inputs.key
-        say(describe_reuse(list(decisions.values())))
-        for rs in run_sets:
-            if not remaining[id(rs)]:
-                publish_run_set(rs)
+        for out in outgoing:
+            out.stage()
+        to_run: list[tuple[_Outgoing, NotebookJob]] = []
+        for out in outgoing:
+            for job in out.jobs:
+                decision = plan.decisions[job.label]
+                if decision.entry is not None:
+                    out.add(_reuse(out.store, decision.entry, job), decision.inputs.key)
+                else:
+                    to_run.append((out, replace(job, why=decision.why)))
+                    out.waiting += 1
+        say(describe_reuse(list(plan.decisions.values())))
+        for out in outgoing:
+            if not out.waiting:
+                out.publish(order, landing, say)
 
         def finished(position: int, outcome: NotebookOutcome) -> None:
-            rs, job = to_run[position]
+            out, job = to_run[position]
             assert outcome.label == job.label
+            key = None
             if outcome.ok and outcome.html is not None:
-                store = stores[rs.params.output]
                 try:
-                    key = _store_page(store, decisions[job.label], outcome, _tidy(rs))
+                    key = _store_page(out.store, plan.decisions[job.label], outcome, _tidy(out.rs))
                 except OSError as exc:  # the page is published; it is not stored for reuse
                     say(f"[{job.label}] not stored for reuse: {exc.strerror or exc}")
-                else:
-                    keys[id(rs)][job.label] = key
-            rs.notebooks.append(outcome)
-            remaining[id(rs)] -= 1
-            if not remaining[id(rs)]:
-                publish_run_set(rs)
+            out.waiting -= 1
+            out.add(outcome, key)
+            if not out.waiting:
+                out.publish(order, landing, say)
 
         if to_run:
             say(f"executing {len(to_run)} notebook(s), {jobs} at a time")
             execute_notebooks([job for _, job in to_run], jobs, say, finished, headers=False)
     finally:
-        for rs in written:  # interrupted or failed: nothing half-written stays
-            if not rs.published and rs.staging is not None:
-                remove_tree(rs.staging)
-    return run_sets, landing
+        for out in outgoing:  # interrupted or failed: nothing half-written stays
+            out.discard_unpublished()
+    return plan.run_sets, landing
+
+
+@dataclass
+class _Outgoing:
+    """A run set on its way out: its jobs, the store key of each page it has, and how many
+    pages it still waits for (it is published when the last one arrives)."""
+
+    rs: RunSetResult
+    store: Store
+    jobs: list[NotebookJob]
+    waiting: int = 0
+    keys: dict[str, str] = field(default_factory=dict)
+    staged: bool = False
+
+    def stage(self) -> None:
+        """Write the run set's outputs, its planned manifest and its kernel log's header."""
+        rs = self.rs
+        write_staging(rs)
+        self.staged = True
+        staging = rs.staging or rs.folder
+        (staging / MANIFEST).write_bytes(rs.files[MANIFEST])
+        (staging / KERNEL_LOG).write_text(expected_kernel_log_header(), encoding="utf-8")
+
+    def add(self, outcome: NotebookOutcome, key: str | None) -> None:
+        """A page that arrived (reused, or run), with its store key (``None``: not stored)."""
+        self.rs.notebooks.append(outcome)
+        if key is not None:
+            self.keys[outcome.label] = key
+
+    def publish(self, order: dict[str, int], landing: list[Path], say: Progress) -> None:
+        """Switch the run set into place, record in the store what it published, and add its
+        landing page to ``landing`` (once)."""
+        rs = self.rs
+        rs.notebooks.sort(key=lambda nb: order[nb.label])
+        page = publish(rs, say)
+        files = folder_digests(rs.folder)
+        self.store.set_published(rs.params.name, {"jobs": self.keys, "files": files})
+        if page not in landing:
+            landing.append(page)
+
+    def discard_unpublished(self) -> None:
+        if self.staged and not self.rs.published and self.rs.staging is not None:
+            remove_tree(self.rs.staging)
 
 
 def _reuse(store: Store, entry: StoredNotebook, job: NotebookJob) -> NotebookOutcome:
