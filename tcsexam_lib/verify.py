@@ -217,6 +217,22 @@ def verify_output(
       - ...none.json: no such file
     """
     output = Path(output)
+    data, provenance, entry = _read_provenance(output)
+    notes: list[str] = []
+    base = _base_folder(output, provenance, base_dir, notes)
+    result = Verification(str(output), provenance.get("producer"), entry, str(base), notes=notes)
+    result.inputs.extend(_check_inputs(provenance, entry, base))
+    if provenance.get("metric_id") != METRIC_ID:
+        result.differences.append(
+            Difference("provenance.metric_id", provenance.get("metric_id"), METRIC_ID)
+        )
+    _recompute(result, data, provenance, entry, base)
+    _compare_environment(result, provenance.get("environment"), entry)
+    return result
+
+
+def _read_provenance(output: Path) -> tuple[Any, dict[str, Any], str]:
+    """The output's data, its provenance block and the entry point that made it (or refused)."""
     data = read_json(output)
     provenance = data.get("provenance") if isinstance(data, dict) else None
     if not isinstance(provenance, dict) or not isinstance(provenance.get("parameters"), dict):
@@ -245,43 +261,43 @@ def verify_output(
                 )
             ],
         )
-    recorded_cwd = provenance.get("cwd")
-    notes: list[str] = []
-    if base_dir is not None:
-        base = Path(base_dir).resolve()
-    elif provenance.get("paths_relative_to") == RELATIVE_TO_OUTPUT:
-        base = output.resolve().parent  # a published report: paths from the file's folder
-    elif recorded_cwd and Path(recorded_cwd).is_dir():
-        base = Path(recorded_cwd)
-    else:
-        base = Path.cwd()
-        if recorded_cwd:
-            notes.append(
-                f"recorded working folder {recorded_cwd} not found: relative paths are taken "
-                f"from {base}"
-            )
-    result = Verification(str(output), provenance.get("producer"), entry, str(base), notes=notes)
+    return data, provenance, entry
 
+
+def _base_folder(output: Path, provenance: dict[str, Any], base_dir: Any, notes: list[str]) -> Path:
+    """The folder the recorded relative paths are taken from (a note when it had to guess)."""
+    recorded_cwd = provenance.get("cwd")
+    if base_dir is not None:
+        return Path(base_dir).resolve()
+    if provenance.get("paths_relative_to") == RELATIVE_TO_OUTPUT:
+        return output.resolve().parent  # a published report: paths from the file's folder
+    if recorded_cwd and Path(recorded_cwd).is_dir():
+        return Path(recorded_cwd)
+    base = Path.cwd()
+    if recorded_cwd:
+        notes.append(
+            f"recorded working folder {recorded_cwd} not found: relative paths are taken "
+            f"from {base}"
+        )
+    return base
+
+
+def _check_inputs(provenance: dict[str, Any], entry: str, base: Path) -> list[InputCheck]:
+    """Each recorded input (and the reference) unchanged, changed or missing; and each
+    solver evidence file a score run would read now that it did not record (added)."""
     recorded_inputs = provenance.get("inputs") or {}
-    for role, recorded in recorded_inputs.items():
-        result.inputs.append(_check_input(role, recorded, base))
+    checks = [_check_input(role, recorded, base) for role, recorded in recorded_inputs.items()]
     reference = provenance.get("reference") or {}
     if reference.get("path"):
-        result.inputs.append(_check_input("reference", reference, base))
+        checks.append(_check_input("reference", reference, base))
     evidence_dir = provenance["parameters"].get("solver_evidence")
     if entry == "run_score" and evidence_dir is not None:
         folder = Path(evidence_dir) if Path(evidence_dir).is_absolute() else base / evidence_dir
         for path in sorted(folder.rglob("*.json")) if folder.is_dir() else []:
             role = f"solver_evidence/{path.relative_to(folder).as_posix()}"
             if role not in recorded_inputs:
-                result.inputs.append(InputCheck(role, str(path), None, sha256_file(path), "added"))
-    if provenance.get("metric_id") != METRIC_ID:
-        result.differences.append(
-            Difference("provenance.metric_id", provenance.get("metric_id"), METRIC_ID)
-        )
-    _recompute(result, data, provenance, entry, base)
-    _compare_environment(result, provenance.get("environment"), entry)
-    return result
+                checks.append(InputCheck(role, str(path), None, sha256_file(path), "added"))
+    return checks
 
 
 def _compare_environment(result: Verification, recorded: Any, entry: str) -> None:
