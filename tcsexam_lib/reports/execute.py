@@ -316,16 +316,41 @@ def clamp_execution_times(notebook: Any, when: str) -> Any:
 def _execute(
     job: NotebookJob, on_retry: Callable[[str], None], on_stop: Callable[[str], None]
 ) -> NotebookOutcome:
-    import nbformat
-    import papermill
-
-    from .kernel_client import engine_options
-
     started = time.monotonic()
     job.folder.mkdir(parents=True, exist_ok=True)
     executed = job.folder / f"{job.name}.ipynb"
     partial = job.folder / f".{job.name}.partial.ipynb"
-    error, cell, failure = None, None, None
+    error, cell, failure = _run_papermill(job, partial, on_retry, on_stop)
+    html_path = None
+    try:
+        if partial.exists():
+            html_path = _publish_executed(job, partial, executed)
+    except Exception as exc:  # noqa: BLE001 - the notebook or its page could not be written
+        failure = failure or exc
+        what = "HTML export failed: " if executed.exists() else ""
+        error = error or f"{what}{type(exc).__name__}: {_first_line(str(exc), 200)}"
+    if error is not None:  # a full disk is named, whatever the library that met it raised
+        full = no_space_note(job.folder, failure)
+        if full and not error.startswith(full):
+            error = f"{full}: {error}"
+    seconds = time.monotonic() - started
+    return NotebookOutcome(
+        job.label, job.name, executed, html_path, seconds, error, cell, model=job.model
+    )
+
+
+def _run_papermill(
+    job: NotebookJob,
+    partial: Path,
+    on_retry: Callable[[str], None],
+    on_stop: Callable[[str], None],
+) -> tuple[str | None, int | None, BaseException | None]:
+    """Execute the job's notebook into ``partial``: ``(error, failing cell, exception)``,
+    all ``None`` when every cell ran."""
+    import papermill
+
+    from .kernel_client import engine_options
+
     try:
         papermill.execute_notebook(
             str(job.source),
@@ -337,49 +362,35 @@ def _execute(
             **engine_options(job.transport, str(job.runtime), on_retry, on_stop),
         )
     except papermill.PapermillExecutionError as exc:
-        cell, failure = exc.cell_index, exc
         error = (
             f"cell In [{exc.exec_count}] ({_first_line(exc.source)}): "
             f"{exc.ename}: {_first_line(str(exc.evalue), 200)}"
         )
+        return error, exc.cell_index, exc
     except Exception as exc:  # noqa: BLE001 - any failure is reported, others go on
-        failure = exc
-        error = f"{type(exc).__name__}: {_first_line(str(exc), 200)}"
-    html_path = None
-    try:
-        if partial.exists():
-            notebook = nbformat.read(partial, as_version=4)
-            stable_cell_ids(notebook)
-            if source_date_epoch() is not None:
-                clamp_execution_times(notebook, created_utc())
-            meta = notebook.metadata.get("papermill", {})
-            meta["input_path"] = job.source_name or job.source.name  # no path of this machine
-            meta["output_path"] = executed.name
-            write_text_atomic(executed, nbformat.writes(notebook) + "\n")
-            partial.unlink()
-            html_path = render_html(
-                executed,
-                f"{job.label} (TCSExam report)",
-                output=job.output or job.folder,
-                final_folder=job.final_folder or job.folder,
-                nav=job.nav,
-                footer=job.footer,
-            )
-    except Exception as exc:  # noqa: BLE001 - the notebook or its page could not be written
-        failure = failure or exc
-        what = "HTML export failed: " if executed.exists() else ""
-        error = error or f"{what}{type(exc).__name__}: {_first_line(str(exc), 200)}"
-    if error is not None:  # a full disk is named, whatever the library that met it raised
-        full = no_space_note(job.folder, failure)
-        if full and not error.startswith(full):
-            error = f"{full}: {error}"
-    return NotebookOutcome(
-        job.label,
-        job.name,
+        return f"{type(exc).__name__}: {_first_line(str(exc), 200)}", None, exc
+    return None, None, None
+
+
+def _publish_executed(job: NotebookJob, partial: Path, executed: Path) -> Path:
+    """The executed notebook made stable (cell ids, times under ``SOURCE_DATE_EPOCH``, no
+    path of this machine) and written as ``executed``; its HTML page rendered; the page."""
+    import nbformat
+
+    notebook = nbformat.read(partial, as_version=4)
+    stable_cell_ids(notebook)
+    if source_date_epoch() is not None:
+        clamp_execution_times(notebook, created_utc())
+    meta = notebook.metadata.get("papermill", {})
+    meta["input_path"] = job.source_name or job.source.name  # no path of this machine
+    meta["output_path"] = executed.name
+    write_text_atomic(executed, nbformat.writes(notebook) + "\n")
+    partial.unlink()
+    return render_html(
         executed,
-        html_path,
-        time.monotonic() - started,
-        error,
-        cell,
-        model=job.model,
+        f"{job.label} (TCSExam report)",
+        output=job.output or job.folder,
+        final_folder=job.final_folder or job.folder,
+        nav=job.nav,
+        footer=job.footer,
     )

@@ -163,9 +163,14 @@ def _check_model(
         ]
     if incomplete:
         return []
+    return _check_tasks(where, entry.tasks) or _check_means(where, entry, by_track)
+
+
+def _check_tasks(where: str, tasks: list[Any]) -> list[Problem]:
+    """Each task of a model with an index: listed once, its scores in range, its mean theirs."""
     problems = []
     seen: set[tuple[str, str]] = set()
-    for position, task in enumerate(entry.tasks):
+    for position, task in enumerate(tasks):
         key = (task.track, task.item)  # the task's place is named only in a problem
         if key in seen:
             at = _task_place(where, position, task)
@@ -185,8 +190,12 @@ def _check_model(
             continue
         at = _task_place(where, position, task)
         problems.append(Problem(at, field="mean", value=task.mean, allowed=allowed))
-    if problems:
-        return problems
+    return problems
+
+
+def _check_means(where: str, entry: Any, by_track: dict[str, list[Any]]) -> list[Problem]:
+    """A model's track means those of its task means, and its index their weighted sum."""
+    problems = []
     means = {}
     for track in TRACKS:
         task_means = [task.mean for task in by_track[track]]
