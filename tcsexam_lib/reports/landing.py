@@ -192,19 +192,33 @@ def _run_set_section(manifest: RunSetDocument, changes: Changes | None = None) -
         link = _link(_href(folder, cohort.html), "Leaderboard and comparisons")
         what.insert(0, f"<b>{link}</b> (the cohort report){failed}")
     out.append(f"<p>{' · '.join(what)}</p>")
+    out.append(_models_table(manifest, ranked, level))
+    out.append(_files_line(manifest))
+    return "".join(out)
+
+
+def _models_table(manifest: RunSetDocument, ranked: list, level: float) -> str:
+    """The run set's models, a row each, in a table a reader can sort."""
     percent = f"{level:.0%}"
     letters = [TRACK_LETTERS[t] for t in TRACKS]
     columns = [("rank", True), ("model", False), ("index", True), ("could be first", False),
                ("status", False), *((x, True) for x in letters), ("reports", False)]  # fmt: skip
-    out.append(
+    notebooks = manifest.notebooks
+    return (
         "<div class='tcs-scroll'><table class='tcs-table'><thead><tr>"
         + "".join(_header(c, numeric, percent) for c, numeric in columns)
         + "</tr></thead><tbody>"
+        + "".join(
+            _model_row(manifest.folder, model, entry, rank, notebooks.get(model, []))
+            for model, entry, rank in ranked
+        )
+        + "</tbody></table></div>"
     )
-    notebooks = manifest.notebooks
-    for model, entry, rank in ranked:
-        out.append(_model_row(folder, model, entry, rank, notebooks.get(model, [])))
-    out.append("</tbody></table></div>")
+
+
+def _files_line(manifest: RunSetDocument) -> str:
+    """The run set's files, its reference and when it was built; the section's end."""
+    folder = manifest.folder
     files = [
         _link(_href(folder, manifest.index_json), "index JSON"),
         *(
@@ -215,12 +229,11 @@ def _run_set_section(manifest: RunSetDocument, changes: Changes | None = None) -
         _link(_href(folder, manifest.attempts), "attempts (solver rows filled)"),
         _link(_href(folder, manifest.kernel_log), "kernel log"),
     ]
-    out.append(
+    return (
         f"<p>Files: {' · '.join(files)} · reference "
         f"<code>{html.escape(str(manifest.reference_id))}</code> · built "
         f"{html.escape(manifest.created_utc)}</p></section>"
     )
-    return "".join(out)
 
 
 _INTRO = (
@@ -256,15 +269,6 @@ def build_landing_page(
     (True, False)
     """
     simulated = any(m.simulated for m in manifests)
-    failures = [
-        (m, label, nb)
-        for m in manifests
-        for label, nb in [
-            *([("cohort", m.cohort)] if m.cohort else []),
-            *((model, nb) for model, nbs in m.notebooks.items() for nb in nbs),
-        ]
-        if not nb.ok
-    ]
     parts = [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
         "<meta name='viewport' content='width=device-width, initial-scale=1.0'>",
@@ -290,15 +294,36 @@ def build_landing_page(
             )
             + "</nav>"
         )
-    if failures:
-        parts.append(f"<h2 class='failed'>{len(failures)} notebook(s) failed</h2><ul>")
-        for manifest, where, nb in failures:
-            label = html.escape(f"{manifest.name}/{where}/{nb.name}")
-            link = _href(manifest.folder, nb.html)
-            text = f"<a href='{link}'>{label}</a>" if link else label
-            parts.append(f"<li>{text}: {html.escape(nb.error or '')}</li>")
-        parts.append("</ul>")
+    parts.append(_failures_html(manifests))
     parts.extend(_run_set_section(m, _changes(history, m.name)) for m in manifests)
+    parts.append(_footer_html(manifests))
+    return "".join(parts)
+
+
+def _failures_html(manifests: list[RunSetDocument]) -> str:
+    """Every notebook that failed, linked to its page where it has one ('' when none)."""
+    failures = [
+        (m, label, nb)
+        for m in manifests
+        for label, nb in [
+            *([("cohort", m.cohort)] if m.cohort else []),
+            *((model, nb) for model, nbs in m.notebooks.items() for nb in nbs),
+        ]
+        if not nb.ok
+    ]
+    if not failures:
+        return ""
+    items = []
+    for manifest, where, nb in failures:
+        label = html.escape(f"{manifest.name}/{where}/{nb.name}")
+        link = _href(manifest.folder, nb.html)
+        text = f"<a href='{link}'>{label}</a>" if link else label
+        items.append(f"<li>{text}: {html.escape(nb.error or '')}</li>")
+    return f"<h2 class='failed'>{len(failures)} notebook(s) failed</h2><ul>{''.join(items)}</ul>"
+
+
+def _footer_html(manifests: list[RunSetDocument]) -> str:
+    """The environment, and the footer: the kit's line, then one line per run set."""
     metrics = sorted({m.metric_id for m in manifests if m.metric_id})
     run_sets = "".join(
         f"<br>{html.escape(m.name)}: "
@@ -310,12 +335,11 @@ def build_landing_page(
         )
         for m in manifests
     )
-    parts.append(
+    return (
         f"{environment_html(describe_environment('report'))}"
         f"</main><footer class='tcs-footer'>{footer_html(metric_id=', '.join(metrics))}"
         f"{run_sets}</footer><script src='{ASSETS}/report.js'></script></body></html>\n"
     )
-    return "".join(parts)
 
 
 def write_landing_page(output: str | os.PathLike[str]) -> Path:

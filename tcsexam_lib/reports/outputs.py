@@ -118,29 +118,10 @@ def build_outputs(
     bytes keeps its intervals file too, without computing them again.
     """
     params = prepared.params
-    files: dict[str, bytes] = {}
-    kept: set[str] = set()
-
-    def settle(relative: str, new: bytes) -> bytes:
-        old = kept_bytes(new, None if previous is None else previous / relative)
-        if old is not None:
-            kept.add(relative)
-        files[relative] = new if old is None else old
-        return files[relative]
-
-    evidence: dict[tuple[str, str, str], SolverOutput] = {}
-    solver_outputs: dict[str, list[SolverDocument]] = {model: [] for model in params.models}
-    for item, found in zip(prepared.records, prepared.outputs, strict=True):
-        relative = solver_output_path(Path(EVIDENCE) / item.model, item.task, item.attempt)
-        output = SolverDocument(found)  # a copy: the relative provenance is its own
-        output.set_provenance(relative_provenance(found.provenance, (folder / relative).parent))
-        data = settle(relative.as_posix(), dumps_json(output.data).encode("utf-8"))
-        evidence[(item.model, item.task, item.attempt)] = SolverOutput(
-            relative, sha256_bytes(data), output.data
-        )
-        solver_outputs[item.model].append(output)
+    out = _Settled(previous)
+    evidence, solver_outputs = _evidence_outputs(prepared, folder, out)
     attempts_name = f"{params.name}.attempts.csv"
-    attempts = settle(attempts_name, prepared.filled.to_text().encode("utf-8"))
+    attempts = out.settle(attempts_name, prepared.filled.to_text().encode("utf-8"))
     score = index_document(  # the evidence and the filled copy, relative to the run set
         prepared.inputs,
         prepared.table,
@@ -151,30 +132,79 @@ def build_outputs(
     )
     score.set_provenance(relative_provenance(score.provenance, folder))
     index_name = f"{params.name}.index.json"
-    index = settle(index_name, dumps_json(score.data).encode("utf-8"))
+    index = out.settle(index_name, dumps_json(score.data).encode("utf-8"))
     stats_name = f"{params.name}.stats.json"
     stats = _stats(index, folder / index_name, score, PRODUCER)
-    settle(stats_name, b"".join(stats.json_chunks()))
-    for model in params.models:  # what a model's pages read: the model alone
-        where = f"{MODELS}/{model}"
-        provenance = model_index_provenance(f"../../{index_name}", model, PRODUCER)
-        alone = score.for_model(model, provenance)
-        alone_index = settle(f"{where}/{MODEL_INDEX}", dumps_json(alone.data).encode("utf-8"))
-        stats_of = _kept_stats(previous, where, alone_index) if same_tools else None
-        if stats_of is not None:
-            files[f"{where}/{MODEL_STATS}"] = stats_of
-            kept.add(f"{where}/{MODEL_STATS}")
-            continue
-        alone_stats = _stats(alone_index, folder / where / MODEL_INDEX, alone, PRODUCER)
-        settle(f"{where}/{MODEL_STATS}", b"".join(alone_stats.json_chunks()))
+    out.settle(stats_name, b"".join(stats.json_chunks()))
+    for model in params.models:
+        _model_outputs(out, model, score, index_name, folder, same_tools)
     disagreeing = [  # hand-written scores the solver evidence check found other than computed
         issue
         for entry in score.results.values()
         for issue in entry.issues
         if issue.code == SCORE_MISMATCH
     ]
-    return RunSetOutputs(files, score, stats, solver_outputs, index_name, stats_name,
-                         attempts_name, disagreeing, kept)  # fmt: skip
+    return RunSetOutputs(out.files, score, stats, solver_outputs, index_name, stats_name,
+                         attempts_name, disagreeing, out.kept)  # fmt: skip
+
+
+class _Settled:
+    """Output files by path relative to the run set: each new one's bytes or, where it did
+    not change but for its creation time, the bytes published before (listed in ``kept``)."""
+
+    def __init__(self, previous: Path | None) -> None:
+        self.previous = previous
+        self.files: dict[str, bytes] = {}
+        self.kept: set[str] = set()
+
+    def settle(self, relative: str, new: bytes) -> bytes:
+        """Add an output; return the bytes it will be published with."""
+        old = kept_bytes(new, None if self.previous is None else self.previous / relative)
+        if old is not None:
+            self.kept.add(relative)
+        self.files[relative] = new if old is None else old
+        return self.files[relative]
+
+    def keep(self, relative: str, data: bytes) -> None:
+        """Add an output published before, kept as it is."""
+        self.files[relative] = data
+        self.kept.add(relative)
+
+
+def _evidence_outputs(
+    prepared: Any, folder: Path, out: _Settled
+) -> tuple[dict[tuple[str, str, str], SolverOutput], dict[str, list[SolverDocument]]]:
+    """Each solver output as evidence (its provenance relative to its own folder): by
+    ``(model, task, attempt)`` as the index records it, and each model's list."""
+    evidence: dict[tuple[str, str, str], SolverOutput] = {}
+    solver_outputs: dict[str, list[SolverDocument]] = {m: [] for m in prepared.params.models}
+    for item, found in zip(prepared.records, prepared.outputs, strict=True):
+        relative = solver_output_path(Path(EVIDENCE) / item.model, item.task, item.attempt)
+        output = SolverDocument(found)  # a copy: the relative provenance is its own
+        output.set_provenance(relative_provenance(found.provenance, (folder / relative).parent))
+        data = out.settle(relative.as_posix(), dumps_json(output.data).encode("utf-8"))
+        evidence[(item.model, item.task, item.attempt)] = SolverOutput(
+            relative, sha256_bytes(data), output.data
+        )
+        solver_outputs[item.model].append(output)
+    return evidence, solver_outputs
+
+
+def _model_outputs(
+    out: _Settled, model: str, score: IndexDocument, index_name: str, folder: Path, same: bool
+) -> None:
+    """What a model's pages read: the model alone, its index and its intervals (with
+    ``same`` tools, kept from before without computing them when its index kept its bytes)."""
+    where = f"{MODELS}/{model}"
+    provenance = model_index_provenance(f"../../{index_name}", model, PRODUCER)
+    alone = score.for_model(model, provenance)
+    alone_index = out.settle(f"{where}/{MODEL_INDEX}", dumps_json(alone.data).encode("utf-8"))
+    kept_stats = _kept_stats(out.previous, where, alone_index) if same else None
+    if kept_stats is not None:
+        out.keep(f"{where}/{MODEL_STATS}", kept_stats)
+        return
+    alone_stats = _stats(alone_index, folder / where / MODEL_INDEX, alone, PRODUCER)
+    out.settle(f"{where}/{MODEL_STATS}", b"".join(alone_stats.json_chunks()))
 
 
 def _kept_stats(previous: Path | None, where: str, index: bytes) -> bytes | None:

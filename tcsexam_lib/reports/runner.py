@@ -120,18 +120,7 @@ def run_report(
     """
     started = time.monotonic()
     say = progress or _silent
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise InputRefused(
-            "Number of parallel notebooks refused",
-            [
-                Problem(
-                    "tcsexam report -j/--jobs",
-                    field="jobs",
-                    value=jobs,
-                    allowed="a whole number >= 1 (notebooks executed at a time)",
-                )
-            ],
-        )
+    _check_jobs(jobs)
     all_params = _load_all_params(params_files, output)
     for folder in sorted({p.output for p in all_params}):
         names = sorted(p.name for p in all_params if p.output == folder)
@@ -157,14 +146,7 @@ def run_report(
             run_sets = render_dry_run(plan, say)
             return ReportResult(run_sets, [], time.monotonic() - started, dry_run=True)
         refuse_short_space(space_needed(plan, stores, assets_bytes))  # before anything is written
-        for folder in sorted({p.output for p in all_params}):
-            _make_output_folder(folder, [p for p in all_params if p.output == folder])
-        for folder in sorted({p.output for p in all_params}):
-            for stale in remove_stale_staging(folder):
-                say(f"removed {stale.name} (left by an interrupted run)")
-            unchanged = _made_with_these_tools(folder)
-            write_assets(folder, unchanged=unchanged)
-            write_teaching_page(folder, landing=True, unchanged=unchanged)  # the landing links it
+        _set_up_folders(all_params, say)
         for store in stores.values():  # a store made by this run
             if not store.held:
                 held.enter_context(store.shared())
@@ -172,6 +154,36 @@ def run_report(
     for store in stores.values():  # what no published run set uses, once no run holds it
         store.collect_garbage()
     return ReportResult(run_sets, landing, time.monotonic() - started)
+
+
+def _check_jobs(jobs: object) -> None:
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise InputRefused(
+            "Number of parallel notebooks refused",
+            [
+                Problem(
+                    "tcsexam report -j/--jobs",
+                    field="jobs",
+                    value=jobs,
+                    allowed="a whole number >= 1 (notebooks executed at a time)",
+                )
+            ],
+        )
+
+
+def _set_up_folders(all_params: list[ReportParams], say: Progress) -> None:
+    """Each output folder made (or refused), cleared of what an interrupted run left, with
+    the shared assets and the teaching page the landing page links (both kept when made
+    with these tools)."""
+    folders = sorted({p.output for p in all_params})
+    for folder in folders:
+        _make_output_folder(folder, [p for p in all_params if p.output == folder])
+    for folder in folders:
+        for stale in remove_stale_staging(folder):
+            say(f"removed {stale.name} (left by an interrupted run)")
+        unchanged = _made_with_these_tools(folder)
+        write_assets(folder, unchanged=unchanged)
+        write_teaching_page(folder, landing=True, unchanged=unchanged)
 
 
 def _make_output_folder(folder: Path, params: list[ReportParams]) -> None:
