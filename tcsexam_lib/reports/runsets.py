@@ -321,39 +321,7 @@ def manifest(rs: RunSetResult, planned: list[NotebookJob] | None = None) -> dict
     first, so that the cohort report links only the model pages that will exist.
     """
     p = rs.params
-    staging = rs.staging or rs.folder
-
-    def files(nb: NotebookOutcome) -> dict[str, Any]:
-        return {
-            "name": nb.name,
-            "ok": nb.ok,
-            "error": nb.error,
-            "executed": _relative(nb.executed, staging),
-            "html": _relative(nb.html, staging),
-        }
-
-    def plan(job: NotebookJob) -> dict[str, Any]:
-        return {
-            "name": job.name,
-            "ok": None,
-            "error": None,
-            "executed": _relative(job.folder / f"{job.name}.ipynb", staging),
-            "html": _relative(job.folder / f"{job.name}.html", staging),
-        }
-
-    by_model: dict[str, list[dict[str, Any]]] = {model: [] for model in p.models}
-    cohort = None
-    entries = (
-        [(job.label, plan(job)) for job in planned]
-        if planned is not None
-        else [(nb.label, files(nb)) for nb in rs.notebooks]
-    )
-    for label, entry in entries:
-        parts = label.split("/")
-        if len(parts) == 2:
-            cohort = entry
-        else:
-            by_model.setdefault(parts[1], []).append(entry)
+    cohort, by_model = _page_entries(rs, planned)
     return {
         "kind": MANIFEST_KIND,
         "kit_version": kit_version(),
@@ -376,6 +344,36 @@ def manifest(rs: RunSetResult, planned: list[NotebookJob] | None = None) -> dict
         "environment": describe_environment("report"),
         "created_utc": created_utc(),
     }
+
+
+def _page_entries(
+    rs: RunSetResult, planned: list[NotebookJob] | None
+) -> tuple[dict[str, Any] | None, dict[str, list[dict[str, Any]]]]:
+    """The run set's pages as ``run-set.json`` lists them: the cohort's (``None`` without
+    one) and each model's; those ``planned`` (no outcome yet), else those that ran."""
+    staging = rs.staging or rs.folder
+    if planned is not None:
+        pages = [(job.label, job.name, None, None, job.folder / f"{job.name}.ipynb",
+                  job.folder / f"{job.name}.html") for job in planned]  # fmt: skip
+    else:
+        pages = [(nb.label, nb.name, nb.ok, nb.error, nb.executed, nb.html)
+                 for nb in rs.notebooks]  # fmt: skip
+    by_model: dict[str, list[dict[str, Any]]] = {model: [] for model in rs.params.models}
+    cohort = None
+    for label, name, ok, error, executed, page in pages:
+        entry = {
+            "name": name,
+            "ok": ok,
+            "error": error,
+            "executed": _relative(executed, staging),
+            "html": _relative(page, staging),
+        }
+        parts = label.split("/")
+        if len(parts) == 2:
+            cohort = entry
+        else:
+            by_model.setdefault(parts[1], []).append(entry)
+    return cohort, by_model
 
 
 def planned_manifest_text(rs: RunSetResult, jobs: list[NotebookJob]) -> str:

@@ -89,28 +89,18 @@ def _slider(
     )
 
 
-def solver_score_widget(
-    values: Sequence[float] = SEED_VALUES,
-    a: float = 12,
-    *,
-    rel_floor: float = FIXED_SCALE_FLOOR_RELATIVE,
-    abs_floor: float = FIXED_SCALE_FLOOR_ABSOLUTE,
-    direction: str = "maximize",
-) -> TeachingWidget:
-    """Sliders for A, three reference values and both floors, and the direction.
-
-    The readout is :func:`~tcsexam_lib.teaching.solver_score_report` (mu, s, the scale
-    terms and which one wins, z, Phi(z)); the plot is
-    :func:`~tcsexam_lib.teaching.plot_solver_instance`, redrawn on every change.
-    """
-    import ipywidgets as widgets
-
-    if len(values) != 3:
-        raise ValueError(f"the widget has sliders for 3 reference values; got {list(values)!r}")
-    check_solver_inputs(values, a, rel_floor, abs_floor, direction)
+def _solver_controls(
+    widgets: Any,
+    values: Sequence[float],
+    a: float,
+    rel_floor: float,
+    abs_floor: float,
+    direction: str,
+) -> dict[str, Any]:
+    """The solver widget's controls: A, the three reference values, both floors, direction."""
     low = min(0.0, *values, a)
     high = max(30.0, *values, a)
-    controls: dict[str, Any] = {
+    return {
         "a": _slider(widgets, "candidate A", a, low, high, 0.1, width="33em"),
         **{
             f"v{k}": _slider(widgets, f"reference {k}", value, low, high, 0.1)
@@ -139,6 +129,28 @@ def solver_score_widget(
             layout=widgets.Layout(display="flex", align_items="center", flex="0 0 auto"),
         ),  # fmt: skip
     }
+
+
+def solver_score_widget(
+    values: Sequence[float] = SEED_VALUES,
+    a: float = 12,
+    *,
+    rel_floor: float = FIXED_SCALE_FLOOR_RELATIVE,
+    abs_floor: float = FIXED_SCALE_FLOOR_ABSOLUTE,
+    direction: str = "maximize",
+) -> TeachingWidget:
+    """Sliders for A, three reference values and both floors, and the direction.
+
+    The readout is :func:`~tcsexam_lib.teaching.solver_score_report` (mu, s, the scale
+    terms and which one wins, z, Phi(z)); the plot is
+    :func:`~tcsexam_lib.teaching.plot_solver_instance`, redrawn on every change.
+    """
+    import ipywidgets as widgets
+
+    if len(values) != 3:
+        raise ValueError(f"the widget has sliders for 3 reference values; got {list(values)!r}")
+    check_solver_inputs(values, a, rel_floor, abs_floor, direction)
+    controls = _solver_controls(widgets, values, a, rel_floor, abs_floor, direction)
 
     def arguments() -> dict[str, Any]:
         return {
