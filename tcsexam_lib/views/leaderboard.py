@@ -308,23 +308,11 @@ def plot_task_heatmap(
     image = ax.imshow(np.ma.masked_invalid(grid), cmap="cividis", vmin=0.0, vmax=1.0,
                       aspect="auto", interpolation="nearest", zorder=1)  # fmt: skip
     if by_task:
-        for i, (track, _) in enumerate(tasks):
-            for j in range(n_cols):
-                value = grid[i, j]
-                text = "—" if np.isnan(value) else format_value(value, task_kind(track))
-                colour = "black" if np.isnan(value) or value > 0.55 else "white"
-                ax.text(j, i, text, ha="center", va="center", fontsize=9, color=colour)
+        _write_cells(ax, grid, tasks)
     bounds = [k for k in range(1, len(tasks)) if tasks[k][0] != tasks[k - 1][0]]
     for k in bounds:  # white lines between tracks
         (ax.axhline if by_task else ax.axvline)(k - 0.5, color="white", linewidth=2.5)
-    if by_task:
-        ax.set_xticks(range(n_cols), models, rotation=30 if n_cols > 4 else 0,
-                      ha="right" if n_cols > 4 else "center", fontsize=9)  # fmt: skip
-        ax.set_yticks(range(n_rows), labels, fontsize=9)
-    else:
-        ax.set_xticks(range(n_cols), labels, rotation=90, fontsize=8)
-        ax.set_yticks(range(n_rows), models, fontsize=9 if n_rows <= 60 else 7)
-        ax.xaxis.set_ticks_position("top")
+    _label_axes(ax, by_task, models, labels)
     ax.set_title("Task means, task x model" if by_task else "Task means, model x task")
     if by_task:
         bar = fig.colorbar(image, ax=ax, shrink=0.5, extend="max")
@@ -345,6 +333,31 @@ def plot_task_heatmap(
         "same numbers are in the table below.",
     )
     return label_simulated(fig, bool(as_index_document(result).simulated))
+
+
+def _write_cells(ax: Any, grid: Any, tasks: list[tuple[str, str]]) -> None:
+    """Each cell's task mean written out (a task per row), dark on the light cells."""
+    import numpy as np
+
+    for i, (track, _) in enumerate(tasks):
+        for j in range(grid.shape[1]):
+            value = grid[i, j]
+            text = "—" if np.isnan(value) else format_value(value, task_kind(track))
+            colour = "black" if np.isnan(value) or value > 0.55 else "white"
+            ax.text(j, i, text, ha="center", va="center", fontsize=9, color=colour)
+
+
+def _label_axes(ax: Any, by_task: bool, models: list[str], labels: list[str]) -> None:
+    """Models and tasks on the heatmap's axes (tasks on top when a model is a row)."""
+    if by_task:
+        n = len(models)
+        ax.set_xticks(range(n), models, rotation=30 if n > 4 else 0,
+                      ha="right" if n > 4 else "center", fontsize=9)  # fmt: skip
+        ax.set_yticks(range(len(labels)), labels, fontsize=9)
+    else:
+        ax.set_xticks(range(len(labels)), labels, rotation=90, fontsize=8)
+        ax.set_yticks(range(len(models)), models, fontsize=9 if len(models) <= 60 else 7)
+        ax.xaxis.set_ticks_position("top")
 
 
 def changes_note(changes: dict[str, Any] | None) -> Note:

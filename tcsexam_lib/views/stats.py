@@ -220,29 +220,7 @@ def plot_index_intervals(
     height = 1.5 + row_height * n + 0.2 * bool(missing)
     margins = None if labelled else (1.1, 0.9, 0.2, 0.6)  # fixed: hundreds of rows
     fig, ax = new_axes(ax, size=(8.0, height), margins=margins)
-    leaders = set(stats.leader_group)
-    ys = [len(shown) - 1 - row for row in range(len(shown))]
-    lows = [e.index_ci[0] for _, e in shown]
-    highs = [e.index_ci[1] for _, e in shown]
-    index = [e.index for _, e in shown]
-    top = max([1.0, *highs, *index])
-    for y, (model, _) in zip(ys, shown, strict=True):  # one band per run of leaders
-        if model in leaders:
-            ax.axhspan(y - 0.5, y + 0.5, color="#E4E4E4", zorder=0, linewidth=0)
-    provisional = [e.status == "provisional" for _, e in shown]
-    for hollow in (False, True):
-        rows = [k for k, p in enumerate(provisional) if p == hollow]
-        if not rows:
-            continue
-        colour = OKABE_ITO[1] if hollow else OKABE_ITO[0]
-        ax.hlines([ys[k] for k in rows], [lows[k] for k in rows], [highs[k] for k in rows],
-                  color=colour, linewidth=2 if labelled else 1.2)  # fmt: skip
-        ax.scatter([index[k] for k in rows], [ys[k] for k in rows], s=40 if labelled else 9,
-                   color=colour, facecolors="white" if hollow else colour, zorder=3)  # fmt: skip
-    if labelled:
-        for y, low, high, value in zip(ys, lows, highs, index, strict=True):
-            ax.annotate(f"{points(value)} {interval(low, high)}", (high, y), xytext=(5, 0),
-                        textcoords="offset points", va="center", fontsize=9)  # fmt: skip
+    top = _draw_intervals(ax, shown, set(stats.leader_group), labelled)
     ax.set_yticks(range(len(shown)), [m for m, _ in shown][::-1], fontsize=9 if labelled else 7)
     ax.set_ylim(-0.6, n - 0.4)
     ax.set_xlim(0, top * (1.4 if labelled else 1.05))  # room for the labels
@@ -262,6 +240,34 @@ def plot_index_intervals(
         + (f" No index: {name_list(missing)}." if missing else ""),
     )
     return label_simulated(fig, bool(as_index_document(result).simulated))
+
+
+def _draw_intervals(ax: Any, shown: list, leaders: set[str], labelled: bool) -> float:
+    """The ranked models' intervals and indexes, highest at the top: a grey band behind
+    those that could be first, provisional ones hollow, numbers beside each when
+    ``labelled``. Returns the highest value drawn (at least 1)."""
+    ys = [len(shown) - 1 - row for row in range(len(shown))]
+    lows = [e.index_ci[0] for _, e in shown]
+    highs = [e.index_ci[1] for _, e in shown]
+    index = [e.index for _, e in shown]
+    for y, (model, _) in zip(ys, shown, strict=True):  # one band per run of leaders
+        if model in leaders:
+            ax.axhspan(y - 0.5, y + 0.5, color="#E4E4E4", zorder=0, linewidth=0)
+    provisional = [e.status == "provisional" for _, e in shown]
+    for hollow in (False, True):
+        rows = [k for k, p in enumerate(provisional) if p == hollow]
+        if not rows:
+            continue
+        colour = OKABE_ITO[1] if hollow else OKABE_ITO[0]
+        ax.hlines([ys[k] for k in rows], [lows[k] for k in rows], [highs[k] for k in rows],
+                  color=colour, linewidth=2 if labelled else 1.2)  # fmt: skip
+        ax.scatter([index[k] for k in rows], [ys[k] for k in rows], s=40 if labelled else 9,
+                   color=colour, facecolors="white" if hollow else colour, zorder=3)  # fmt: skip
+    if labelled:
+        for y, low, high, value in zip(ys, lows, highs, index, strict=True):
+            ax.annotate(f"{points(value)} {interval(low, high)}", (high, y), xytext=(5, 0),
+                        textcoords="offset points", va="center", fontsize=9)  # fmt: skip
+    return max([1.0, *highs, *index])
 
 
 def index_interval_note(stats: StatsDocument | dict[str, Any], model: str) -> Note:
