@@ -185,6 +185,27 @@ def _count_key_ends(text: str) -> int:
     return text.count('":')
 
 
+class _NonFiniteKept:
+    """The parse's hooks for numbers: ``NaN``, ``Infinity`` and numbers that overflow
+    (``1e999``, a 400-digit integer: Infinity in disguise) are kept as
+    :class:`NonFiniteLiteral`, so that their places can be named; ``seen`` once one is."""
+
+    def __init__(self) -> None:
+        self.seen = False
+
+    def parse_constant(self, name: str) -> NonFiniteLiteral:
+        self.seen = True
+        return NonFiniteLiteral(name)
+
+    def parse_float(self, text: str) -> float | NonFiniteLiteral:
+        value = float(text)
+        return value if math.isfinite(value) else self.parse_constant(text)
+
+    def parse_int(self, text: str) -> int | NonFiniteLiteral:
+        value = int(text)
+        return value if is_finite_number(value) else self.parse_constant(text)
+
+
 def parse_json_text(
     text: str, source: str, describe_for: Callable[[Any], Describe] | None = None
 ) -> Any:
@@ -199,21 +220,7 @@ def parse_json_text(
     ends (a repeated key, or a string holding ``":``), the text is parsed again with a
     check of every key, which names a repeated one.
     """
-    seen_literal = []
-
-    def keep_literal(name: str) -> NonFiniteLiteral:
-        seen_literal.append(name)
-        return NonFiniteLiteral(name)
-
-    # Numbers that overflow (1e999, a 400-digit integer) are Infinity in disguise.
-    def keep_finite_float(text: str) -> float | NonFiniteLiteral:
-        value = float(text)
-        return value if math.isfinite(value) else keep_literal(text)
-
-    def keep_finite_int(text: str) -> int | NonFiniteLiteral:
-        value = int(text)
-        return value if is_finite_number(value) else keep_literal(text)
-
+    kept = _NonFiniteKept()
     too_deep = f"nested more than {MAX_JSON_DEPTH} levels deep (arrays and objects)"
     try:
         data = json.loads(text)  # the C scanner alone: no Python call per number
@@ -221,9 +228,9 @@ def parse_json_text(
         if not deep and not finite:  # parsed again to say where each such number stood
             data = json.loads(
                 text,
-                parse_constant=keep_literal,
-                parse_float=keep_finite_float,
-                parse_int=keep_finite_int,
+                parse_constant=kept.parse_constant,
+                parse_float=kept.parse_float,
+                parse_int=kept.parse_int,
             )
         if not deep and keys != _count_key_ends(text):
             json.loads(text, object_pairs_hook=_no_duplicates)  # names a repeated key
@@ -239,7 +246,7 @@ def parse_json_text(
     if deep:  # checked before anything walks the data
         raise InputRefused("Input nested too deep", [Problem(source, detail=too_deep)])
     describe = describe_for(data) if describe_for else json_pointer
-    if seen_literal:
+    if kept.seen:
         _refuse_places(
             _find_places(data, _is_literal, []),
             f"{source} is not strict JSON",

@@ -152,25 +152,7 @@ def build_reference_from_runs(
         raise InputRefused.from_problems("Reference runs refused", problems)
     rel_floor = declared["scale_floor_relative"]
     abs_floor = declared["scale_floor_absolute"]
-    out_tasks: dict[str, Any] = {}
-    unscored: list[dict[str, str]] = []
-    run_files: list[dict[str, Any]] = [
-        {"run": k + 1, "path": str(run), "files": {}} for k, run in enumerate(run_paths)
-    ]
-    for task_name, spec in declared["tasks"].items():
-        task = TaskReference(task_name, spec["kind"], spec["direction"], {}, {}, raw=spec)
-        read = [_read_run_file(run, task_name, task, problems) for run in run_paths]
-        if any(found is None for found in read):
-            continue
-        for k, (_, digest) in enumerate(read):
-            run_files[k]["files"][task_name] = digest
-        per_run = [values for values, _ in read]
-        instances = list(dict.fromkeys(name for values in per_run for name in values))
-        problems.extend(_absent_instances(run_paths, task_name, per_run, instances))
-        entry = {key: spec[key] for key in ("kind", "direction", "description") if key in spec}
-        entry["instances"] = {name: [values.get(name) for values in per_run] for name in instances}
-        unscored.extend(_unscored(task_name, entry["instances"], rel_floor, abs_floor))
-        out_tasks[task_name] = entry
+    out_tasks, unscored, run_files = _compose_tasks(declared, run_paths, problems)
     if problems:
         raise InputRefused.from_problems("Reference runs refused", problems)
     data: dict[str, Any] = {"reference_id": reference_id, "suite": suite}
@@ -193,6 +175,35 @@ def build_reference_from_runs(
             [f.problem for f in report.findings],
         )
     return data
+
+
+def _compose_tasks(
+    declared: dict[str, Any], run_paths: list[Path], problems: list[Problem]
+) -> tuple[dict[str, Any], list[dict[str, str]], list[dict[str, Any]]]:
+    """Each declared task's instances with one value per run, the instances left unscored,
+    and each run's files with their sha256; a problem read is added to ``problems``."""
+    rel_floor = declared["scale_floor_relative"]
+    abs_floor = declared["scale_floor_absolute"]
+    out_tasks: dict[str, Any] = {}
+    unscored: list[dict[str, str]] = []
+    run_files: list[dict[str, Any]] = [
+        {"run": k + 1, "path": str(run), "files": {}} for k, run in enumerate(run_paths)
+    ]
+    for task_name, spec in declared["tasks"].items():
+        task = TaskReference(task_name, spec["kind"], spec["direction"], {}, {}, raw=spec)
+        read = [_read_run_file(run, task_name, task, problems) for run in run_paths]
+        if any(found is None for found in read):
+            continue
+        for k, (_, digest) in enumerate(read):
+            run_files[k]["files"][task_name] = digest
+        per_run = [values for values, _ in read]
+        instances = list(dict.fromkeys(name for values in per_run for name in values))
+        problems.extend(_absent_instances(run_paths, task_name, per_run, instances))
+        entry = {key: spec[key] for key in ("kind", "direction", "description") if key in spec}
+        entry["instances"] = {name: [values.get(name) for values in per_run] for name in instances}
+        unscored.extend(_unscored(task_name, entry["instances"], rel_floor, abs_floor))
+        out_tasks[task_name] = entry
+    return out_tasks, unscored, run_files
 
 
 def _refuse_id_and_run_count(reference_id: str, runs: list[Any]) -> None:

@@ -170,27 +170,7 @@ def paired_tests(
     rows = np.asarray(order, dtype=int)
     first, second = rows[positions_a], rows[positions_b]
     n_pairs = len(first)
-    se, skewness, df = (np.empty(n_pairs) for _ in range(3))
-    weights = np.asarray(WEIGHT_VECTOR, dtype=float)
-    n = np.array([v.shape[-1] for v in values], dtype=float)
-    pass_fail = np.array([track in BINARY_TRACKS for track in TRACKS])
-    binary = [np.all((v == 0.0) | (v == 1.0), axis=-1) for v in values]  # (models,)
-    by_task = [np.ascontiguousarray(v.T) for v in values]  # (n_t, models)
-    for start in range(0, n_pairs, PAIR_CHUNK):
-        a, b = first[start : start + PAIR_CHUNK], second[start : start + PAIR_CHUNK]
-        differences = [v.take(a, axis=1) - v.take(b, axis=1) for v in by_task]
-        moments = track_moments(differences, tasks_first=True, moment_df=False)
-        floored = np.stack([f[a] & f[b] for f in binary], axis=-1) | pass_fail  # (pairs, 4)
-        variance = _floored_variance(moments, differences, floored)
-        terms = np.square(weights) * variance / n
-        chunk_se = np.sqrt(terms.sum(axis=-1))
-        k3 = np.where(floored, 0.0, moments.k3)  # pass/fail: no third cumulant (see above)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            skew = (weights**3 * k3 / n**2).sum(axis=-1) / chunk_se**3
-        end = start + len(a)
-        se[start:end] = chunk_se
-        skewness[start:end] = np.where(chunk_se > 0, skew, 0.0)
-        df[start:end] = welch_satterthwaite(terms, moments.df)
+    se, skewness, df = _pair_spreads(values, first, second)
     delta = index[first] - index[second]
     p_value = _p_values(delta, se, skewness, df)
     p_holm = holm_adjust(p_value)
@@ -219,6 +199,36 @@ def paired_tests(
         significant=significant,
         mdd=mdd,
     )
+
+
+def _pair_spreads(
+    values: Sequence[np.ndarray], first: np.ndarray, second: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each pair's ``(se, skewness, df)`` of its index difference (``first`` minus
+    ``second``), from its task differences, a chunk of pairs at a time."""
+    n_pairs = len(first)
+    se, skewness, df = (np.empty(n_pairs) for _ in range(3))
+    weights = np.asarray(WEIGHT_VECTOR, dtype=float)
+    n = np.array([v.shape[-1] for v in values], dtype=float)
+    pass_fail = np.array([track in BINARY_TRACKS for track in TRACKS])
+    binary = [np.all((v == 0.0) | (v == 1.0), axis=-1) for v in values]  # (models,)
+    by_task = [np.ascontiguousarray(v.T) for v in values]  # (n_t, models)
+    for start in range(0, n_pairs, PAIR_CHUNK):
+        a, b = first[start : start + PAIR_CHUNK], second[start : start + PAIR_CHUNK]
+        differences = [v.take(a, axis=1) - v.take(b, axis=1) for v in by_task]
+        moments = track_moments(differences, tasks_first=True, moment_df=False)
+        floored = np.stack([f[a] & f[b] for f in binary], axis=-1) | pass_fail  # (pairs, 4)
+        variance = _floored_variance(moments, differences, floored)
+        terms = np.square(weights) * variance / n
+        chunk_se = np.sqrt(terms.sum(axis=-1))
+        k3 = np.where(floored, 0.0, moments.k3)  # pass/fail: no third cumulant (module docstring)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            skew = (weights**3 * k3 / n**2).sum(axis=-1) / chunk_se**3
+        end = start + len(a)
+        se[start:end] = chunk_se
+        skewness[start:end] = np.where(chunk_se > 0, skew, 0.0)
+        df[start:end] = welch_satterthwaite(terms, moments.df)
+    return se, skewness, df
 
 
 def noncentrality(reach: np.ndarray, df: np.ndarray, power: float) -> np.ndarray:
