@@ -71,6 +71,16 @@ class NotebookJob:
     transport: str = ""
     stderr_file: Path | None = None
 
+    @property
+    def executed(self) -> Path:
+        """Where the executed notebook is written: ``<folder>/<name>.ipynb``."""
+        return self.folder / f"{self.name}.ipynb"
+
+    @property
+    def page(self) -> Path:
+        """Where its HTML page is written, beside it (:func:`~.pages.render_html`)."""
+        return self.executed.with_suffix(".html")
+
 
 @dataclass
 class NotebookOutcome:
@@ -142,7 +152,7 @@ def execute_notebooks(
                 outcome = NotebookOutcome(
                     job.label,
                     job.name,
-                    job.folder / f"{job.name}.ipynb",
+                    job.executed,
                     html=None,
                     seconds=0.0,
                     error=f"{full + ': ' if full else ''}worker failed: {value}",
@@ -318,7 +328,7 @@ def _execute(
 ) -> NotebookOutcome:
     started = time.monotonic()
     job.folder.mkdir(parents=True, exist_ok=True)
-    executed = job.folder / f"{job.name}.ipynb"
+    executed = job.executed
     partial = job.folder / f".{job.name}.partial.ipynb"
     error, cell, failure = _run_papermill(job, partial, on_retry, on_stop)
     html_path = None

@@ -298,7 +298,7 @@ class _Outgoing:
 
 def _reuse(store: Store, entry: StoredNotebook, job: NotebookJob) -> NotebookOutcome:
     """A stored page linked into the staging folder, as the outcome of its job."""
-    executed, html = job.folder / f"{job.name}.ipynb", job.folder / f"{job.name}.html"
+    executed, html = job.executed, job.page
     store.link_out(entry.executed, executed)
     store.link_out(entry.html, html)
     if job.log is not None:

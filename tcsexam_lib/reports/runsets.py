@@ -353,8 +353,7 @@ def _page_entries(
     one) and each model's; those ``planned`` (no outcome yet), else those that ran."""
     staging = rs.staging or rs.folder
     if planned is not None:
-        pages = [(job.label, job.name, None, None, job.folder / f"{job.name}.ipynb",
-                  job.folder / f"{job.name}.html") for job in planned]  # fmt: skip
+        pages = [(job.label, job.name, None, None, job.executed, job.page) for job in planned]
     else:
         pages = [(nb.label, nb.name, nb.ok, nb.error, nb.executed, nb.html)
                  for nb in rs.notebooks]  # fmt: skip
