@@ -19,15 +19,24 @@ same folder by the report runner). A folded section names the environment that b
 page (Python, platform, the lock's sha256, package versions); a footer names the kit
 version, the metric, each run set's suite, solver protocol and reference, and the date the
 page was built.
+
+The page is a Jinja2 template (:data:`_PAGE`) filled from what this module works out of
+the manifests (ranks, index text, statuses, links). Every value is escaped as it is
+written, with :func:`html.escape` (the spelling of the kit's other pages); HTML made
+elsewhere (the footer, the environment) is marked safe where it is passed in. The
+template's line breaks are for its reader: :func:`_joined` takes them out, none between
+two tags and a space within text, so the page is one line, as it was before the template.
 """
 
 from __future__ import annotations
 
+import functools
 import html
 import os
 import urllib.parse
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from ..environment import describe_environment
 from ..number_format import index_parts, mean, points
@@ -45,8 +54,6 @@ from .notebooks import MODEL_NOTEBOOKS
 from .pages import environment_html, footer_html
 from .publish import ASSETS, read_manifests
 from .run_set_document import NotebookFiles, RunSetDocument, RunSetSummary, SummaryModel
-
-SIMULATED_TEXT = SIMULATED_BANNER
 
 #: The landing table's column tooltips (plain names on the page, meaning on hover).
 _TIPS = {
@@ -66,15 +73,136 @@ _TIPS = {
     "reports": "the model's three reports: its index, its solver scoring, its diagnostics",
 }
 
+_PAGE = """
+{% macro link(href, text) %}{% if href %}<a href='{{ href }}'>{{ text }}</a>{% else %}
+  {{ text }}{% endif %}{% endmacro %}
+{% macro failed(ok) %}{% if not ok %} <span class='failed'>FAILED</span>{% endif %}{% endmacro %}
+<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>
+<meta name='viewport' content='width=device-width, initial-scale=1.0'>
+<title>TCSExam reports</title>
+<link rel='stylesheet' href='{{ assets }}/datatables.css'>
+<link rel='stylesheet' href='{{ assets }}/report.css'>
+</head><body class='tcs-landing'><main><h1>TCSExam reports</h1>
+{% if simulated %}
+  <div class='tcs-banner'>{{ banner }}<span>Every number below comes from the kit's seeded
+  demo generator.</span></div>
+{% endif %}
+<p>One section per run set: a suite under one solver protocol. Models are ranked by their
+<b>TCSExam index</b> in points (30·P + 30·S + 30·C + 10·O; higher is better; it can exceed
+100), shown with <b>±</b> how far its 95% interval reaches (<b>+above / −below</b> when the
+interval is asymmetric); <b>could be first</b>: no model is significantly ahead of it. A model
+without an index (<b>incomplete</b>) is listed last. P, S, C, O are the track means (theorem,
+solver, construction, conjecture). Click a column to sort; hover a column name for its
+meaning.</p>
+<p>How the scores are computed, step by step, with exercises: <a href='teaching.html'>the
+teaching notebook</a> (a static copy; it reads offline).</p>
+{% if not sections %}
+  <p>No run set has been published in this folder yet.</p>
+{% else %}
+  <nav class='tcs-contents'>Run sets:
+  {% for s in sections %}
+    {% if not loop.first %}{{ " · " }}{% endif %}<a href='#{{ s.name }}'>{{ s.name }}</a>
+  {% endfor %}
+  </nav>
+{% endif %}
+{% if failures %}
+  <h2 class='failed'>{{ failures | length }} notebook(s) failed</h2><ul>
+  {% for f in failures %}
+    <li>{{ link(f.href, f.label) }}: {{ f.error }}</li>
+  {% endfor %}
+  </ul>
+{% endif %}
+{% for s in sections %}
+  <section id='{{ s.name }}'><h2>{{ s.suite }} · {{ s.protocol }} solver protocol</h2>
+  <p class='tcs-lead{{ "" if s.real else " open" }}'>{{ s.lead }}</p>
+  {% if s.changes %}
+    <div class='tcs-changes'>
+    {% if s.changes.since is none %}
+      <p>{{ s.changes.lines[0] }}</p>
+    {% else %}
+      <p><b>Since the previous publication ({{ s.changes.since }}):</b></p><ul>
+      {% for line in s.changes.lines %}<li>{{ line }}</li>{% endfor %}
+      </ul>
+    {% endif %}
+    </div>
+  {% endif %}
+  {% if s.description %}<p>{{ s.description }}</p>{% endif %}
+  <p>
+  {% if s.cohort %}
+    <b>{{ link(s.cohort.href, "Leaderboard and comparisons") }}</b> (the cohort
+    report){{ failed(s.cohort.ok) }}{{ " · " }}
+  {% endif %}
+  {{ s.count }} models: {{ s.statuses }}</p>
+  <div class='tcs-scroll'><table class='tcs-table'><thead><tr>
+  {% for h in s.headers %}
+    <th{% if h.classes %} class='{{ h.classes }}'{% endif %}
+    {% if h.tip %} title='{{ h.tip }}'{% endif %}>{{ h.label }}</th>
+  {% endfor %}
+  </tr></thead><tbody>
+  {% for r in s.rows %}
+    <tr><td class='num' data-order='{{ r.rank or "" }}'>{{ r.rank or "—" }}</td>
+    <td class='tcs-nowrap'>{{ link(r.href, r.model) }}</td>
+    <td class='num' data-order='{{ r.order }}'>{{ r.index }}
+    {% if r.reach %} <span class='tcs-reach'>{{ r.reach }}</span>{% endif %}</td>
+    <td>{{ r.could }}</td>
+    <td class='{{ r.status }}' data-order='{{ r.status_order }}'>{{ r.status }}</td>
+    {% for order, text in r.means %}<td class='num' data-order='{{ order }}'>{{ text }}</td>
+    {% endfor %}
+    <td class='tcs-nowrap'>
+    {% for nb in r.reports %}
+      {% if not loop.first %}{{ " · " }}{% endif %}{{ link(nb.href, nb.short) }}
+      {{ failed(nb.ok) }}
+    {% else %}—{% endfor %}
+    </td></tr>
+  {% endfor %}
+  </tbody></table></div>
+  <p>Files:
+  {% for href, text in s.files %}
+    {% if not loop.first %}{{ " · " }}{% endif %}{{ link(href, text) }}
+  {% endfor %}
+  · reference <code>{{ s.reference_id }}</code> · built {{ s.created_utc }}</p>
+  </section>
+{% endfor %}
+{{ environment }}</main><footer class='tcs-footer'>{{ footer }}
+{% for name, line in run_set_footers %}<br>{{ name }}: {{ line }}{% endfor %}
+</footer><script src='{{ assets }}/report.js'></script></body></html>
+"""
+
+
+def _joined(source: str) -> str:
+    """``source`` without its line breaks: none between two tags, a space within text.
+
+    A line break (and the indent after it) goes when the line before ends a tag (``>``,
+    ``}``) and the next begins one (``<``, ``{``); any other is one space, as in prose.
+
+    >>> _joined("<p>One\\n  two</p>\\n<p>{{ x }}\\n</p>")
+    '<p>One two</p><p>{{ x }}</p>'
+    """
+    lines = [line.strip() for line in source.strip().splitlines() if line.strip()]
+    text = lines[0]
+    for line in lines[1:]:
+        text += ("" if text.endswith((">", "}")) and line.startswith(("<", "{")) else " ") + line
+    return text
+
+
+def _escaped(value: Any) -> Any:
+    """A value as the page writes it: escaped by :func:`html.escape` unless marked safe."""
+    from markupsafe import Markup
+
+    return value if hasattr(value, "__html__") else Markup(html.escape(str(value)))
+
+
+@functools.lru_cache(maxsize=1)
+def _template():
+    """The page's template, compiled once: autoescaped, and an unknown name is an error."""
+    import jinja2
+
+    env = jinja2.Environment(autoescape=True, finalize=_escaped, undefined=jinja2.StrictUndefined)
+    return env.from_string(_joined(_PAGE))
+
 
 def _href(folder: str, relative: str | None) -> str | None:
-    if relative is None:
-        return None
-    return html.escape(urllib.parse.quote(f"{folder}/{relative}"))
-
-
-def _link(href: str | None, text: str) -> str:
-    return f"<a href='{href}'>{html.escape(text)}</a>" if href else html.escape(text)
+    return None if relative is None else urllib.parse.quote(f"{folder}/{relative}")
 
 
 def _ranked(summary: RunSetSummary) -> list[tuple[str, SummaryModel, int | None]]:
@@ -90,168 +218,124 @@ def _ranked(summary: RunSetSummary) -> list[tuple[str, SummaryModel, int | None]
     return [(m, e, ranks[m]) for m, e in with_index] + [(m, e, None) for m, e in without]
 
 
-def _reports_cell(folder: str, notebooks: list[NotebookFiles]) -> str:
-    by_name = {nb.name: nb for nb in notebooks}
-    links = []
-    for declared in MODEL_NOTEBOOKS:  # in the order of the declarations
-        nb = by_name.get(declared.name)
-        if nb is None:
-            continue
-        text = _link(_href(folder, nb.html), declared.short)
-        if not nb.ok:
-            text += " <span class='failed'>FAILED</span>"
-        links.append(text)
-    return " · ".join(links) if links else "—"
+def _headers(level: str) -> list[dict[str, str]]:
+    """The table's column heads: label, classes (numbers right-aligned) and tooltip."""
+    columns = [("rank", True), ("model", False), ("index", True), ("could be first", False),
+               ("status", False), *((TRACK_LETTERS[t], True) for t in TRACKS),
+               ("reports", False)]  # fmt: skip
+    heads = []
+    for name, numeric in columns:
+        label = "index ± interval" if name == "index" else name
+        nowrap = len(label) <= 14
+        classes = " ".join(c for c, on in (("num", numeric), ("tcs-nowrap", nowrap)) if on)
+        heads.append({"label": label, "classes": classes,
+                      "tip": _TIPS.get(name, "").replace("{level}", level)})  # fmt: skip
+    return heads
 
 
-def _header(name: str, numeric: bool, level: str) -> str:
-    tip = _TIPS.get(name, "").replace("{level}", level)
-    label = "index ± interval" if name == "index" else name
-    classes = " ".join(c for c in ("num" if numeric else "", "" if len(label) > 14 else
-                                   "tcs-nowrap") if c)  # fmt: skip
-    css = f" class='{classes}'" if classes else ""
-    title = f" title='{html.escape(tip)}'" if tip else ""
-    return f"<th{css}{title}>{html.escape(label)}</th>"
+def _order(value: float | None) -> str:
+    """A number as the table's script sorts it (``''``: no value, kept last)."""
+    return "" if value is None else repr(float(value))
 
 
-def _model_row(
-    folder: str, model: str, entry: SummaryModel, rank: int | None, nbs: list[NotebookFiles]
-) -> str:
-    index_page = next((nb for nb in nbs if nb.name == "index" and nb.html), None)
-    name = _link(_href(folder, index_page.html) if index_page else None, model)
-    status = html.escape(entry.status)
+def _index_text(entry: SummaryModel) -> tuple[str, str]:
+    """The index as shown, and how far its interval reaches (``''`` when not known)."""
     if entry.index is None:
-        index, order = "no index", ""
-    else:
-        order = repr(float(entry.index))
-        if entry.index_ci is not None:
-            shown, reach = index_parts(entry.index, *entry.index_ci)
-        elif entry.index_ci_half_width is not None:  # a run set written before bounds were kept
-            shown, reach = points(entry.index), f"± {points(entry.index_ci_half_width)}"
-        else:
-            shown, reach = points(entry.index), ""
-        index = html.escape(shown)
-        if reach:  # on a phone the reach wraps under the index
-            index += f" <span class='tcs-reach'>{html.escape(reach)}</span>"
+        return "no index", ""
+    if entry.index_ci is not None:
+        return index_parts(entry.index, *entry.index_ci)
+    if entry.index_ci_half_width is not None:  # a run set written before bounds were kept
+        return points(entry.index), f"± {points(entry.index_ci_half_width)}"
+    return points(entry.index), ""
+
+
+def _row(folder: str, model: str, entry: SummaryModel, rank: int | None,
+         notebooks: list[NotebookFiles]) -> dict[str, Any]:  # fmt: skip
+    """One model's row: rank, linked name, index and reach, status, P S C O, reports."""
+    by_name = {nb.name: nb for nb in notebooks}
+    index_page = next((nb for nb in notebooks if nb.name == "index" and nb.html), None)
+    shown, reach = _index_text(entry)
     could = "—" if entry.index is None else "yes" if entry.could_be_first else "no"
-    letters = [TRACK_LETTERS[t] for t in TRACKS]
     means = entry.track_means
-    cells = [
-        f"<td class='num' data-order='{'' if rank is None else rank}'>{rank or '—'}</td>",
-        f"<td class='tcs-nowrap'>{name}</td>",
-        f"<td class='num' data-order='{order}'>{index}</td>",
-        f"<td>{could}</td>",
-        f"<td class='{status}' data-order='{MODEL_STATUSES.index(entry.status)}'>{status}</td>",
-        *(
-            f"<td class='num' data-order='{'' if means[x] is None else repr(float(means[x]))}'>"
-            f"{mean(means[x])}</td>"
-            for x in letters
-        ),
-        f"<td class='tcs-nowrap'>{_reports_cell(folder, nbs)}</td>",
-    ]
-    return "<tr>" + "".join(cells) + "</tr>"
+    return {
+        "rank": rank,
+        "model": model,
+        "href": _href(folder, index_page.html) if index_page else None,
+        "order": _order(entry.index),
+        "index": shown,
+        "reach": reach,
+        "could": could,
+        "status": entry.status,
+        "status_order": MODEL_STATUSES.index(entry.status),
+        "means": [(_order(means[x]), mean(means[x])) for x in (TRACK_LETTERS[t] for t in TRACKS)],
+        "reports": [  # in the order of the declarations
+            {
+                "href": _href(folder, by_name[d.name].html),
+                "short": d.short,
+                "ok": by_name[d.name].ok,
+            }  # fmt: skip
+            for d in MODEL_NOTEBOOKS
+            if d.name in by_name
+        ],
+    }
 
 
-def _changes_box(changes: Changes | None) -> str:
-    """What changed since the run set's previous publication (nothing without a history)."""
-    if changes is None:
-        return ""
-    lines = changes.lines()
-    if changes.since is None:
-        return f"<div class='tcs-changes'><p>{html.escape(lines[0])}</p></div>"
-    items = "".join(f"<li>{html.escape(line)}</li>" for line in lines)
-    head = f"Since the previous publication ({changes.since}):"
-    return f"<div class='tcs-changes'><p><b>{html.escape(head)}</b></p><ul>{items}</ul></div>"
-
-
-def _run_set_section(manifest: RunSetDocument, changes: Changes | None = None) -> str:
+def _section(manifest: RunSetDocument, changes: Changes | None) -> dict[str, Any]:
+    """What one run set's section shows: its lead, changes, models and files."""
     folder = manifest.folder
-    name = html.escape(manifest.name)
     summary = manifest.summary
     ranked = _ranked(summary)
     level = summary.level or 0.95
     leaders = summary.leader_group
     if leaders is None:
         leaders = [m for m, e, _ in ranked if e.could_be_first]
-    n_ranked = sum(1 for _, _, rank in ranked if rank is not None)
-    lead, real = lead_sentence(leaders, n_ranked, level)
+    lead, real = lead_sentence(leaders, sum(1 for *_, rank in ranked if rank is not None), level)
     counts = Counter(entry.status for _, entry, _ in ranked)
-    statuses = ", ".join(f"{counts[s]} {s}" for s in MODEL_STATUSES if counts[s])
-    out = [
-        f"<section id='{name}'><h2>{html.escape(manifest.suite)} · "
-        f"{html.escape(manifest.protocol)} solver protocol</h2>",
-        f"<p class='tcs-lead{'' if real else ' open'}'>{html.escape(lead)}</p>",
-        _changes_box(changes),
-    ]
-    if manifest.description and not manifest.simulated:
-        out.append(f"<p>{html.escape(manifest.description)}</p>")
     cohort = manifest.cohort
-    what = [f"{len(ranked)} models: {statuses}"]
-    if cohort and cohort.html:
-        failed = "" if cohort.ok else " <span class='failed'>FAILED</span>"
-        link = _link(_href(folder, cohort.html), "Leaderboard and comparisons")
-        what.insert(0, f"<b>{link}</b> (the cohort report){failed}")
-    out.append(f"<p>{' · '.join(what)}</p>")
-    out.append(_models_table(manifest, ranked, level))
-    out.append(_files_line(manifest))
-    return "".join(out)
-
-
-def _models_table(manifest: RunSetDocument, ranked: list, level: float) -> str:
-    """The run set's models, a row each, in a table a reader can sort."""
-    percent = f"{level:.0%}"
-    letters = [TRACK_LETTERS[t] for t in TRACKS]
-    columns = [("rank", True), ("model", False), ("index", True), ("could be first", False),
-               ("status", False), *((x, True) for x in letters), ("reports", False)]  # fmt: skip
     notebooks = manifest.notebooks
-    return (
-        "<div class='tcs-scroll'><table class='tcs-table'><thead><tr>"
-        + "".join(_header(c, numeric, percent) for c, numeric in columns)
-        + "</tr></thead><tbody>"
-        + "".join(
-            _model_row(manifest.folder, model, entry, rank, notebooks.get(model, []))
-            for model, entry, rank in ranked
-        )
-        + "</tbody></table></div>"
-    )
+    return {
+        "name": manifest.name,
+        "suite": manifest.suite,
+        "protocol": manifest.protocol,
+        "lead": lead,
+        "real": real,
+        "changes": changes and {"since": changes.since, "lines": changes.lines()},
+        "description": None if manifest.simulated else manifest.description,
+        "cohort": cohort and cohort.html and {"href": _href(folder, cohort.html), "ok": cohort.ok},
+        "count": len(ranked),
+        "statuses": ", ".join(f"{counts[s]} {s}" for s in MODEL_STATUSES if counts[s]),
+        "headers": _headers(f"{level:.0%}"),
+        "rows": [_row(folder, m, e, rank, notebooks.get(m, [])) for m, e, rank in ranked],
+        "files": [
+            (_href(folder, manifest.index_json), "index JSON"),
+            *(
+                [(_href(folder, manifest.stats_json), "intervals JSON")]
+                if manifest.stats_json
+                else []
+            ),
+            (_href(folder, manifest.attempts), "attempts (solver rows filled)"),
+            (_href(folder, manifest.kernel_log), "kernel log"),
+        ],  # fmt: skip
+        "reference_id": str(manifest.reference_id),
+        "created_utc": manifest.created_utc,
+    }
 
 
-def _files_line(manifest: RunSetDocument) -> str:
-    """The run set's files, its reference and when it was built; the section's end."""
-    folder = manifest.folder
-    files = [
-        _link(_href(folder, manifest.index_json), "index JSON"),
-        *(
-            [_link(_href(folder, manifest.stats_json), "intervals JSON")]
-            if manifest.stats_json
-            else []
-        ),
-        _link(_href(folder, manifest.attempts), "attempts (solver rows filled)"),
-        _link(_href(folder, manifest.kernel_log), "kernel log"),
+def _failures(manifests: list[RunSetDocument]) -> list[dict[str, str | None]]:
+    """Every notebook that failed: where (run set, model or cohort, notebook), its page."""
+    return [
+        {
+            "label": f"{m.name}/{where}/{nb.name}",
+            "href": _href(m.folder, nb.html),
+            "error": nb.error or "",
+        }  # fmt: skip
+        for m in manifests
+        for where, nb in [
+            *([("cohort", m.cohort)] if m.cohort else []),
+            *((model, nb) for model, nbs in m.notebooks.items() for nb in nbs),
+        ]
+        if not nb.ok
     ]
-    return (
-        f"<p>Files: {' · '.join(files)} · reference "
-        f"<code>{html.escape(str(manifest.reference_id))}</code> · built "
-        f"{html.escape(manifest.created_utc)}</p></section>"
-    )
-
-
-_INTRO = (
-    "<p>One section per run set: a suite under one solver protocol. Models are ranked by "
-    "their <b>TCSExam index</b> in points (30·P + 30·S + 30·C + 10·O; higher is better; it "
-    "can exceed 100), shown with <b>±</b> how far its 95% interval reaches (<b>+above / "
-    "−below</b> when the interval is asymmetric); <b>could be "
-    "first</b>: no model is significantly ahead of it. A model without an index "
-    "(<b>incomplete</b>) is listed last. P, S, C, O are the track means (theorem, solver, "
-    "construction, conjecture). Click a column to sort; hover a column name for its "
-    "meaning.</p>"
-)
-
-
-_TEACHING = (
-    "<p>How the scores are computed, step by step, with exercises: <a href='teaching.html'>"
-    "the teaching notebook</a> (a static copy; it reads offline).</p>"
-)
 
 
 def build_landing_page(
@@ -268,78 +352,33 @@ def build_landing_page(
     >>> "<h1>TCSExam reports</h1>" in page, "SIMULATED" in page
     (True, False)
     """
-    simulated = any(m.simulated for m in manifests)
-    parts = [
-        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
-        "<meta name='viewport' content='width=device-width, initial-scale=1.0'>",
-        "<title>TCSExam reports</title>",
-        f"<link rel='stylesheet' href='{ASSETS}/datatables.css'>",
-        f"<link rel='stylesheet' href='{ASSETS}/report.css'>",
-        "</head><body class='tcs-landing'><main><h1>TCSExam reports</h1>",
-    ]
-    if simulated:
-        parts.append(
-            f"<div class='tcs-banner'>{SIMULATED_TEXT}<span>Every number below comes from "
-            "the kit's seeded demo generator.</span></div>"
-        )
-    parts.append(_INTRO)
-    parts.append(_TEACHING)
-    if not manifests:
-        parts.append("<p>No run set has been published in this folder yet.</p>")
-    else:
-        parts.append(
-            "<nav class='tcs-contents'>Run sets: "
-            + " · ".join(
-                f"<a href='#{html.escape(m.name)}'>{html.escape(m.name)}</a>" for m in manifests
-            )
-            + "</nav>"
-        )
-    parts.append(_failures_html(manifests))
-    parts.extend(_run_set_section(m, _changes(history, m.name)) for m in manifests)
-    parts.append(_footer_html(manifests))
-    return "".join(parts)
+    from markupsafe import Markup
 
-
-def _failures_html(manifests: list[RunSetDocument]) -> str:
-    """Every notebook that failed, linked to its page where it has one ('' when none)."""
-    failures = [
-        (m, label, nb)
-        for m in manifests
-        for label, nb in [
-            *([("cohort", m.cohort)] if m.cohort else []),
-            *((model, nb) for model, nbs in m.notebooks.items() for nb in nbs),
-        ]
-        if not nb.ok
-    ]
-    if not failures:
-        return ""
-    items = []
-    for manifest, where, nb in failures:
-        label = html.escape(f"{manifest.name}/{where}/{nb.name}")
-        link = _href(manifest.folder, nb.html)
-        text = f"<a href='{link}'>{label}</a>" if link else label
-        items.append(f"<li>{text}: {html.escape(nb.error or '')}</li>")
-    return f"<h2 class='failed'>{len(failures)} notebook(s) failed</h2><ul>{''.join(items)}</ul>"
-
-
-def _footer_html(manifests: list[RunSetDocument]) -> str:
-    """The environment, and the footer: the kit's line, then one line per run set."""
     metrics = sorted({m.metric_id for m in manifests if m.metric_id})
-    run_sets = "".join(
-        f"<br>{html.escape(m.name)}: "
-        + footer_html(
-            suite=m.summary.suite,
-            protocol=m.summary.solver_protocol,
-            reference_id=str(m.reference_id),
-            with_kit=False,
-        )
-        for m in manifests
+    page = _template().render(
+        assets=ASSETS,
+        simulated=any(m.simulated for m in manifests),
+        banner=SIMULATED_BANNER,
+        sections=[_section(m, _changes(history, m.name)) for m in manifests],
+        failures=_failures(manifests),
+        environment=Markup(environment_html(describe_environment("report"))),
+        footer=Markup(footer_html(metric_id=", ".join(metrics))),
+        run_set_footers=[
+            (
+                m.name,
+                Markup(
+                    footer_html(
+                        suite=m.summary.suite,
+                        with_kit=False,
+                        protocol=m.summary.solver_protocol,
+                        reference_id=str(m.reference_id),
+                    )
+                ),
+            )  # fmt: skip
+            for m in manifests
+        ],
     )
-    return (
-        f"{environment_html(describe_environment('report'))}"
-        f"</main><footer class='tcs-footer'>{footer_html(metric_id=', '.join(metrics))}"
-        f"{run_sets}</footer><script src='{ASSETS}/report.js'></script></body></html>\n"
-    )
+    return page + "\n"
 
 
 def write_landing_page(output: str | os.PathLike[str]) -> Path:

@@ -108,3 +108,23 @@ def test_the_footer_names_the_kit_metric_and_build_date_and_each_run_sets_refere
         "lite-offline: reference r · suite lite · solver protocol offline",
         "full-online: reference r · suite full · solver protocol online",
     ]
+
+
+def test_failures_are_listed_escaped_and_a_model_without_pages_shows_a_dash():
+    manifest = _manifest({"a": _entry("complete", 60.0, 1, 5.0, True),
+                          "b": _entry("complete", 50.0, 2, 5.0)})  # fmt: skip
+    data = manifest.data
+    data["description"] = "x <b> & 'y'"
+    data["notebooks"]["a"] = []
+    failed = data["notebooks"]["b"][2]
+    failed.update(ok=False, error="ValueError: <bad> & 'worse'")
+    page = build_landing_page([RunSetDocument(data, folder="lite-offline")])
+    assert "<h2 class='failed'>1 notebook(s) failed</h2>" in page
+    assert (
+        "<li><a href='lite-offline/models/b/diagnostics.html'>lite-offline/b/diagnostics</a>: "
+        "ValueError: &lt;bad&gt; &amp; &#x27;worse&#x27;</li>"
+    ) in page
+    assert "diagnostics</a> <span class='failed'>FAILED</span></td>" in page
+    assert "<p>x &lt;b&gt; &amp; &#x27;y&#x27;</p>" in page  # not simulated: its description
+    rows = re.findall(r"<tr><td class='num'.*?</tr>", page)
+    assert rows[0].endswith("<td class='tcs-nowrap'>—</td></tr>")  # a has no pages
