@@ -216,15 +216,7 @@ def render_run_sets(
     try:
         for out in outgoing:
             out.stage()
-        to_run: list[tuple[_Outgoing, NotebookJob]] = []
-        for out in outgoing:
-            for job in out.jobs:
-                decision = plan.decisions[job.label]
-                if decision.entry is not None:
-                    out.add(_reuse(out.store, decision.entry, job), decision.inputs.key)
-                else:
-                    to_run.append((out, replace(job, why=decision.why)))
-                    out.waiting += 1
+        to_run = _reuse_or_queue(outgoing, plan.decisions)
         say(describe_reuse(list(plan.decisions.values())))
         for out in outgoing:
             if not out.waiting:
@@ -233,14 +225,8 @@ def render_run_sets(
         def finished(position: int, outcome: NotebookOutcome) -> None:
             out, job = to_run[position]
             assert outcome.label == job.label
-            key = None
-            if outcome.ok and outcome.html is not None:
-                try:
-                    key = _store_page(out.store, plan.decisions[job.label], outcome, _tidy(out.rs))
-                except OSError as exc:  # the page is published; it is not stored for reuse
-                    say(f"[{job.label}] not stored for reuse: {exc.strerror or exc}")
             out.waiting -= 1
-            out.add(outcome, key)
+            out.add(outcome, _stored_key(out, plan.decisions[job.label], outcome, say))
             if not out.waiting:
                 out.publish(order, landing, say)
 
@@ -251,6 +237,36 @@ def render_run_sets(
         for out in outgoing:  # interrupted or failed: nothing half-written stays
             out.discard_unpublished()
     return plan.run_sets, landing
+
+
+def _reuse_or_queue(
+    outgoing: list[_Outgoing], decisions: dict[str, Decision]
+) -> list[tuple[_Outgoing, NotebookJob]]:
+    """Link each reused page into its staging folder; return the jobs to run, in order."""
+    to_run: list[tuple[_Outgoing, NotebookJob]] = []
+    for out in outgoing:
+        for job in out.jobs:
+            decision = decisions[job.label]
+            if decision.entry is not None:
+                out.add(_reuse(out.store, decision.entry, job), decision.inputs.key)
+            else:
+                to_run.append((out, replace(job, why=decision.why)))
+                out.waiting += 1
+    return to_run
+
+
+def _stored_key(
+    out: _Outgoing, decision: Decision, outcome: NotebookOutcome, say: Progress
+) -> str | None:
+    """Store a page that ran for reuse; its store key (``None``: it failed, or the store
+    could not take it, which is said: the page is published all the same)."""
+    if not outcome.ok or outcome.html is None:
+        return None
+    try:
+        return _store_page(out.store, decision, outcome, _tidy(out.rs))
+    except OSError as exc:
+        say(f"[{outcome.label}] not stored for reuse: {exc.strerror or exc}")
+        return None
 
 
 @dataclass

@@ -105,50 +105,89 @@ def run_jobs(
     """
     if not jobs:
         return
-    context = get_context("spawn")
-    pending = list(range(len(jobs)))
-    pool: list[_Worker] = []
+    pool = _Pool(jobs, function, private_folder)
     try:
-        for _ in range(max(1, min(workers, len(jobs)))):
-            pool.append(_Worker(context, function, private_folder))
-        busy: dict[Any, _Worker] = {}
-
-        def assign(worker: _Worker) -> None:
-            worker.position = pending.pop(0)
-            worker.conn.send(jobs[worker.position])
-            busy[worker.conn] = worker
-            busy[worker.process.sentinel] = worker
-
-        for worker in pool:
-            if pending:
-                assign(worker)
-        while busy:
-            for ready in wait(list(busy)):
-                worker = busy.get(ready)
-                if worker is None or worker.position is None:
+        pool.start(max(1, min(workers, len(jobs))))
+        while pool.busy:
+            for ready in wait(list(pool.busy)):
+                ended = pool.collect(ready)
+                if ended is None:  # the other half of a worker already collected
                     continue
-                position = worker.position
-                del busy[worker.conn], busy[worker.process.sentinel]
-                worker.position = None
-                try:
-                    state, value = worker.conn.recv() if ready is worker.conn else ("died", None)
-                except (EOFError, OSError):
-                    state, value = "died", None
-                if state == "died":
-                    # its pipe can close before the process is reaped: wait for its exit code
-                    worker.process.join(timeout=WORKER_EXIT_SECONDS)
-                    code = worker.process.exitcode
-                    worker.kill()
-                    pool.remove(worker)
-                    value = f"worker process ended (exit code {code})"
-                    if pending:
-                        worker = _Worker(context, function, private_folder)
-                        pool.append(worker)
+                worker, position, state, value = ended
                 on_result(position, state, value)
-                if pending and worker in pool:
-                    assign(worker)
-        for worker in pool:
-            worker.conn.send(None)
+                if worker is not None and pool.pending:
+                    pool.assign(worker)
+        pool.stop()
     finally:
-        for worker in pool:
+        pool.kill()
+
+
+class _Pool:
+    """The workers of one :func:`run_jobs` call, the job each one runs, the jobs to start.
+
+    ``busy`` maps both the pipe and the process sentinel of each busy worker to it: either
+    becomes ready when its job ends (a result sent, or the process gone).
+    """
+
+    def __init__(
+        self, jobs: list[Any], function: Callable[[Any], Any], private_folder: Path | None
+    ) -> None:
+        self.context = get_context("spawn")
+        self.jobs = jobs
+        self.function = function
+        self.private_folder = private_folder
+        self.pending = list(range(len(jobs)))
+        self.workers: list[_Worker] = []
+        self.busy: dict[Any, _Worker] = {}
+
+    def _new_worker(self) -> _Worker:
+        worker = _Worker(self.context, self.function, self.private_folder)
+        self.workers.append(worker)
+        return worker
+
+    def start(self, count: int) -> None:
+        """Start ``count`` workers, then give each its first job."""
+        for _ in range(count):
+            self._new_worker()
+        for worker in self.workers:
+            if self.pending:
+                self.assign(worker)
+
+    def assign(self, worker: _Worker) -> None:
+        """Send the next pending job to ``worker``."""
+        worker.position = self.pending.pop(0)
+        worker.conn.send(self.jobs[worker.position])
+        self.busy[worker.conn] = worker
+        self.busy[worker.process.sentinel] = worker
+
+    def collect(self, ready: Any) -> tuple[_Worker | None, int, str, Any] | None:
+        """The job that ended on ``ready``: the worker free for another job (``None``: it
+        died and none is needed in its place), the job's position, its state and value."""
+        worker = self.busy.get(ready)
+        if worker is None or worker.position is None:
+            return None
+        position = worker.position
+        del self.busy[worker.conn], self.busy[worker.process.sentinel]
+        worker.position = None
+        try:
+            state, value = worker.conn.recv() if ready is worker.conn else ("died", None)
+        except (EOFError, OSError):
+            state, value = "died", None
+        if state != "died":
+            return worker, position, state, value
+        # its pipe can close before the process is reaped: wait for its exit code
+        worker.process.join(timeout=WORKER_EXIT_SECONDS)
+        code = worker.process.exitcode
+        worker.kill()
+        self.workers.remove(worker)
+        replacement = self._new_worker() if self.pending else None
+        return replacement, position, "died", f"worker process ended (exit code {code})"
+
+    def stop(self) -> None:
+        """Tell every worker there is no more work."""
+        for worker in self.workers:
+            worker.conn.send(None)
+
+    def kill(self) -> None:
+        for worker in self.workers:
             worker.kill()

@@ -171,3 +171,15 @@ def test_after_sigkill_workers_and_kernels_stop_and_the_published_run_stays(run_
     ]  # the killed run's staging folder (the next run removes it), and the store
     assert Store(out).verify() == []  # consistent: nothing half-written is named
     assert [p.name for p in remove_stale_staging(out)] == [f".lite-offline.staging-{process.pid}"]
+
+
+def test_a_worker_that_dies_is_reported_and_replaced_while_jobs_remain():
+    """``run_jobs`` with one worker: each job ends its worker's process (``os._exit``
+    with the job as exit code), so every job after the first runs in a replacement."""
+    from tcsexam_lib.reports.workers import run_jobs
+
+    results: dict[int, tuple[str, str]] = {}
+    run_jobs([3, 4, 5], 1, os._exit, lambda k, state, value: results.update({k: (state, value)}))
+    assert results == {
+        k: ("died", f"worker process ended (exit code {code})") for k, code in enumerate((3, 4, 5))
+    }
