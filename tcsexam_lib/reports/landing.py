@@ -38,6 +38,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from markupsafe import Markup
+
 from ..environment import describe_environment
 from ..number_format import index_parts, mean, points
 from ..outputfiles import write_text_atomic
@@ -187,8 +189,6 @@ def _joined(source: str) -> str:
 
 def _escaped(value: Any) -> Any:
     """A value as the page writes it: escaped by :func:`html.escape` unless marked safe."""
-    from markupsafe import Markup
-
     return value if hasattr(value, "__html__") else Markup(html.escape(str(value)))
 
 
@@ -352,8 +352,6 @@ def build_landing_page(
     >>> "<h1>TCSExam reports</h1>" in page, "SIMULATED" in page
     (True, False)
     """
-    from markupsafe import Markup
-
     metrics = sorted({m.metric_id for m in manifests if m.metric_id})
     page = _template().render(
         assets=ASSETS,
