@@ -1,15 +1,16 @@
 """Soak check of the report runner: no notebook lost to a kernel that could not start.
 
-Run with ``make bench-soak`` (about 7 minutes on two idle cores, longer on a busy
-machine). It writes the Full-size SIMULATED run set once (``tcsexam demo generate --scale
-full``, as ``make report-full-size`` does: 61 notebooks), then renders it with ``tcsexam
-report`` three times in a row at ``-j 2`` and once at ``-j 4`` (into ``build/bench-soak/``),
-and prints for each round the notebooks run, lost (every notebook that did not run, whatever
-the cause), the kernels started again and what the kernel log holds besides its header (shutdown
-errors: a kernel interrupted on its way out, or one that did not stop cleanly on its
-shutdown request, which the runner logs), then the totals against the goals: 0 lost of at
-least 240, and no line in the kernel logs besides their headers. Nothing is asserted; the exit
-status is 0 whatever the figures.
+Run with ``make bench-soak`` (about 7 minutes on two idle cores, longer on a busy machine).
+It writes the Full-size SIMULATED run set once (``tcsexam demo generate --scale full``, as
+``make report-full-size`` does: 61 notebooks), then renders it with ``tcsexam report
+--force`` three times in a row at ``-j 2`` and once at ``-j 4`` (into ``build/bench-soak/``;
+without ``--force`` a round would reuse every page the round before it published, and run
+nothing), and prints for each round the notebooks run, lost (every notebook that did not
+run, whatever the cause), the kernels started again and what the kernel log holds besides
+its header (shutdown errors: a kernel interrupted on its way out, or one that did not stop
+cleanly on its shutdown request, which the runner logs), then the totals against the goals:
+0 lost of at least 240, and no line in the kernel logs besides their headers. Nothing is
+asserted; the exit status is 0 whatever the figures.
 
 ``--transport tcp`` runs the same rounds with kernels over TCP, the fallback of platforms
 without IPC (it replaces the runner's choice of transport, as the unit tests do), to see
@@ -52,6 +53,7 @@ def _report(jobs: int, transport: str) -> dict[str, object]:
         str(jobs),
         "--output",
         str(OUTPUT),
+        "--force",
     ]
     started = time.monotonic()
     done = subprocess.run(command, cwd=KIT, capture_output=True, text=True)
