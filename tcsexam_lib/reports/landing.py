@@ -273,7 +273,7 @@ def _row(folder: str, model: str, entry: SummaryModel, rank: int | None,
                 "href": _href(folder, by_name[d.name].html),
                 "short": d.short,
                 "ok": by_name[d.name].ok,
-            }  # fmt: skip
+            }
             for d in MODEL_NOTEBOOKS
             if d.name in by_name
         ],
