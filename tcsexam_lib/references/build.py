@@ -150,8 +150,6 @@ def build_reference_from_runs(
     problems = _undeclared_run_files(run_paths, declared["tasks"], tasks_path)
     if problems:
         raise InputRefused.from_problems("Reference runs refused", problems)
-    rel_floor = declared["scale_floor_relative"]
-    abs_floor = declared["scale_floor_absolute"]
     out_tasks, unscored, run_files = _compose_tasks(declared, run_paths, problems)
     if problems:
         raise InputRefused.from_problems("Reference runs refused", problems)
@@ -162,8 +160,8 @@ def build_reference_from_runs(
     if declared.get("simulated"):
         data["simulated"] = True
     data.update(
-        scale_floor_relative=rel_floor,
-        scale_floor_absolute=abs_floor,
+        scale_floor_relative=declared["scale_floor_relative"],
+        scale_floor_absolute=declared["scale_floor_absolute"],
         tasks=out_tasks,
         unscored_reference_instances=unscored,
         provenance=_provenance(tasks_path, tasks_digest, run_files),
