@@ -146,6 +146,7 @@ SUMMARY_MODELS = 10
 
 def _cmd_stats(args: argparse.Namespace) -> int:
     from ..stats.command import write_stats
+    from ..stats.wording import pairs_sentence
 
     result = write_stats(**arguments(args, "index", "output", "resamples", "seed", "level"))
     head = result.head
@@ -167,14 +168,20 @@ def _cmd_stats(args: argparse.Namespace) -> int:
         say(f"... and {len(unranked) - SUMMARY_MODELS} more models without an index")
     pairs = result.pairs
     if len(pairs):
-        say(f"pairs: {pairs.count_significant()} of {len(pairs)} differ after Holm at {level}")
+        sentence = pairs_sentence(
+            pairs.count_significant(), len(pairs), head.level, head.pairs_untested
+        )
+        say(f"pairs: {sentence[0].lower()}{sentence[1:]}")
     leaders = head.leader_group
     if leaders:
         shown = ", ".join(leaders[:SUMMARY_MODELS])
         more = f" and {len(leaders) - SUMMARY_MODELS} more" if len(leaders) > SUMMARY_MODELS else ""
-        say(f"could be first (no model significantly ahead): {shown}{more}")
-    say(f"tie groups: {len(head.tie_groups)} (no group holds a significant pair; they may overlap)")
-    say("method: analytic intervals and tests (see the file's method); nothing resampled")
+        say(f"could be first (no model shown to be ahead): {shown}{more}")
+    groups = len(head.tie_groups)
+    say(f"tie groups: {groups} (no group holds a pair shown to differ; they may overlap)")
+    for note in head.notes:
+        say(f"note: {note}")
+    say("method: sign-flip tests, analytic intervals (see the file's method); nothing resampled")
     say(f"-> {args.output}")
     if head.simulated:
         say(SIMULATED_NOTE)

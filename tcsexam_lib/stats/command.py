@@ -5,10 +5,8 @@
 :mod:`~tcsexam_lib.stats.power`, and returns (and optionally writes) the JSON document.
 The index itself is never changed: intervals are reported beside it.
 
-A cohort of ``M`` models has ``M (M - 1) / 2`` pairs (499,500 at 1,000 models), so the
-pairs are kept as columns (:class:`PairTable`) and written straight from them
-(:mod:`.document`); :func:`write_stats` is what the command line calls, and
-:func:`run_stats` the same with the pairs as a list of dictionaries.
+The pairs stay columns (:class:`PairTable`, :mod:`.document`); :func:`write_stats` is
+what the command line calls, :func:`run_stats` the same with the pairs as dictionaries.
 """
 
 from __future__ import annotations
@@ -37,6 +35,8 @@ from .power import (
     decompose_track_variance,
     project_index_se,
 )
+from .signflip import smallest_p
+from .wording import name_list
 
 #: Largest ``--resamples`` accepted (recorded only: no figure is resampled).
 MAX_RESAMPLES = 1_000_000
@@ -350,7 +350,8 @@ def build_stats_document(
     head["tie_groups"] = (
         [] if analysis is None else [[names[i] for i in g] for g in analysis.tie_groups]
     )
-    head["notes"] = _notes(source, n_tasks, models, few_repeats)
+    head["notes"] = _notes(source, n_tasks, models, few_repeats, level)
+    head["pairs_untested"] = _untested(source, n_tasks)
     pairs = PairTable.empty() if analysis is None else PairTable(names, analysis.pairs, n_tasks)
     return ComputedStats(StatsDocument(head), pairs)
 
@@ -442,9 +443,12 @@ def _unranked_model(entry: Any) -> dict[str, Any]:
     }
 
 
-def _names(models: list[str], limit: int = 5) -> str:
-    shown = ", ".join(models[:limit])
-    return shown if len(models) <= limit else f"{shown} and {len(models) - limit} more"
+def _untested(source: IndexInput, n_tasks: list[int]) -> str | None:
+    """Why no pair could be tested (``pairs_untested``), or ``None``."""
+    single = ", ".join(t for t, n in zip(TRACKS, n_tasks, strict=True) if n < 2)
+    if len(source.ranked) >= 2 and single:
+        return f"fewer than two tasks in {single}, so how much its tasks differ cannot be seen"
+    return None
 
 
 def _notes(
@@ -452,13 +456,13 @@ def _notes(
     n_tasks: list[int],
     models: dict[str, dict[str, Any]],
     few_repeats: dict[str, list[str]],
+    level: float,
 ) -> list[str]:
-    notes = []
-    ranked = set(source.ranked)
+    notes, ranked = [], set(source.ranked)
     unranked = [m for m in source.models if m not in ranked]
     if unranked:
         notes.append(
-            f"without an index (incomplete): {_names(unranked)}; listed with null intervals "
+            f"without an index (incomplete): {name_list(unranked)}; listed with null intervals "
             "and no rank, left out of pairs, ranking, leader group and tie groups"
         )
     single = [t for t, n in zip(TRACKS, n_tasks, strict=True) if n < 2]
@@ -466,22 +470,30 @@ def _notes(
         bounded = [t for t in single if TRACK_RANGES[t][1] == 1.0]
         notes.append(
             f"fewer than two tasks in {', '.join(single)}: no standard deviation there, so "
-            "index_se and the pairs' se, ci and p-values are null"
+            "index_se and the pairs' se, ci and p-values are null: the pairs cannot be tested"
             + (f" (the track intervals of {', '.join(bounded)} need no spread)" if bounded else "")
         )
     if len(source.ranked) < 2:
         notes.append("fewer than two models with an index: no pairs")
+    pairs, tasks = len(source.ranked) * (len(source.ranked) - 1) // 2, sum(n_tasks)
+    if pairs and not single and smallest_p(tasks) > (1.0 - level) / pairs:
+        notes.append(
+            f"no pair can be shown to differ: with {tasks} tasks the smallest p-value a pair "
+            f"can reach is 2/2^{tasks} = {smallest_p(tasks):.3g}, above Holm's first step "
+            f"{1.0 - level:g}/{pairs} = {(1.0 - level) / pairs:.3g}; more tasks, not more "
+            "attempts, would change that"
+        )
     no_attempt_se = [m for m in source.ranked if models[m]["attempt_se"] is None]
     if no_attempt_se:
         notes.append(
-            f"attempt_se is null for {_names(no_attempt_se)}: some track has no task with two "
+            f"attempt_se is null for {name_list(no_attempt_se)}: some track has no task with two "
             "or more attempts, so attempt noise cannot be told from task differences there"
         )
     few = {m: tracks for m, tracks in few_repeats.items() if tracks}
     if few:
         tracks = sorted({t for ts in few.values() for t in ts}, key=TRACKS.index)
         notes.append(
-            f"warning: the variance components of {_names(list(few))} rest on fewer than "
+            f"warning: the variance components of {name_list(list(few))} rest on fewer than "
             f"{FEW_REPEATED_TASKS} repeated tasks in {', '.join(tracks)}: attempt_variance, "
             "attempt_se and the projected standard errors are rough there"
         )

@@ -280,6 +280,10 @@ class StatsDocument(Record):
         ),
     ] = field()
     notes: list[str] = field(default=())
+    pairs_untested: Annotated[
+        str | None,
+        Doc("why no pair could be tested (every p-value null), or null when they were"),
+    ] = None
     leader_group: list[str] = field()
 
     def result(self, model: str) -> StatsModel:

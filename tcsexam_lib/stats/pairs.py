@@ -2,64 +2,27 @@
 
 Two models answered the same tasks, so they are compared task by task: per track, ``d``
 is the task mean of model a minus that of model b; their ``delta`` is the index of a
-minus the index of b (the weighted sum of the track means of ``d``).
+minus the index of b, the sum over tasks of the parts ``W_t / n_t * d``.
 
-**The test** (null hypothesis: the two models have the same expected index over the
-task pool, *equal means*; their scores may differ in shape): a Welch–Satterthwaite
-t-test on the stratified mean of the per-task differences,
-``se = sqrt(sum_t W_t^2 s_t^2 / n_t)`` with ``s_t`` the standard deviation (ddof 1) of
-``d`` in track ``t``, ``df`` the Welch–Satterthwaite combination of the tracks' ``n_t -
-1``, and two safeguards for scores far from normal:
+**The test** is Fisher's sign-flip randomisation test of that sum (:mod:`.signflip`):
+exact under the null that the two models are exchangeable on each task, whatever the
+scores' shape, and, since the sign patterns' spread is the sum of squared parts,
+conservative for the wider null of equal expected indexes. Its smallest p-value is
+``2 / 2^k`` for ``k`` tasks that differ: five tasks never give less than 0.0625.
 
-- **a floor on pass/fail tracks.** On theorem and conjecture (every attempt scores 0
-  or 1), and on any track where both models' task means are all 0 or 1, where the two
-  models differ on some task, ``s_t^2`` is computed as if one more task had gone each
-  way by as much as the largest difference seen, ``D = max |d|`` (1 with one attempt a
-  task): the pseudo differences ``+D`` and ``-D`` add their squared deviations from the
-  observed mean difference to the sum of squares, not to its ``n_t - 1`` degrees of
-  freedom (``s_t^2 + 2 (D^2 + dbar_t^2) / (n_t - 1)``). Without it, 5 of 5 theorems
-  against 0 of 5 has no spread and gives ``p = 0``; with it, ``p = 0.089`` on that
-  track alone (the exact sign test: 0.0625), and with one attempt a task the test
-  follows the exact sign test within a factor 1.5 up to 12 discordant tasks
-  (docs/uncertainty.md); with three attempts, one model passing one more attempt on
-  every task is the same case scaled by 1/3 (``p = 0.089``, not 0). Two models with the
-  same results on the track keep ``s_t = 0``. These tracks add no third cumulant: the
-  difference of two pass/fail results with equal means is symmetric;
-- **Hall's skewness correction, one way** (:mod:`.skewness`): with ``A = sum_t W_t^3
-  k3_t / n_t^2 / se^3`` (``k3_t`` the unbiased third cumulant of ``d``) and ``T =
-  delta / se``, the p-value is ``P(|T_df| >= S)`` where ``S`` is ``|T|`` when ``T`` is on
-  the short side of the skewed distribution, and Hall's transformation of ``T``
-  (smaller) when it is on the long side. It is evaluated at the observed ``T``, so the
-  p-value does not depend on the level it is compared with; the interval is the set of
-  differences the test does not reject: ``delta -+ t(1 - alpha/2, df) se`` on one side
-  and the longer Hall end on the other.
-
-A pair whose differences are the same on every task and track (no floor applies) has
-``se = 0``: ``p = 1`` when ``delta = 0`` (identical task means, ``ci [0, 0]``), else
-``p = 0``. p-values come from the t distribution (no floor: Holm can separate any
-number of pairs).
-
-**The minimum detectable difference** (``mdd``) is the true difference in favour of the
-model ranked first that the test would detect with 80 % power at Holm's strictest step
-(``alpha / m``, ``m`` pairs): ``se`` times the noncentrality of :func:`noncentrality` at
-the reach ``r`` of that step (``t(1 - alpha / (2 m), df)``, or the longer Hall side where
-the skewness is negative).
+``se`` is the spec's paired standard error ``sqrt(sum_t W_t^2 s_t^2 / n_t)`` (``s_t`` the
+ddof-1 standard deviation of ``d`` in track ``t``). ``ci`` is this pair's alone, not
+adjusted: ``delta -+ z sqrt(sum c^2)`` (the normal spread of the sign patterns), its end
+moved to 0 where it disagrees with the pair's own test at ``1 - level``. ``mdd`` is the
+difference the pair would detect with 80 % power at Holm's strictest step (normal
+approximation), null where no pair can reach that step (``2 / 2^K > alpha / m``).
+A track with fewer than two tasks leaves every pair untested (NaN).
 
 **Holm** adjusts over all pairs (family-wise error at most ``alpha = 1 - level``). From
-the Holm-significant pairs ("a is significantly ahead of b"):
-
-- ``rank_ci`` (simultaneous): ``[1 + #models significantly ahead, M - #models
-  significantly behind]``; all intervals hold together with probability at least about
-  ``level`` (Holm's family-wise error), and they agree with the pairs by construction;
-- ``rank_ci_marginal``: the same from Holm over the ``M - 1`` pairs of that model only:
-  each interval holds with probability at least about ``level`` on its own (narrower;
-  not simultaneous);
-- ``leader_group``: the models that no model is significantly ahead of, in rank order
-  (the models that could be first);
-- ``tie_groups``: the longest runs of consecutive models in the ranking that hold no
-  significant pair (each run that no longer run contains); runs may overlap, a model
-  between two separated ones belonging to both. They depend on the ranking and the
-  tests alone, not on a direction of reading.
+the Holm-significant pairs ("a is significantly ahead of b"): ``rank_ci`` (simultaneous:
+``[1 + #ahead, M - #behind]``), ``rank_ci_marginal`` (Holm over that model's own ``M - 1``
+pairs), ``leader_group`` (no model is shown to be ahead of them) and ``tie_groups``
+(:func:`tie_groups`); none of them depends on the models' names or input order.
 """
 
 from __future__ import annotations
@@ -70,10 +33,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..formulas import WEIGHT_VECTOR
-from ..vocab import BINARY_TRACKS, TRACKS
-from .distributions import normal_quantile, t_quantile, t_two_sided_p
-from .intervals import track_moments, welch_satterthwaite
-from .skewness import long_side, one_sided_interval, one_sided_statistic
+from .distributions import normal_quantile
+from .signflip import sign_flip_p, smallest_p
 
 #: Pairs computed together (bounds the memory of the per-task differences).
 PAIR_CHUNK = 32768
@@ -85,24 +46,21 @@ MDD_POWER = 0.8
 class PairTests:
     """One entry per pair, in rank order (``a`` ranked at or above ``b``; arrays ``(P,)``).
 
-    ``first``/``second`` are model rows; ``se`` is the paired standard error (with the
-    floor on 0/1 tracks), ``df`` its Welch–Satterthwaite degrees of freedom and
-    ``skewness`` the standardised third cumulant ``A`` of ``delta`` that the one-way
-    Hall correction uses. NaN where a track has fewer than two tasks.
+    ``first``/``second`` are model rows; NaN where no test can be made. ``exact``: the
+    p-value is an exact count (else the saddlepoint approximation).
     """
 
     first: np.ndarray
     second: np.ndarray
     delta: np.ndarray
     se: np.ndarray
-    skewness: np.ndarray
-    df: np.ndarray
     ci_low: np.ndarray
     ci_high: np.ndarray
     p_value: np.ndarray
     p_holm: np.ndarray
     significant: np.ndarray
     mdd: np.ndarray
+    exact: np.ndarray
 
     def __len__(self) -> int:
         return len(self.delta)
@@ -125,7 +83,7 @@ def rank_models(index: Sequence[float], names: Sequence[str]) -> tuple[list[int]
 def paired_tests(
     values: Sequence[np.ndarray], index: np.ndarray, order: Sequence[int], level: float
 ) -> PairTests:
-    """Every pair's delta, standard error, test, interval and minimum detectable difference.
+    """Every pair's delta, standard error, sign-flip test, interval and detectable delta.
 
     Parameters
     ----------
@@ -141,147 +99,76 @@ def paired_tests(
 
     Examples
     --------
-    Model 2 is 0.3 ahead of model 0 on every solver and construction task and the same
-    on the pass/fail tracks; model 1 copies model 0:
+    Five theorems solved against none, every other task the same: the two sign patterns
+    of one sign out of 32 (the exact sign test):
 
     >>> import numpy as np
     >>> rng = np.random.default_rng(1)
-    >>> base = [(rng.random(20) < 0.5) * 1.0, rng.random(20), rng.random(20), np.zeros(20)]
-    >>> lead = [0.0, 0.3, 0.3, 0.0]
-    >>> values = [np.vstack([b, b, b + s]) for b, s in zip(base, lead)]
-    >>> index = np.array([50.0, 50.0, 68.0])
-    >>> out = paired_tests(values, index, [2, 0, 1], 0.95)
-    >>> out.delta.tolist(), out.p_value.tolist(), out.significant.tolist()
-    ([18.0, 18.0, 0.0], [0.0, 0.0, 1.0], [True, True, False])
-    >>> out.ci_low.round(9).tolist(), out.ci_high.round(9).tolist()   # no spread: no width
-    ([18.0, 18.0, 0.0], [18.0, 18.0, 0.0])
-
-    Five theorems solved against none, every other task the same: the floor keeps the
-    pair from being certain (the exact sign test gives 0.0625):
-
     >>> same = [np.tile(rng.random(5), (2, 1)) for _ in range(3)]
     >>> values = [np.array([[1.0] * 5, [0.0] * 5]), *same]
-    >>> out = paired_tests(values, np.array([30.0, 0.0]) + 10, [0, 1], 0.95)
-    >>> out.p_value.round(4).tolist(), out.significant.tolist()
-    ([0.089], [False])
+    >>> out = paired_tests(values, np.array([40.0, 10.0]), [0, 1], 0.95)
+    >>> out.p_value.tolist(), out.significant.tolist(), out.ci_low.tolist()
+    ([0.0625], [False], [0.0])
     """
     alpha = 1.0 - level
     positions_a, positions_b = np.triu_indices(len(order), k=1)
     rows = np.asarray(order, dtype=int)
     first, second = rows[positions_a], rows[positions_b]
-    n_pairs = len(first)
-    se, skewness, df = _pair_spreads(values, first, second)
     delta = index[first] - index[second]
-    p_value = _p_values(delta, se, skewness, df)
+    se, spread, p_value, exact = _pair_tests(values, first, second)
     p_holm = holm_adjust(p_value)
     significant = (p_holm <= alpha) & (delta > 0)
-    usable = np.where(np.isnan(df), 1.0, df)
-    ci_low, ci_high = one_sided_interval(delta, se, skewness, t_quantile(0.5 + level / 2.0, usable))
+    half = normal_quantile(0.5 + level / 2.0) * spread
+    half = np.where(p_value > alpha, np.maximum(half, np.abs(delta)), half)
+    half = np.where(p_value <= alpha, np.minimum(half, np.abs(delta) * (1 - 1e-12)), half)
+    half = np.where(np.isnan(p_value), np.nan, half)
     tested = int(np.count_nonzero(~np.isnan(p_value)))
-    if tested:
-        strictest = t_quantile(None, usable, tail=alpha / (2 * tested))
-        # a difference in favour of a (delta >= 0) lies on the long side where A < 0
-        reach = np.where(skewness < 0, long_side(skewness, strictest), strictest)
-        mdd = se * noncentrality(reach, usable, MDD_POWER)
+    total_tasks = sum(v.shape[-1] for v in values)
+    if tested and smallest_p(total_tasks) <= alpha / tested:
+        reach = normal_quantile(1.0 - alpha / (2 * tested)) + normal_quantile(MDD_POWER)
+        mdd = se * reach
     else:
-        mdd = np.full(n_pairs, np.nan)
+        mdd = np.full(len(first), np.nan)
     return PairTests(
         first=first,
         second=second,
         delta=delta,
         se=se,
-        skewness=skewness,
-        df=df,
-        ci_low=ci_low,
-        ci_high=ci_high,
+        ci_low=delta - half,
+        ci_high=delta + half,
         p_value=p_value,
         p_holm=p_holm,
         significant=significant,
         mdd=mdd,
+        exact=exact,
     )
 
 
-def _pair_spreads(
+def _pair_tests(
     values: Sequence[np.ndarray], first: np.ndarray, second: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each pair's ``(se, skewness, df)`` of its index difference (``first`` minus
-    ``second``), from its task differences, a chunk of pairs at a time."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each pair's ``se``, the spread ``sqrt(sum c^2)`` of its sign patterns and its
+    sign-flip p (NaN where a track has fewer than two tasks), a chunk of pairs at a time."""
     n_pairs = len(first)
-    se, skewness, df = (np.empty(n_pairs) for _ in range(3))
+    se, spread, p_value = (np.full(n_pairs, np.nan) for _ in range(3))
+    exact = np.zeros(n_pairs, dtype=bool)
     weights = np.asarray(WEIGHT_VECTOR, dtype=float)
-    n = np.array([v.shape[-1] for v in values], dtype=float)
-    pass_fail = np.array([track in BINARY_TRACKS for track in TRACKS])
-    binary = [np.all((v == 0.0) | (v == 1.0), axis=-1) for v in values]  # (models,)
-    by_task = [np.ascontiguousarray(v.T) for v in values]  # (n_t, models)
+    n = np.array([v.shape[-1] for v in values])
+    pass_fail = [bool(np.all((v == 0.0) | (v == 1.0))) for v in values]
     for start in range(0, n_pairs, PAIR_CHUNK):
         a, b = first[start : start + PAIR_CHUNK], second[start : start + PAIR_CHUNK]
-        differences = [v.take(a, axis=1) - v.take(b, axis=1) for v in by_task]
-        moments = track_moments(differences, tasks_first=True, moment_df=False)
-        floored = np.stack([f[a] & f[b] for f in binary], axis=-1) | pass_fail  # (pairs, 4)
-        variance = _floored_variance(moments, differences, floored)
-        terms = np.square(weights) * variance / n
-        chunk_se = np.sqrt(terms.sum(axis=-1))
-        k3 = np.where(floored, 0.0, moments.k3)  # pass/fail: no third cumulant (module docstring)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            skew = (weights**3 * k3 / n**2).sum(axis=-1) / chunk_se**3
+        differences = [v[a] - v[b] for v in values]
+        parts = [d * (w / k) for d, w, k in zip(differences, weights, n, strict=True)]
         end = start + len(a)
-        se[start:end] = chunk_se
-        skewness[start:end] = np.where(chunk_se > 0, skew, 0.0)
-        df[start:end] = welch_satterthwaite(terms, moments.df)
-    return se, skewness, df
-
-
-def noncentrality(reach: np.ndarray, df: np.ndarray, power: float) -> np.ndarray:
-    """The ``delta / se`` at which a t statistic with ``df`` exceeds ``reach`` with ``power``.
-
-    The normal approximation to the noncentral t of Abramowitz & Stegun 26.7.10,
-    ``P(t' <= r) ~ Phi((r (1 - 1/(4 df)) - delta) / sqrt(1 + r^2 / (2 df)))``, solved for
-    ``delta``: ``r (1 - 1/(4 df)) + z sqrt(1 + r^2 / (2 df))``, ``z`` the normal quantile
-    of ``power``. Against the exact noncentral t (scipy), the power it gives is 80.0 to
-    80.8 % for 3 to 200 degrees of freedom and reaches of 2.8 to 8 (test); the plain
-    ``r + t(0.8, df)`` gave 70 to 80 %: the estimated standard error varies too.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> noncentrality(np.array([1.96, 3.5]), np.array([1e9, 8.0]), 0.8).round(3).tolist()
-    [2.802, 4.509]
-    """
-    z = normal_quantile(power)
-    return reach * (1.0 - 0.25 / df) + z * np.sqrt(1.0 + reach * reach / (2.0 * df))
-
-
-def _floored_variance(
-    moments, differences: Sequence[np.ndarray], floored: np.ndarray
-) -> np.ndarray:
-    """``s_t^2`` of the differences, with one pseudo task each way on pass/fail tracks.
-
-    Where ``floored`` (pairs, tracks) and the pair differs on some task of the track (a
-    spread or a non-zero mean), ``2 (D^2 + dbar^2) / (n_t - 1)`` is added, ``D`` the
-    largest ``|d|`` of the track: the squared deviations of ``+D`` and ``-D`` from the
-    observed mean difference ``dbar``, over the track's own degrees of freedom.
-    """
-    variance = np.square(moments.sd)
-    for k in range(variance.shape[-1]):
-        n, where = int(moments.n[k]), floored[:, k]
-        if n < 2 or not where.any():
-            continue  # fewer than two tasks: no standard deviation, the pair has no test
-        mean = moments.mean[:, k]
-        largest = np.abs(differences[k]).max(axis=0)  # (pairs,): 0 where they never differ
-        pseudo = 2.0 * (largest * largest + mean * mean) / (n - 1)
-        variance[:, k] += np.where(where & (largest > 0), pseudo, 0.0)
-    return variance
-
-
-def _p_values(delta: np.ndarray, se: np.ndarray, skew: np.ndarray, df: np.ndarray) -> np.ndarray:
-    """Two-sided p-values of the one-way Hall statistic; ``se = 0``: 1 for ``delta = 0``
-    and 0 otherwise."""
-    positive = se > 0
-    p = np.where(delta == 0, 1.0, 0.0)
-    if positive.any():
-        statistic = one_sided_statistic(delta[positive] / se[positive], skew[positive])
-        p[positive] = t_two_sided_p(statistic, df[positive])
-    return np.where(np.isnan(se), np.nan, p)
+        spread[start:end] = np.sqrt(sum(np.square(p).sum(axis=1) for p in parts))
+        if n.min() < 2:
+            continue  # no spread within a track to see: no test
+        variance = [d.var(axis=1, ddof=1) for d in differences]
+        se[start:end] = np.sqrt(
+            sum(w * w * s / k for w, s, k in zip(weights, variance, n, strict=True))
+        )
+        p_value[start:end], exact[start:end] = sign_flip_p(parts, pass_fail)
+    return se, spread, p_value, exact
 
 
 def holm_adjust(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
@@ -341,10 +228,8 @@ def marginal_rank_intervals(n_models: int, pairs: PairTests, alpha: float) -> li
     Examples
     --------
     >>> import numpy as np
-    >>> continuous = np.array([[1.0, 1.0], [0.0, 0.0]]) + np.array([[0.0, 0.1]])
-    >>> same = np.zeros((2, 2))
-    >>> pairs = paired_tests([same, continuous, continuous, same], np.array([60.0, 0.0]),
-    ...                      [0, 1], 0.95)
+    >>> lead, same = np.array([[1.0] * 5, [0.0] * 5]), np.zeros((2, 5))
+    >>> pairs = paired_tests([same, lead, lead, same], np.array([60.0, 0.0]), [0, 1], 0.95)
     >>> marginal_rank_intervals(2, pairs, 0.05)
     [(1, 1), (2, 2)]
     """
@@ -396,14 +281,14 @@ def leader_group(ahead: np.ndarray) -> list[int]:
     return np.flatnonzero(~ahead.any(axis=0)).tolist()
 
 
-def tie_groups(ahead: np.ndarray) -> list[list[int]]:
+def tie_groups(ahead: np.ndarray, index: Sequence[float] | None = None) -> list[list[int]]:
     """The longest runs of consecutive rank positions that hold no significant pair.
 
-    Each run ``[i, e(i)]`` starts at a position ``i`` and ends where the next position
-    would bring in a pair that differs; the runs kept are those that no other run
-    contains, in rank order. A model may be in two runs (the models on either side of it
-    differ, it differs from neither), and the runs do not depend on reading the ranking
-    from the top or from the bottom. No run holds a significant pair.
+    Positions with equal ``index`` (in rank order) share a place: a run takes all of them
+    or none, so the runs do not depend on how ties were ordered (by name). Each run starts
+    at a place and ends where the next place would bring in a pair that differs; the runs
+    kept are those that no other run contains, in rank order. A model may be in two runs,
+    and no run holds a significant pair.
 
     Examples
     --------
@@ -414,18 +299,21 @@ def tie_groups(ahead: np.ndarray) -> list[list[int]]:
     >>> ahead[0, 2] = True
     >>> tie_groups(ahead)
     [[0, 1], [1, 2]]
-    >>> ahead = np.zeros((4, 4), dtype=bool)
-    >>> ahead[0, 2] = ahead[1, 3] = True
-    >>> tie_groups(ahead)
-    [[0, 1], [1, 2], [2, 3]]
+    >>> tie_groups(ahead, [60.0, 60.0, 40.0])   # the first two tied: one place
+    [[0, 1], [2]]
     """
     n = len(ahead)
+    if n == 0:
+        return []
+    index = np.arange(n, dtype=float) if index is None else np.asarray(index, dtype=float)
+    starts = [k for k in range(n) if k == 0 or index[k] != index[k - 1]]
+    place_end = dict(zip(starts, [*starts[1:], n], strict=True))
     groups: list[list[int]] = []
     end = 0  # the run from the current start reaches position end - 1
-    for start in range(n):
-        end = max(end, start + 1)
-        while end < n and not ahead[start:end, end].any():
-            end += 1
+    for start in starts:
+        end = max(end, place_end[start])
+        while end < n and not ahead[start:end, end : place_end[end]].any():
+            end = place_end[end]
         if not groups or end - 1 > groups[-1][-1]:
             groups.append(list(range(start, end)))
     return groups

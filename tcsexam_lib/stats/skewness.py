@@ -9,10 +9,9 @@ se^3`` for a stratified mean), Hall's transformation
 removes the skewness term of the Edgeworth expansion of ``T`` and is monotone
 (``g'(T) = (1 + A T / 3)^2 >= 0``). The kit uses it **one way only**: the skewness
 estimated from a few tasks may lengthen the side of an interval that faces the long tail
-of ``T`` (and raise the p-value of a difference on that side), never shorten the other
-side. A sample that missed its rare values (a zero, a large reward) looks less skewed,
-or skewed the other way, than the tasks it was drawn from; used both ways, the
-correction then cut the side that needed its length (measured in
+of ``T``, never shorten the other side. A sample that missed its rare values (a zero, a
+large reward) looks less skewed, or skewed the other way, than the tasks it was drawn
+from; used both ways, the correction then cut the side that needed its length (measured in
 ``benchmarks/bench_calibration.py``; see docs/uncertainty.md).
 
 **The cap, and its reason.** At a fixed ``T`` on the long side, the correction grows
@@ -122,27 +121,3 @@ def one_sided_interval(
     low = centre - np.where(skew < 0, reach, plain)
     high = centre + np.where(skew > 0, reach, plain)
     return low, high
-
-
-def one_sided_statistic(t: np.ndarray, skew: np.ndarray) -> np.ndarray:
-    """The statistic a t-test compares with ``t(df)``: ``|t|``, or less on the long side.
-
-    ``t = (estimate - theta_0) / se``. Where ``t`` and ``skew`` have opposite signs (the
-    tested value lies on the long side), ``max(0, -g(-u))`` with ``u = |t|`` and the
-    skewness ``min(|skew|, 4.5 / u + 2.25 / u^3)``; elsewhere ``|t|``. Never more than
-    ``|t|``, non-decreasing in ``|t|`` and in ``|skew|``; the interval of
-    :func:`one_sided_interval` is the set of ``theta_0`` whose statistic is at most ``q``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> t = np.array([-3.0, 3.0, -3.0, -40.0])
-    >>> one_sided_statistic(t, np.array([0.3, 0.3, 0.0, 5.0])).round(4).tolist()
-    [2.14, 3.0, 3.0, 9.9812]
-    """
-    u = np.abs(t)
-    with np.errstate(divide="ignore", over="ignore"):
-        largest = 4.5 / u + 2.25 / u**3  # inf at u = 0
-    a = np.minimum(np.abs(skew), largest)
-    corrected = np.maximum(u - a * u * u / 3.0 + a * a * u**3 / 27.0 - a / 6.0, 0.0)
-    return np.where(t * skew < 0, corrected, u)

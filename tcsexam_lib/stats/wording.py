@@ -2,14 +2,22 @@
 
 The landing page (written by the report runner) and the cohort report (a notebook) say
 the same thing about each run set's lead, from the same fields of the stats document:
-``leader_group`` (the models that no model is significantly ahead of: they could be
-first) and the number of ranked models. The tie groups are said one way too
+``leader_group`` (the models that no model is shown to be ahead of: they could be
+first) and the number of ranked models. A pair the tests did not separate is "not shown
+to differ", never "equal"; pairs that could not be tested say so and why
+(:func:`pairs_sentence`). The tie groups are said one way too
 (:func:`tie_group_span`, :func:`tie_groups_text`): runs of the ranking that may overlap.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+#: What "could be first" means, wherever a page shows the column.
+COULD_BE_FIRST_TIP = (
+    "yes: no model is shown to be ahead of it (paired sign-flip tests over the common tasks, "
+    "Holm); no: some model is"
+)
 
 
 def percent(level: float) -> str:
@@ -41,11 +49,14 @@ def name_list(names: Sequence[str], limit: int = 5) -> str:
     return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def lead_sentence(leaders: Sequence[str], ranked: int, level: float) -> tuple[str, bool]:
+def lead_sentence(
+    leaders: Sequence[str], ranked: int, level: float, untested: str | None = None
+) -> tuple[str, bool]:
     """One line saying whether the lead is real, and whether it is (``True``: one leader).
 
     ``leaders`` is the stats document's ``leader_group`` (rank order), ``ranked`` the
-    number of models with an index, ``level`` its confidence level.
+    number of models with an index, ``level`` its confidence level, ``untested`` the
+    document's ``pairs_untested`` (why no pair could be tested, if none could).
 
     Examples
     --------
@@ -57,11 +68,13 @@ def lead_sentence(leaders: Sequence[str], ranked: int, level: float) -> tuple[st
     'The lead is not established: a and b could each be first'
     >>> lead_sentence(["a", "b"], 2, 0.95)[0].endswith("Holm, 5% level).")
     True
+    >>> lead_sentence(["a", "b"], 2, 0.95, "a track has one task")[0].split(": ", 1)[1]
+    'a and b could each be first: the pairs cannot be tested (a track has one task).'
+
     >>> print(lead_sentence([], 0, 0.95)[0])
     No model has an index yet, so there is no ranking.
     """
-    alpha = percent(1.0 - level)
-    tests = f"paired tests over the common tasks, Holm, {alpha} level"
+    tests = paired_tests_phrase(level)
     if ranked == 0:
         return "No model has an index yet, so there is no ranking.", False
     if ranked == 1:
@@ -71,17 +84,23 @@ def lead_sentence(leaders: Sequence[str], ranked: int, level: float) -> tuple[st
         others = ranked - 1
         return (
             f"The lead is real: only {leaders[0]} could be first; each of the other {others} "
-            f"model{'s' if others != 1 else ''} with an index has a model significantly ahead "
+            f"model{'s' if others != 1 else ''} with an index has a model shown to be ahead "
             f"of it ({tests}).",
             True,
+        )
+    if untested:
+        return (
+            f"The lead is not established: {name_list(leaders)} could each be first: the "
+            f"pairs cannot be tested ({untested}).",
+            False,
         )
     everyone = len(leaders) == ranked
     who = f"all {ranked} models with an index" if everyone and ranked > 2 else name_list(leaders)
     if len(leaders) > 5 and not everyone:
         who = f"{len(leaders)} of the {ranked} models with an index ({name_list(leaders)})"
     return (
-        f"The lead is not established: {who} could each be first (no model is "
-        f"significantly ahead of them; {tests}).",
+        f"The lead is not established: {who} could each be first (no model is shown to be "
+        f"ahead of them; {tests}).",
         False,
     )
 
@@ -112,3 +131,40 @@ def tie_groups_text(groups: Sequence[Sequence[str]], limit: int = 8) -> str:
     'a, b | b, c'
     """
     return " | ".join(name_list(group, limit=limit).replace(" and ", ", ") for group in groups)
+
+
+def paired_tests_phrase(level: float) -> str:
+    """How the pages name the tests behind every rank claim.
+
+    Examples
+    --------
+    >>> paired_tests_phrase(0.95)
+    'paired sign-flip tests over the common tasks, Holm, 5% level'
+    """
+    return f"paired sign-flip tests over the common tasks, Holm, {percent(1.0 - level)} level"
+
+
+def pairs_sentence(shown: int, pairs: int, level: float, untested: str | None = None) -> str:
+    """How many pairs the tests separate, in words no stronger than the tests.
+
+    Examples
+    --------
+    >>> pairs_sentence(1, 3, 0.95).split(" (")[0]
+    '1 of the 3 pairs shown to differ; the other 2 not shown to differ'
+    >>> pairs_sentence(0, 1, 0.95).split(" (")[0]
+    'The one pair is not shown to differ'
+    >>> pairs_sentence(0, 3, 0.95, "conjecture has one task")
+    'The 3 pairs cannot be tested: conjecture has one task.'
+    """
+    if untested:
+        return (
+            f"The {'one pair' if pairs == 1 else f'{pairs:,} pairs'} cannot be tested: {untested}."
+        )
+    if pairs == 1:
+        verdict = "shown" if shown else "not shown"
+        return f"The one pair is {verdict} to differ ({paired_tests_phrase(level)})."
+    rest = pairs - shown
+    return (
+        f"{shown:,} of the {pairs:,} pairs shown to differ; the other {rest:,} not shown to "
+        f"differ ({paired_tests_phrase(level)})."
+    )

@@ -23,7 +23,7 @@ import pandas as pd
 from ..number_format import MEAN, POINTS, TEXT, format_value, task_kind
 from ..scoring.index_document import IndexDocument, ModelResult, as_index_document
 from ..stats.document import StatsDocument, as_stats_document
-from ..stats.wording import lead_sentence, percent
+from ..stats.wording import COULD_BE_FIRST_TIP, lead_sentence, percent
 from ..vocab import BINARY_TRACKS, TRACK_LETTERS, TRACKS
 from .charts import describe, label_simulated, new_axes
 from .notebook import INDEX_REPORT, Note
@@ -41,12 +41,11 @@ LEADERBOARD_TIPS = {
     "±": "how far the index's {level} interval reaches from it (the tasks of each track drawn "
     "again from the same pool): one number when both sides are equal, +above / −below when "
     "the interval is asymmetric",
-    "could be first": "yes: no model is significantly ahead of it (paired tests over the "
-    "common tasks, Holm)",
+    "could be first": COULD_BE_FIRST_TIP,
     "possible ranks": "the ranks the paired tests allow, for all models at once (1 = best)",
     "tie group": "the tie groups that hold the model, numbered 1, 2, ... down the ranking: "
-    "each is the longest run of consecutive models in which no pair differs; 1–2: the "
-    "model is in two (it differs from neither of two models that differ)",
+    "each is the longest run of consecutive models in which no pair is shown to differ; 1–2: "
+    "the model is in two (it is not shown to differ from either of two models that are)",
     "status": "complete: every planned result is there; provisional: some adopted attempt "
     "awaits confirmation; incomplete: no index is published",
     "P": "theorem track mean: share of theorems proved (0 to 1)",
@@ -97,7 +96,8 @@ def lead_note(stats: StatsDocument | dict[str, Any]) -> Note:
     True
     """
     stats = as_stats_document(stats)
-    text, real = lead_sentence(stats.leader_group, len(stats.ranking), stats.level)
+    untested = stats.pairs_untested
+    text, real = lead_sentence(stats.leader_group, len(stats.ranking), stats.level, untested)
     css = "tcs-lead" if real else "tcs-lead open"
     return Note(text, f"<p class='{css}'>{html.escape(text)}</p>")
 

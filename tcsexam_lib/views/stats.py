@@ -20,7 +20,7 @@ from ..number_format import MEAN, TEXT, index_with_interval, interval, interval_
 from ..schemas import validate_with_schema
 from ..scoring.index_document import IndexDocument, as_index_document
 from ..stats.document import StatsDocument, StatsModel, as_stats_document
-from ..stats.wording import name_list, percent, tie_group_span, tie_groups_text
+from ..stats.wording import name_list, pairs_sentence, percent, tie_group_span, tie_groups_text
 from ..vocab import TRACK_LETTERS, TRACKS
 from .charts import OKABE_ITO, describe, label_simulated, name_models_without_index, new_axes
 from .notebook import Note
@@ -115,12 +115,11 @@ def interval_columns(stats: StatsDocument | dict[str, Any], model: str) -> dict[
     ``±`` (points): how far the index interval reaches from the index, one number when
     both sides read the same, ``+above / −below`` when it is asymmetric (sorted by the
     larger side; :func:`~tcsexam_lib.number_format.interval_reach`);
-    ``could be first``: no model is significantly ahead of it (Holm); ``possible
+    ``could be first``: no model is shown to be ahead of it (Holm); ``possible
     ranks``: the best–worst rank the paired tests allow (1 = best, simultaneous over all
     models; sorted by the best); ``tie group``: the tie groups that hold the model,
     numbered 1, 2, ... down the ranking (each the longest run of consecutive models in
-    which no pair differs); ``1–2`` for a model in two (it differs from neither of two
-    models that differ from each other).
+    which no pair is shown to differ); ``1–2`` for a model in two.
 
     Examples
     --------
@@ -147,25 +146,27 @@ def interval_columns(stats: StatsDocument | dict[str, Any], model: str) -> dict[
 
 
 def ties_note(stats: StatsDocument | dict[str, Any]) -> Note:
-    """The tie groups down the ranking, and how many pairs of models differ after Holm.
+    """The tie groups down the ranking, how many pairs the tests separate, and the notes.
 
     Examples
     --------
     >>> stats = {"level": 0.95, "tie_groups": [["a", "b"], ["b", "c"]],
     ...          "pairs": [{"significant": False}, {"significant": True},
-    ...                    {"significant": False}]}
-    >>> print(ties_note(stats).text)
-    Tie groups down the ranking (no pair inside one differs; a model may be in two): a, b | b, c.
-    1 of the 3 pairs of models differ (paired tests over the common tasks, Holm, 5% level).
+    ...                    {"significant": False}], "notes": ["few tasks"]}
+    >>> import re
+    >>> print(re.sub(r" [(].*?[)]", "", ties_note(stats).text))   # without the brackets
+    Tie groups down the ranking: a, b | b, c.
+    1 of the 3 pairs shown to differ; the other 2 not shown to differ.
+    Note: few tasks.
     >>> print(ties_note({"level": 0.95, "tie_groups": [["a", "b"]],
-    ...                  "pairs": [{"significant": False}]}).text.splitlines()[1])
-    The one pair does not differ (paired tests over the common tasks, Holm, 5% level).
+    ...                  "pairs": [{"significant": False}]}).text.splitlines()[1][:35])
+    The one pair is not shown to differ
     """
     stats = as_stats_document(stats)
     groups = stats.tie_groups
     if not groups:
         return Note("No model has an index, so there is no ranking and no pairwise test.")
-    meaning = "no pair inside one differs; a model may be in two"
+    meaning = "no pair inside one is shown to differ; a model may be in two"
     if len(groups) <= 12:
         lines = [f"Tie groups down the ranking ({meaning}): {tie_groups_text(groups)}."]
     else:
@@ -174,14 +175,10 @@ def ties_note(stats: StatsDocument | dict[str, Any]) -> Note:
             "group column says which groups each model is in."
         ]
     pairs = stats.pair_rows
-    n_pairs = len(pairs)
-    differ = sum(1 for pair in pairs if pair.significant)
-    tests = f"paired tests over the common tasks, Holm, {percent(1 - stats.level)} level"
-    if n_pairs == 1:
-        verb = "differs" if differ else "does not differ"
-        lines.append(f"The one pair {verb} ({tests}).")
-    elif n_pairs:
-        lines.append(f"{differ:,} of the {n_pairs:,} pairs of models differ ({tests}).")
+    if pairs:
+        shown = sum(1 for pair in pairs if pair.significant)
+        lines.append(pairs_sentence(shown, len(pairs), stats.level, stats.pairs_untested))
+    lines.extend(f"Note: {note}." for note in stats.notes)
     return Note("\n".join(lines))
 
 
@@ -200,7 +197,7 @@ def plot_index_intervals(
     """Forest plot: each ranked model's index with its interval, highest first.
 
     Provisional models are drawn hollow (orange); the models that could be first (no
-    model significantly ahead) are shaded; models without an index are named under it.
+    model shown to be ahead) are shaded; models without an index are named under it.
     Up to :data:`LABELLED_ROWS` models each row is labelled with its numbers; beyond,
     rows are thinner and unlabelled (the leaderboard has the numbers).
 
@@ -310,6 +307,12 @@ def index_interval_note(stats: StatsDocument | dict[str, Any], model: str) -> No
         lines.append("; ".join(more).capitalize() + ".")
     if entry.status == "provisional":
         lines.append("The status stays provisional: the interval uses the attempts as they stand.")
+    single = [track for track, t in (entry.tracks or {}).items() if t.n_tasks < 2]
+    if single:
+        lines.append(
+            f"Its pairs cannot be tested: fewer than two tasks in {', '.join(single)}, so how "
+            "much its tasks differ cannot be seen there."
+        )
     lines.append(
         "Its rank, possible ranks and tie group depend on every model: see the run set's "
         "leaderboard."

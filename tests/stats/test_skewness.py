@@ -17,7 +17,6 @@ from tcsexam_lib.stats.skewness import (
     long_side,
     longest_reach,
     one_sided_interval,
-    one_sided_statistic,
     peak_skewness,
 )
 
@@ -62,28 +61,3 @@ def test_one_sided_interval(skew, q):
     expected_high = 1.0 + 0.2 * (long if skew > 0 else q)
     expected_low = 1.0 - 0.2 * (long if skew < 0 else q)
     assert (float(low), float(high)) == pytest.approx((expected_low, expected_high), abs=1e-9)
-
-
-@given(st.floats(-60.0, 60.0), st.floats(-2.0, 2.0))
-def test_the_statistic_is_the_smallest_correction(t, skew):
-    got = float(one_sided_statistic(np.array(t), np.array(skew)))
-    if t * skew >= 0:
-        assert got == abs(t)
-        return
-    grid = np.linspace(0.0, skew, 4001)
-    search = optimize.minimize_scalar(
-        lambda a: abs(_g(t, a)), bounds=sorted((0.0, skew)), method="bounded",
-        options={"xatol": 1e-13},
-    )  # fmt: skip
-    expected = min(min(abs(_g(t, a)) for a in grid), float(search.fun))
-    assert got <= abs(t) and got == pytest.approx(expected, abs=1e-6 * max(1.0, abs(t)))
-
-
-def test_the_statistic_and_the_interval_agree():
-    """At the interval's end the statistic of the end equals the quantile."""
-    for skew in (-0.9, -0.2, 0.1, 0.5, 2.0):
-        for q in (1.64, 1.96, 2.58, 3.5):
-            low, high = one_sided_interval(np.array(0.0), np.array(1.0), np.array(skew), q)
-            for end in (float(low), float(high)):
-                statistic = float(one_sided_statistic(np.array(-end), np.array(skew)))
-                assert statistic == pytest.approx(q, rel=1e-9)

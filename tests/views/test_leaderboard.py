@@ -72,11 +72,14 @@ def test_the_lead_line_and_the_tie_note_read_as_the_stats_say(demo):
         "The lead is not established: sim-alpha and sim-beta could each be first"
     )
     assert "tcs-lead open" in lead_note(stats).html_text
-    assert ties_note(stats).text.splitlines() == [
-        "Tie groups down the ranking (no pair inside one differs; a model may be in two): "
-        "sim-alpha, sim-beta.",
-        "The one pair does not differ (paired tests over the common tasks, Holm, 5% level).",
+    lines = ties_note(stats).text.splitlines()
+    assert lines[:2] == [
+        "Tie groups down the ranking (no pair inside one is shown to differ; a model may be in "
+        "two): sim-alpha, sim-beta.",
+        "The one pair is not shown to differ (paired sign-flip tests over the common tasks, "
+        "Holm, 5% level).",
     ]
+    assert lines[2:] == [f"Note: {note}." for note in stats["notes"]] and stats["notes"]
 
 
 def test_task_model_reads_pass_fail_and_turns_at_scale(demo, many):
