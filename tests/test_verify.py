@@ -417,9 +417,13 @@ def test_verify_follows_the_chain_down_to_a_changed_record(work: Path, make_outp
     assert main(["verify", output]) == 0
     printed = capsys.readouterr().out
     assert f"checked: {'the index ' if 'stats' in output else ''}" in printed
-    assert f"3 evidence files and their 3 records files, reference {REF_ID};" in printed
+    assert f"3 evidence files and their 3 records files, reference {REF_ID} (" in printed
 
 
-def test_verify_names_what_it_checked_of_a_solver_score_output(work: Path, capsys) -> None:
+def test_verify_names_what_it_checked(work: Path, capsys) -> None:
     assert main(["verify", _solver_output()]) == 0
-    assert f"checked: 1 records file, reference {REF_ID};" in capsys.readouterr().out
+    assert f"checked: 1 records file, reference {REF_ID} (" in capsys.readouterr().out
+    _score(evidence=None)
+    assert main(["verify", "build/index.json"]) == 0
+    printed = capsys.readouterr().out
+    assert "note: no solver evidence: the table's solver scores were taken as given" in printed

@@ -168,7 +168,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     say(f"{result.output} ({result.producer}); inputs taken from {result.base_dir}")
     for check in result.inputs:
         say(f"  {check}")
-    for note in result.notes:
+    for note in dict.fromkeys(note for node in result.chain for note in node.notes):
         say(f"note: {note}")
     if result.recompute_error:
         say(f"recomputation refused: {result.recompute_error}")
@@ -183,7 +183,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     elif result.environment_recorded:
         say("environment: the same as recorded (Python, platform, lock, packages)")
     _print_links(result)
-    say(f"checked: {result.checked}; each recomputed or checked against its sha256")
+    say(f"checked: {result.checked} (each recomputed, or compared with its recorded sha256)")
     if result.ok:
         same = "; in another environment" if result.environment else ""
         say(f"verify: MATCH (recomputed from unchanged inputs; created_utc ignored{same})")
