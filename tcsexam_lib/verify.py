@@ -12,8 +12,7 @@ reference file. :func:`verify_output`
    the output file's own folder when the block says ``paths_relative_to:
    output_folder``, as in the report runner's outputs);
 3. compares the recomputed output with the recorded one, everything except the
-   ``provenance`` block (so ``created_utc`` is ignored), value by value.
-
+   ``provenance`` block (so ``created_utc`` is ignored), value by value;
 4. follows the chain: an input that is itself a kit output (a score output's solver
    evidence, a stats output's index) is verified in turn, down to the records files and
    the reference, each recomputed or checked against its recorded sha256.
@@ -254,8 +253,9 @@ def verify_output(
     Returns
     -------
     Verification
-        Per input file whether it changed (role and path), the values that differ, and
-        ``ok`` (no input changed and the recomputation equals the output).
+        Per input file whether it changed (role and path), the values that differ, the
+        verifications of its inputs that are outputs too (``links``), and ``ok`` (no input
+        changed, the recomputation equals the output, and every link is ``ok``).
 
     Raises
     ------
@@ -288,7 +288,7 @@ def verify_output(
     for check in result.inputs:
         if check.state in ("unchanged", "changed") and _is_link(check.role):
             result.links.append(_verify_link(check.path, base_dir))
-    if entry == "run_score" and not result.links:
+    if entry == "run_score" and provenance["parameters"].get("solver_evidence") is None:
         notes.append("no solver evidence: the table's solver scores were taken as given")
     return result
 
