@@ -12,9 +12,13 @@ reference file. :func:`verify_output`
    the output file's own folder when the block says ``paths_relative_to:
    output_folder``, as in the report runner's outputs);
 3. compares the recomputed output with the recorded one, everything except the
-   ``provenance`` block (so ``created_utc`` is ignored), value by value.
+   ``provenance`` block (so ``created_utc`` is ignored), value by value;
+4. follows the chain: an input that is itself a kit output (a score output's solver
+   evidence, a stats output's index) is verified in turn, down to the records files and
+   the reference, each recomputed or checked against its recorded sha256.
 
-The output "still matches" when no input changed and the recomputation equals it.
+The output "still matches" when no input changed, the recomputation equals it, and every
+link of its chain matches.
 A different kit version is reported as a note, not a mismatch (the values decide).
 So is a different environment: every difference between the environment the output
 records (Python, platform, the lock's sha256, the packages on its computation path) and
@@ -117,14 +121,61 @@ class Verification:
     environment: list[EnvironmentDifference] = field(default_factory=list)
     #: the output records its environment (outputs made before the kit recorded it do not)
     environment_recorded: bool = True
+    #: the reference id the output records
+    reference_id: str | None = None
+    #: the verifications of its inputs that are outputs too (solver evidence, an index)
+    links: list[Verification] = field(default_factory=list)
 
     @property
     def changed_inputs(self) -> list[InputCheck]:
         return [check for check in self.inputs if check.changed]
 
     @property
-    def ok(self) -> bool:
+    def matches_itself(self) -> bool:
+        """No input changed and the recomputation equals the output (links aside)."""
         return not self.changed_inputs and not self.differences and self.recompute_error is None
+
+    @property
+    def ok(self) -> bool:
+        return self.matches_itself and all(link.ok for link in self.links)
+
+    @property
+    def chain(self) -> list[Verification]:
+        """This verification and, depth first, those of every link below it."""
+        return [self, *(node for link in self.links for node in link.chain)]
+
+    @property
+    def checked(self) -> str:
+        """What the chain covered, in words (``3 evidence files and their 3 records files,
+        reference R``)."""
+        below = self.chain[1:]
+        evidence = [n for n in below if n.entry_point == "run_solver_score"]
+        solvers = [self] if self.entry_point == "run_solver_score" else evidence
+        records = _count(
+            sum(c.role == "records" for n in solvers for c in n.inputs), "records file"
+        )
+        parts = [f"the index {n.output}" for n in below if n.entry_point == "run_score"]
+        if evidence:
+            parts.append(f"{_count(len(evidence), 'evidence file')} and their {records}")
+        elif solvers:
+            parts.append(records)
+        references = {n.reference_id for n in self.chain if n.reference_checked} - {None}
+        parts += [f"reference {ref}" for ref in sorted(references)]
+        return ", ".join(parts) or "the output's own inputs"
+
+    @property
+    def changes(self) -> list[str]:
+        """Each changed input of the chain, with the first value it changes below the top."""
+        changes = []
+        for node in self.chain:
+            below = node is not self and node.differences
+            effect = f" changes {node.output}: {node.differences[0]}" if below else ""
+            changes += [f"{check.role} ({check.path}){effect}" for check in node.changed_inputs]
+        return changes
+
+    @property
+    def reference_checked(self) -> bool:
+        return any(check.role == "reference" for check in self.inputs)
 
     @property
     def mismatch_with_changed_environment(self) -> bool:
@@ -134,8 +185,12 @@ class Verification:
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
-        data["ok"] = self.ok
+        data.update(ok=self.ok, links=[link.to_dict() for link in self.links])
         return data
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def _locate(recorded: dict[str, Any], base: Path) -> Path:
@@ -198,8 +253,9 @@ def verify_output(
     Returns
     -------
     Verification
-        Per input file whether it changed (role and path), the values that differ, and
-        ``ok`` (no input changed and the recomputation equals the output).
+        Per input file whether it changed (role and path), the values that differ, the
+        verifications of its inputs that are outputs too (``links``), and ``ok`` (no input
+        changed, the recomputation equals the output, and every link is ``ok``).
 
     Raises
     ------
@@ -228,7 +284,26 @@ def verify_output(
         )
     _recompute(result, data, provenance, entry, base)
     _compare_environment(result, provenance.get("environment"), entry)
+    result.reference_id = (provenance.get("reference") or {}).get("reference_id")
+    for check in result.inputs:
+        if check.state in ("unchanged", "changed") and _is_link(check.role):
+            result.links.append(_verify_link(check.path, base_dir))
+    if entry == "run_score" and provenance["parameters"].get("solver_evidence") is None:
+        notes.append("no solver evidence: the table's solver scores were taken as given")
     return result
+
+
+def _is_link(role: str) -> bool:
+    """An input that is an output of the kit too: solver evidence, or an index."""
+    return role == "index" or role.startswith("solver_evidence/")
+
+
+def _verify_link(path: str, base_dir: Any) -> Verification:
+    """The verification of an input that is itself an output (one it cannot verify fails)."""
+    try:
+        return verify_output(path, base_dir=base_dir)
+    except TcsexamError as exc:
+        return Verification(path, None, None, "", recompute_error=f"not verifiable: {exc}")
 
 
 def _read_provenance(output: Path) -> tuple[Any, dict[str, Any], str]:

@@ -301,6 +301,8 @@ def test_the_own_results_walk_through_runs_on_generated_data(fresh_clone):
         "my-maxcut-1.json", "my-maxcut-2.json", "my-sat-1.json"
     ]  # fmt: skip
     assert "verify: MATCH" in log[-1] or any("verify: MATCH" in entry for entry in log)
+    checked = "checked: 5 evidence files and their 5 records files, reference my-ref-k3-v1 ("
+    assert any(checked in entry for entry in log)  # verify followed the chain to the records
     assert (work / "out" / "reports" / "index.html").is_file()
     # nothing was written into the kit's own folders
     assert {p: p.stat().st_mtime_ns for p in (clone / "references").rglob("*")} == kit_files

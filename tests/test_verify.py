@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -386,3 +387,43 @@ def test_evidence_mismatches_appear_in_issues(work: Path, codes: list, task: str
         "incomplete",
         None,
     )
+
+
+def _stats_output() -> str:
+    from tcsexam_lib.stats.command import run_stats
+
+    _score()
+    run_stats(index="build/index.json", output="build/stats.json")
+    return "build/stats.json"
+
+
+@pytest.mark.parametrize("make_output", [_score_output, _stats_output])
+def test_verify_follows_the_chain_down_to_a_changed_record(work: Path, make_output, capsys):
+    output = make_output()
+    assert verify_output(output).ok
+    records = work / "records" / "obj-max.json"
+    recorded = records.read_bytes()
+    _replace('"A": 12', '"A": 13')(records)  # after scoring: the evidence is unchanged
+    result = verify_output(output)
+    assert not result.ok
+    assert result.matches_itself  # recomputed from its own inputs, it still matches
+    assert main(["verify", output]) == 2
+    verdict = capsys.readouterr().out.splitlines()[-1]
+    assert verdict.startswith("verify: MISMATCH; changed input(s): records (")
+    assert "records/obj-max.json" in verdict and "evidence/m1/obj-max/a1.json" in verdict
+    assert re.search(r"changes .*: relative_score: recorded [0-9.]+, recomputed [0-9.]+", verdict)
+
+    records.write_bytes(recorded)
+    assert main(["verify", output]) == 0
+    printed = capsys.readouterr().out
+    assert f"checked: {'the index ' if 'stats' in output else ''}" in printed
+    assert f"3 evidence files and their 3 records files, reference {REF_ID} (" in printed
+
+
+def test_verify_names_what_it_checked(work: Path, capsys) -> None:
+    assert main(["verify", _solver_output()]) == 0
+    assert f"checked: 1 records file, reference {REF_ID} (" in capsys.readouterr().out
+    _score(evidence=None)
+    assert main(["verify", "build/index.json"]) == 0
+    printed = capsys.readouterr().out
+    assert "note: no solver evidence: the table's solver scores were taken as given" in printed

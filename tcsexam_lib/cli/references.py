@@ -151,6 +151,16 @@ def add_reference_commands(sub) -> None:
     )
 
 
+def _print_links(result) -> None:
+    """Each link of the chain that does not match: its changed inputs and values."""
+    for link in result.chain[1:]:
+        if not link.matches_itself:
+            say(f"{link.output}: does not match")
+            for line in [*link.changed_inputs, *link.differences[:5], link.recompute_error]:
+                if line:
+                    say(f"  {line}")
+
+
 def _cmd_verify(args: argparse.Namespace) -> int:
     from ..verify import verify_output
 
@@ -158,7 +168,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     say(f"{result.output} ({result.producer}); inputs taken from {result.base_dir}")
     for check in result.inputs:
         say(f"  {check}")
-    for note in result.notes:
+    for note in dict.fromkeys(note for node in result.chain for note in node.notes):
         say(f"note: {note}")
     if result.recompute_error:
         say(f"recomputation refused: {result.recompute_error}")
@@ -172,11 +182,13 @@ def _cmd_verify(args: argparse.Namespace) -> int:
             say(f"  - {difference}")
     elif result.environment_recorded:
         say("environment: the same as recorded (Python, platform, lock, packages)")
+    _print_links(result)
+    say(f"checked: {result.checked} (each recomputed, or compared with its recorded sha256)")
     if result.ok:
         same = "; in another environment" if result.environment else ""
         say(f"verify: MATCH (recomputed from unchanged inputs; created_utc ignored{same})")
         return 0
-    changed = ", ".join(f"{c.role} ({c.path})" for c in result.changed_inputs)
+    changed = ", ".join(result.changes)
     text = "verify: MISMATCH" + (f"; changed input(s): {changed}" if changed else "")
     if result.mismatch_with_changed_environment:
         packages = [d for d in result.environment if d.package]
@@ -193,8 +205,8 @@ def add_verify_command(sub) -> None:
     add_command(
         sub,
         "verify",
-        "recompute a solver-score or score output from its recorded inputs (exit 0 match, 2 "
-        "mismatch or changed input)",
+        "recompute an output from its recorded inputs, and each output it rests on down to "
+        "the records (exit 0 match, 2 mismatch or changed input)",
         _cmd_verify,
         option("output", metavar="OUTPUT.json", help="an output of the kit"),
         option(

@@ -17,7 +17,9 @@ order the runs are given):
 Instances with fewer than two usable values are listed in
 ``unscored_reference_instances`` with the reason. The file is written to
 ``<output_dir>/<id>/<suite>.json`` and never overwrites one that exists (a changed
-reference is a new id); the fixed id ``paper-k3-fixed-260925`` is refused.
+reference is a new id); the fixed id ``paper-k3-fixed-260925`` is refused, and so are a
+run folder given twice and two runs whose record files are identical (by sha256): K
+values per instance must come from K distinct runs.
 """
 
 from __future__ import annotations
@@ -33,12 +35,15 @@ from ..jsonio import dumps_json, read_json_with_digest
 from ..provenance import created_utc, kit_version
 from ..schemas import validate_with_schema
 from ..vocab import COMPLETED_FAILURE_STATUSES, FIXED_REFERENCE_ID, STATUS_OK
-from .check import check_reference_data, compare_suite_files
+from .check import check_reference_data, compare_suite_files, repeated_runs
 from .load import reference_from_data
 from .model import TaskReference
 from .record_rules import RECORD_RULES
 from .records import TaskRecords, candidate_value
 from .suite_check import compare_suite_lists
+
+#: What ``--runs`` must be: no folder twice, no two runs with the same record files.
+DISTINCT = "K distinct runs of the reference solver (each folder once, no copy of another)"
 
 #: Reason written for an instance with fewer than two usable values.
 UNSCORED_REASON = "fewer than two usable reference values"
@@ -121,7 +126,8 @@ def build_reference_from_runs(
     ------
     InputRefused
         The fixed id, fewer than two runs, an invalid ``TASKS.json``, a missing run
-        file, runs that disagree on the instances, a record that cannot be read.
+        file, runs that disagree on the instances, a record that cannot be read, a run
+        given twice or two runs with the same sha256 for every record file.
 
     Examples
     --------
@@ -151,6 +157,9 @@ def build_reference_from_runs(
     if problems:
         raise InputRefused.from_problems("Reference runs refused", problems)
     out_tasks, unscored, run_files = _compose_tasks(declared, run_paths, problems)
+    for text in [] if problems else repeated_runs(run_files):
+        given = [str(r) for r in runs]
+        problems.append(Problem("--runs", field="runs", value=given, detail=text, allowed=DISTINCT))
     if problems:
         raise InputRefused.from_problems("Reference runs refused", problems)
     data: dict[str, Any] = {"reference_id": reference_id, "suite": suite}

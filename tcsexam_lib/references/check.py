@@ -210,7 +210,41 @@ def check_reference_data(
             )
         )
     report.findings.extend(fixed_release_findings(data, source, tasks))
+    runs = data["provenance"].get("runs") if isinstance(data.get("provenance"), dict) else None
+    for text in repeated_runs(runs):
+        report.findings.append(Finding.about("repeated_run", source, f"provenance.runs: {text}"))
     return report
+
+
+def repeated_runs(runs: Any) -> list[str]:
+    """Each run of a reference's ``provenance.runs`` that repeats an earlier one: the same
+    folder, or the same sha256 for every record file.
+
+    Examples
+    --------
+    >>> for text in repeated_runs([{"run": 1, "path": "r1", "files": {"t": "aa"}},
+    ...                            {"run": 2, "path": "./r1", "files": {"t": "aa"}},
+    ...                            {"run": 3, "path": "r3", "files": {"t": "aa"}}]):
+    ...     print(text)
+    run 2 (./r1) is run 1 (r1) given twice
+    run 3 (r3) has the same content as run 1 (r1): the same sha256 for every record file
+    """
+    entries = [run for run in runs if isinstance(run, dict)] if isinstance(runs, list) else []
+    found = []
+    for k, run in enumerate(entries):
+        place = os.path.realpath(str(run.get("path")))
+        for earlier in entries[:k]:
+            name = f"run {run.get('run')} ({run.get('path')})"
+            first = f"run {earlier.get('run')} ({earlier.get('path')})"
+            if place == os.path.realpath(str(earlier.get("path"))):
+                found.append(f"{name} is {first} given twice")
+                break
+            if run.get("files") and run.get("files") == earlier.get("files"):
+                found.append(
+                    f"{name} has the same content as {first}: the same sha256 for every record file"
+                )
+                break
+    return found
 
 
 def _read_file(path: Path, expected_id: str | None) -> tuple[FileReport, Any]:

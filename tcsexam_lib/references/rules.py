@@ -64,6 +64,8 @@ FINDING_CODES = {
     "fixed_suite": "the fixed reference has only the suites full and lite",
     "fixed_full_counts": "the fixed Full file must hold 1,860 scored and 32 unscored instances",
     "fixed_lite_tasks": "the fixed Lite file must hold five tasks",
+    "repeated_run": "the provenance lists one run twice (same folder, or the same sha256 for "
+    "every record file): K runs must be K distinct runs",
 }
 
 

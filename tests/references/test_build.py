@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
+import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -210,6 +212,17 @@ def _suite_with_another_task(tmp_path: Path, tasks: Path, run_dirs: list[Path]) 
     return {}
 
 
+def _run_twice(tmp_path: Path, tasks: Path, run_dirs: list[Path]) -> dict:
+    run_dirs[2] = Path(os.path.relpath(run_dirs[0]))  # run1, spelt otherwise
+    return {}
+
+
+def _copied_run(tmp_path: Path, tasks: Path, run_dirs: list[Path]) -> dict:
+    shutil.rmtree(run_dirs[2])
+    shutil.copytree(run_dirs[0], run_dirs[2])
+    return {}
+
+
 @dataclass(frozen=True)
 class Refusal:
     name: str
@@ -248,6 +261,10 @@ REFUSALS = [
         r"instance 'sat-0'.*duplicate",
     ),
     Refusal("floors disagreeing with another suite file", _conflicting_sibling, "floors_differ"),
+    Refusal(
+        "a run given twice", _run_twice, r"field 'runs'.*run 3 \(.*\) is run 1 \(.*/run1\) given"
+    ),
+    Refusal("a copied run", _copied_run, r"run 3 \(.*/run3\) has the same content as run 1"),
     Refusal(
         "a solver task of the suite without runs",
         _suite_with_another_task,

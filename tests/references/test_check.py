@@ -266,6 +266,22 @@ CASES = [
     ),
     Case("fixed id: release files absent", _fixed(suites=()), "not_found", load_refuses=False),
     Case(
+        "provenance repeats a run",
+        _mutated(
+            _set(
+                ["provenance"],
+                {
+                    "runs": [
+                        {"run": 1, "path": "runs/r1", "files": {"obj-max": "ab" * 32}},
+                        {"run": 2, "path": "runs/r1", "files": {"obj-max": "ab" * 32}},
+                    ]
+                },
+            )
+        ),
+        "repeated_run",
+        load_refuses=False,
+    ),
+    Case(
         "no such file",
         lambda refs: (str(refs / "missing" / "lite.json"), refs),
         "not_found",
