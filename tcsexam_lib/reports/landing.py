@@ -43,7 +43,7 @@ from markupsafe import Markup
 from ..environment import describe_environment
 from ..number_format import index_parts, mean, points
 from ..outputfiles import write_text_atomic
-from ..stats.wording import lead_sentence
+from ..stats.wording import COULD_BE_FIRST_TIP, lead_sentence
 from ..vocab import MODEL_STATUSES, SIMULATED_BANNER, TRACK_LETTERS, TRACKS
 from .history import (
     Changes,
@@ -63,8 +63,7 @@ _TIPS = {
     "index": "TCSExam index in points: 30·P + 30·S + 30·C + 10·O (higher is better; it can "
     "exceed 100); ± how far its {level} interval reaches (tasks drawn again within each "
     "track), +above / −below when the interval is asymmetric",
-    "could be first": "yes: no model is significantly ahead of it (paired tests over the "
-    "common tasks, Holm)",
+    "could be first": COULD_BE_FIRST_TIP,
     "status": "complete: every planned result is there; provisional: some adopted attempt "
     "awaits confirmation; incomplete: no index is published",
     "P": "theorem track: share of theorems proved (mean over tasks, 0 to 1)",
@@ -92,7 +91,7 @@ _PAGE = """
 <p>One section per run set: a suite under one solver protocol. Models are ranked by their
 <b>TCSExam index</b> in points (30·P + 30·S + 30·C + 10·O; higher is better; it can exceed
 100), shown with <b>±</b> how far its 95% interval reaches (<b>+above / −below</b> when the
-interval is asymmetric); <b>could be first</b>: no model is significantly ahead of it. A model
+interval is asymmetric); <b>could be first</b>: no model is shown to be ahead of it. A model
 without an index (<b>incomplete</b>) is listed last. P, S, C, O are the track means (theorem,
 solver, construction, conjecture). Click a column to sort; hover a column name for its
 meaning.</p>
@@ -117,6 +116,7 @@ teaching notebook</a> (a static copy; it reads offline).</p>
 {% for s in sections %}
   <section id='{{ s.name }}'><h2>{{ s.suite }} · {{ s.protocol }} solver protocol</h2>
   <p class='tcs-lead{{ "" if s.real else " open" }}'>{{ s.lead }}</p>
+  {% for note in s.notes %}<p class='tcs-note'>Note: {{ note }}.</p>{% endfor %}
   {% if s.changes %}
     <div class='tcs-changes'>
     {% if s.changes.since is none %}
@@ -289,7 +289,8 @@ def _section(manifest: RunSetDocument, changes: Changes | None) -> dict[str, Any
     leaders = summary.leader_group
     if leaders is None:
         leaders = [m for m, e, _ in ranked if e.could_be_first]
-    lead, real = lead_sentence(leaders, sum(1 for *_, rank in ranked if rank is not None), level)
+    ranked_count = sum(1 for *_, rank in ranked if rank is not None)
+    lead, real = lead_sentence(leaders, ranked_count, level, summary.pairs_untested)
     counts = Counter(entry.status for _, entry, _ in ranked)
     cohort = manifest.cohort
     notebooks = manifest.notebooks
@@ -299,6 +300,7 @@ def _section(manifest: RunSetDocument, changes: Changes | None) -> dict[str, Any
         "protocol": manifest.protocol,
         "lead": lead,
         "real": real,
+        "notes": summary.notes or [],
         "changes": changes and {"since": changes.since, "lines": changes.lines()},
         "description": None if manifest.simulated else manifest.description,
         "cohort": cohort and cohort.html and {"href": _href(folder, cohort.html), "ok": cohort.ok},

@@ -69,7 +69,7 @@ class SummaryModel(Record):
         field(default=None)
     )
     could_be_first: Annotated[
-        bool, Doc("no model significantly ahead of it (with tcsexam stats)")
+        bool, Doc("no model shown to be ahead of it (with tcsexam stats)")
     ] = field(default=False)
 
 
@@ -90,6 +90,10 @@ class RunSetSummary(Record):
             "set written before it was kept: then each model's could_be_first says it)"
         ),
     ] = field(default=None)
+    pairs_untested: Annotated[
+        str | None, Doc("why no pair could be tested (tcsexam stats' pairs_untested), or null")
+    ] = None
+    notes: Annotated[list[str] | None, Doc("the notes of tcsexam stats, or null")] = None
 
 
 class ComparedModel(Record):

@@ -86,8 +86,8 @@ def summary(
     With the run set's ``tcsexam stats`` document, each model also gets its ``rank``
     (1 = best; null without an index), its index interval (``index_ci``, points) and its
     half-width (``index_ci_half_width``; both null without an index) and ``could_be_first`` (no
-    model significantly ahead of it; false without an index), and the summary the
-    ``leader_group`` and ``level``.
+    model shown to be ahead of it; false without an index), and the summary the
+    ``leader_group``, ``level``, ``pairs_untested`` and the stats ``notes``.
 
     Examples
     --------
@@ -116,7 +116,13 @@ def summary(
     out = {"suite": score.suite, "solver_protocol": score.solver_protocol, "models": models}
     if stats is None:
         return out
-    return {**out, "level": stats.level, "leader_group": list(stats.leader_group)}
+    return {
+        **out,
+        "level": stats.level,
+        "leader_group": list(stats.leader_group),
+        "pairs_untested": stats.pairs_untested,
+        "notes": list(stats.notes),
+    }
 
 
 def _interval_summary(model: str, entry: StatsModel, stats: StatsDocument) -> dict[str, Any]:

@@ -47,7 +47,7 @@ def _side_by_side(comparison: RunSetComparison) -> pd.DataFrame:
             "Δ index": entry.delta_index,
             "Δ on common tasks": entry.delta_common_tasks,
             "interval": None if ci is None else Cell(interval(*ci), order=ci[0]),
-            "differs": None if ci is None else "yes" if ci[0] > 0 or ci[1] < 0 else "no",
+            "differs": None if ci is None else "yes" if ci[0] > 0 or ci[1] < 0 else "not shown",
             "common tasks": entry.n_common_tasks,
         }
         for letter in (TRACK_LETTERS[t] for t in TRACKS):
@@ -69,7 +69,8 @@ def _side_by_side(comparison: RunSetComparison) -> pd.DataFrame:
         "both run sets hold",
         "interval": f"{lvl} interval of the difference, paired over the common tasks (each "
         "model's interval on its own)",
-        "differs": f"yes: the {lvl} interval excludes 0",
+        "differs": f"yes: the {lvl} interval excludes 0; not shown: it holds 0 (not the same "
+        "as equal)",
         "common tasks": "tasks with a mean in both run sets",
         **{f"Δ {x}": f"difference of the {x} track means ({this} − {that})" for x in "PSCO"},
     }

@@ -27,13 +27,22 @@ MATRIX_MODELS = 25
 
 _PAIR_TIPS = {
     "Δ index": "index of a − index of b (points; a is ranked at or above b)",
-    "interval": "{level} interval of Δ, paired over the common tasks",
+    "interval": "{level} interval of Δ, paired over the common tasks: this pair alone (the "
+    "verdict beside it adjusts for every pair, Holm)",
     "p": "two-sided p-value of the paired test (no adjustment)",
     "p (Holm)": "p adjusted over all pairs (Holm)",
-    "differ": "yes: the pair differs after Holm's adjustment",
+    "differ": "yes: shown to differ after Holm's adjustment; not shown: the tests did not "
+    "separate them (which is not the same as equal); untested: no test could be made",
     "detectable Δ": "the smallest difference these tasks would show at 80% power after Holm",
     "common tasks": "tasks both models have a mean for",
 }
+
+
+def _verdict(pair: StatsPair) -> str:
+    """``yes``, ``not shown`` or ``untested``: no stronger than the test."""
+    if pair.ci is None:  # no test could be made (the pair's p-value is null too)
+        return "untested"
+    return "yes" if pair.significant else "not shown"
 
 
 def _interval_cell(pair: StatsPair) -> Cell | None:
@@ -62,7 +71,7 @@ def pairs_table(stats: StatsDocument | dict[str, Any]) -> pd.DataFrame:
             "interval": _interval_cell(p),
             "p": p.p_value,
             "p (Holm)": p.p_holm,
-            "differ": "yes" if p.significant else "no",
+            "differ": _verdict(p),
             "detectable Δ": p.mdd,
             "common tasks": p.n_common_tasks,
         }
@@ -75,7 +84,8 @@ def pairs_table(stats: StatsDocument | dict[str, Any]) -> pd.DataFrame:
     table.attrs["tooltips"] = {c: t.replace("{level}", level) for c, t in _PAIR_TIPS.items()}
     table.attrs["caption"] = (
         f"Every pair (a ranked at or above b): Δ index in points with its {level} interval, "
-        f"paired over the common tasks; differ: Holm-adjusted p ≤ {percent(1 - stats.level)}."
+        f"paired over the common tasks, each pair's alone; differ: Holm-adjusted p ≤ "
+        f"{percent(1 - stats.level)} (sign-flip tests)."
     )
     table.attrs["empty_text"] = "Fewer than two models have an index: no pair to compare."
     return table
@@ -132,14 +142,17 @@ def plot_pair_matrix(
                   ha="right" if n > 3 else "center", fontsize=9)  # fmt: skip
     ax.set_yticks(range(n), models, fontsize=9)
     alpha = percent(1 - stats.level)
-    ax.set_title(f"Δ index, row − column (points)\n* and a green frame: differs (Holm, {alpha})")
+    ax.set_title(
+        f"Δ index, row − column (points)\n* and a green frame: shown to differ (Holm, {alpha})"
+    )
     fig.colorbar(image, ax=ax, label="Δ index (points)", shrink=0.7)
     differ = int(marked.sum()) // 2
     describe(
         fig,
         f"Matrix of the differences of index between the {n} ranked models (row minus "
-        f"column, points), in rank order; {differ} of {len(pairs)} pairs differ "
-        "after Holm's adjustment (framed). The table below lists every pair.",
+        f"column, points), in rank order; {differ} of {len(pairs)} pairs shown to differ "
+        "after Holm's adjustment (framed), the others not shown to differ. The table below "
+        "lists every pair.",
     )
     return label_simulated(fig, bool(as_index_document(result).simulated))
 
@@ -183,7 +196,7 @@ def neighbours_table(stats: StatsDocument | dict[str, Any]) -> pd.DataFrame:
                 "model": model,
                 "Δ to the next": None if pair is None else pair.delta,
                 "interval": None if pair is None else _interval_cell(pair),
-                "differ": None if pair is None else "yes" if pair.significant else "no",
+                "differ": None if pair is None else _verdict(pair),
                 "ahead of": ahead[model],
                 "behind": behind[model],
                 "not separated from": len(ranking) - 1 - ahead[model] - behind[model],
@@ -198,15 +211,16 @@ def neighbours_table(stats: StatsDocument | dict[str, Any]) -> pd.DataFrame:
                             "not separated from": "count"}  # fmt: skip
     table.attrs["tooltips"] = {
         "Δ to the next": "index of this model − index of the next one down (points)",
-        "interval": f"{level} interval of that Δ, paired over the common tasks",
-        "differ": "yes: the pair differs after Holm's adjustment over all pairs",
-        "ahead of": "how many models this one is significantly ahead of (Holm)",
-        "behind": "how many models are significantly ahead of this one (Holm)",
+        "interval": f"{level} interval of that Δ, paired over the common tasks (this pair alone)",
+        "differ": "yes: shown to differ after Holm's adjustment over all pairs; not shown: not "
+        "separated (not the same as equal)",
+        "ahead of": "how many models this one is shown to be ahead of (Holm)",
+        "behind": "how many models are shown to be ahead of this one (Holm)",
         "not separated from": "how many models the tests do not separate from this one",
     }
     table.attrs["caption"] = (
         f"Each model against the next one down the ranking (Δ in points, {level} interval), "
-        "and how many models it is significantly ahead of and behind (Holm)."
+        "and how many models it is shown to be ahead of and behind (Holm)."
     )
     table.attrs["empty_text"] = "Fewer than two models have an index: no pair to compare."
     return table
@@ -234,7 +248,7 @@ def pairs_view(
     note = Note(
         f"With {n} ranked models ({pairs:,} pairs) a matrix of every pair would not be "
         "readable: each model is shown against the next one down the ranking, with how "
-        "many models it is significantly ahead of and behind. Every pair (Δ, interval, p, "
+        "many models it is shown to be ahead of and behind. Every pair (Δ, interval, p, "
         "Holm's p, detectable Δ) is in the run set's intervals JSON."
     )
     return [note, neighbours_table(stats)]

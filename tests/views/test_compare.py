@@ -130,5 +130,5 @@ def test_the_view_draws_the_written_numbers_and_computes_none(runs):
     (table,) = compare_run_sets(offline, [written], "protocol")
     row = table.set_index("model").loc[written["models"][0]["model"]]
     assert (row["Δ index"], row["common tasks"], row["Δ S"]) == (12.5, 7, 0.125)
-    assert str(row["interval"]) == "[-1.00, 3.00]" and row["differs"] == "no"
+    assert str(row["interval"]) == "[-1.00, 3.00]" and row["differs"] == "not shown"
     assert compare_run_sets(offline, [written], "suite").text.startswith("No run set")
