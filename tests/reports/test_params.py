@@ -50,7 +50,8 @@ PARAMS_REFUSALS = [
     ),
     pytest.param(
         {"suite": "nosuch"},
-        r"(?s)params\.yaml: Suite not found.*field 'suite' = \"nosuch\" \(allowed: lite",
+        r"(?s)params\.yaml: Suite not found.*field 'suite' = \"nosuch\": no suites/nosuch\.json "
+        r"in .* \(allowed: lite",
         id="unknown-suite",
     ),
     pytest.param(
