@@ -904,3 +904,26 @@ def test_a_surrogate_pair_and_an_escaped_backslash_are_accepted(tmp_path):
     path = tmp_path / "ok.json"
     path.write_text('{"emoji": "\\ud83d\\ude00", "text": "x\\\\ud800"}', encoding="utf-8")
     assert read_json(path) == {"emoji": "\U0001f600", "text": "x\\ud800"}
+
+
+def test_a_report_notebook_run_directly_ends_with_what_fills_blank_solver_scores(ws, tmp_path):
+    """papermill run directly on a table whose solver scores are blank: papermill's own
+    traceback ends with the kit's refusal, and that ends with what to give instead."""
+    import papermill
+
+    from tcsexam_lib.paths import KIT_ROOT
+
+    row(SOLVER, score="")(ws)
+    ws.write()
+    paths = {"cohort": ws.cohort_path, "attempts": ws.attempts_path, "references_dir": ws.refs_dir}
+    parameters = {"model": MODEL, "suite": "lite", **{k: str(v) for k, v in paths.items()}}
+    with pytest.raises(papermill.PapermillExecutionError) as caught:
+        papermill.execute_notebook(
+            str(KIT_ROOT / "notebooks" / "index.ipynb"),
+            str(tmp_path / "index.ipynb"),
+            parameters=parameters,
+            progress_bar=False,
+        )
+    last = str(caught.value).rstrip().splitlines()[-1]
+    assert last.startswith("  to do: a blank solver score is filled from its records only"), last
+    assert "index.attempts.csv" in last and "solver_evidence" in last, last
