@@ -10,6 +10,7 @@ The command modules here are the only code of the kit that prints.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import sys
@@ -82,7 +83,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         # the reader of stdout went away (`| head -1`): stop as a closed pipe stops a
         # command, without a word; stdout goes to /dev/null so that its flush at exit is quiet
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        with contextlib.suppress(OSError, ValueError):  # a stdout without a file descriptor
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 128 + int(signal.SIGPIPE)
     except TcsexamError as exc:
         label = "refused" if exc.exit_code == 2 else "error"
