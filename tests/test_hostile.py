@@ -412,8 +412,7 @@ CASES = [
         "construction-reward-overflowing-the-index",
         attempts_edit(r"(sim-alpha,construction,sim-con-01,1,)[^,]*,", r"\g<1>1e308,"),
         2,
-        r"attempts\.csv line \d+ \(sim-alpha/construction/sim-con-01\): field 'score' = "
-        r"1e\+308: a track mean or the index .* overflows a float",
+        r"model 'sim-alpha': field 'track means' .* overflows a float",
     ),
     # smaller
     Case("byte-order-mark-in-json-accepted", bom_in_json, 0, r"sim-alpha: complete"),

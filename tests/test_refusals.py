@@ -794,13 +794,6 @@ RIGHT_WAY = [
         field_msg(line(CON), "score", "0,8") + ": looks written with a decimal comma: write 0.8",
     ),
     Refusal(
-        "construction-score-overflowing-the-index-names-its-line",
-        "score",
-        row(CON, score="1e308"),
-        re.escape(f"{line(CON)} ({MODEL}/construction/{CON}): field 'score' = 1e+308: a track ")
-        + r"mean or the index .* overflows a float",
-    ),
-    Refusal(
         "blank-solver-score-without-records-says-what-fills-it",
         "score",
         row(SOLVER, score=""),

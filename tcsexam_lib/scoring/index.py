@@ -176,8 +176,7 @@ def compute_index(
             )
             tasks.append(task)
             issues.extend(task_issues)
-        issue_dicts = [issue.to_dict() for issue in issues]
-        models[model] = model_result(model, tasks, issue_dicts, source=attempts.source)
+        models[model] = model_result(model, tasks, [issue.to_dict() for issue in issues])
     return assemble_index(
         models,
         suite=suite.name,
@@ -219,13 +218,9 @@ def task_result(
 
 
 def model_result(
-    model: str,
-    tasks: list[dict[str, Any]],
-    issues: list[dict[str, Any]],
-    source: str = "attempts table",
+    model: str, tasks: list[dict[str, Any]], issues: list[dict[str, Any]]
 ) -> dict[str, Any]:
-    """One model of the index output from its tasks (see :func:`task_result`) and issues
-    (``source``: the attempts table, named when a score is refused)."""
+    """One model of the index output from its tasks (see :func:`task_result`) and issues."""
     by_track: dict[str, list[dict[str, Any]]] = {track: [] for track in TRACKS}
     for task in tasks:
         by_track[task["track"]].append(task)
@@ -247,7 +242,7 @@ def model_result(
         index = combine_track_means({t: tracks[t]["mean"] for t in TRACKS})
     sums = [index, *(t["mean"] for t in tasks), *(t["contribution"] for t in tracks.values())]
     if not all(math.isfinite(value) for value in sums if value is not None):
-        _refuse_overflow(model, tasks, source)
+        _refuse_overflow(model, tracks)
     coverage = {
         "tasks_planned": len(tasks),
         "tasks_complete": sum(t["mean"] is not None for t in tasks),
@@ -266,16 +261,14 @@ def model_result(
     }
 
 
-def _refuse_overflow(model: str, tasks: list[dict[str, Any]], source: str) -> None:
-    """Raw rewards so large that the weighted sum of the means is not a float: the largest
-    score is named by its line."""
-    rows = [(row, task) for task in tasks for row in task["rows"] if row["score"] is not None]
-    row, task = max(rows, key=lambda pair: abs(pair[0]["score"]))
+def _refuse_overflow(model: str, tracks: dict[str, dict[str, Any]]) -> None:
+    """Raw rewards so large that the weighted sum of the means is not a float."""
+    means = {track: entry["mean"] for track, entry in tracks.items()}
     problem = Problem(
-        f"{source} line {row['line']} ({model}/{task['track']}/{task['item']})",
-        field="score",
-        value=row["score"],
-        detail="a track mean or the index (30*P + 30*S + 30*C + 10*O) overflows a float",
+        f"model '{model}'",
+        field="track means",
+        value=means,
+        detail="a mean or the index (30*P + 30*S + 30*C + 10*O) overflows a float",
         allowed="scores whose weighted means sum to a float (construction rewards below "
         "about 1e306)",
     )
