@@ -74,10 +74,10 @@ class CsvTable:
     rows: list[tuple[int, list[str]]] = field(default_factory=list)
     sha256: str | None = None
 
-    def copy(self, source: str | None = None) -> CsvTable:
+    def copy(self) -> CsvTable:
         """A copy whose rows can be changed without touching this table."""
         return CsvTable(
-            source if source is not None else self.source,
+            self.source,
             list(self.header),
             [(line, list(values)) for line, values in self.rows],
             None,

@@ -135,26 +135,31 @@ class TcsexamError(Exception):
     ----------
     problems : list of Problem
         The structured findings behind the message (may be empty).
+    hint : str or None
+        What to do, shown once after the findings (the message ends with it).
     exit_code : int
         What the command line exits with for this error.
     """
 
     exit_code = 1
 
-    def __init__(self, message: str, problems: list[Problem] | None = None) -> None:
+    def __init__(
+        self, message: str, problems: list[Problem] | None = None, hint: str | None = None
+    ) -> None:
         self.problems = list(problems or [])
         self.summary = message
+        self.hint = hint
         super().__init__(self._render())
 
     def _render(self) -> str:
-        if not self.problems:
-            return visible(self.summary)
         lines = [visible(self.summary)]
         for problem in self.problems[:MAX_LISTED_PROBLEMS]:
             lines.append(f"  - {problem}")
         hidden = len(self.problems) - MAX_LISTED_PROBLEMS
         if hidden > 0:
             lines.append(f"  ... and {hidden} more")
+        if self.hint:
+            lines.append(f"  to do: {visible(self.hint)}")
         return "\n".join(lines)
 
 
@@ -164,10 +169,11 @@ class InputRefused(TcsexamError):
     exit_code = 2
 
     @classmethod
-    def from_problems(cls, summary: str, problems: list[Problem]) -> InputRefused:
-        return cls(
-            f"{summary} ({len(problems)} problem{'s' if len(problems) != 1 else ''})", problems
-        )
+    def from_problems(
+        cls, summary: str, problems: list[Problem], hint: str | None = None
+    ) -> InputRefused:
+        count = f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
+        return cls(f"{summary} ({count})", problems, hint)
 
 
 class ReferenceProblem(InputRefused):

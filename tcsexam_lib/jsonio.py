@@ -237,6 +237,9 @@ def parse_json_text(
     except RecursionError as exc:  # deeper than the interpreter's recursion limit allows
         raise InputRefused("Input nested too deep", [Problem(source, detail=too_deep)]) from exc
     except json.JSONDecodeError as exc:
+        if not text.strip():
+            empty = Problem(source, detail="empty file", allowed="a JSON document")
+            raise InputRefused("Input file is empty", [empty]) from exc
         raise InputRefused(
             "Input is not valid JSON",
             [Problem(f"{source} line {exc.lineno} column {exc.colno}", detail=exc.msg)],

@@ -513,3 +513,21 @@ def test_a_model_whose_evidence_contradicts_its_table_is_never_ranked(prepared, 
     assert "sim-alpha" not in stats["leader_group"]
     assert all("sim-alpha" not in group for group in stats["tie_groups"])
     assert all("sim-alpha" not in (p["model_a"], p["model_b"]) for p in stats["pairs"])
+
+
+def test_a_closed_pipe_ends_quietly_with_the_closed_pipes_exit(tmp_path):
+    """``tcsexam reference check ... | head -1``: the reader is gone before the command
+    writes (its end of the pipe closed first), so every write fails."""
+    import os
+
+    reader, writer = os.pipe()
+    os.close(reader)
+    reference = KIT_ROOT / "references" / "demo-k3-sim-v1" / "demo-lite.json"
+    try:
+        done = subprocess.run(
+            [*tcsexam_command(), "reference", "check", str(reference)],
+            stdout=writer, stderr=subprocess.PIPE, text=True, timeout=60,
+        )  # fmt: skip
+    finally:
+        os.close(writer)
+    assert (done.returncode, done.stderr) == (141, "")  # 128 + SIGPIPE, not a word

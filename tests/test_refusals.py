@@ -25,6 +25,7 @@ from conftest import (
     base_rows,
     read_output,
     row_line,
+    worked_records,
 )
 
 from tcsexam_lib import InputRefused, run_score, run_solver_score
@@ -39,6 +40,8 @@ class Refusal:
     command: str  # "solver-score" or "score"
     mutate: Callable[[Workspace], None]
     match: str
+    #: further options of the call, by keyword (``None``: the option left out)
+    options: Callable[[Workspace], dict] = lambda ws: {}
 
 
 # --- mutations -------------------------------------------------------------------------
@@ -170,6 +173,32 @@ def suite_solver_tasks(tasks):
         ws.suite["tracks"]["solver"] = tasks
 
     return mutate
+
+
+def records_folder(ws):
+    """A records folder ``records/<model>/<task>/1.json`` holding the worked records."""
+    folder = ws.root / "records" / MODEL / SOLVER_TASK
+    folder.mkdir(parents=True)
+    (folder / "1.json").write_text(json.dumps(worked_records()), encoding="utf-8")
+
+
+def with_records(*mutations):
+    """``mutations`` and a records folder (``--solver-records``)."""
+
+    def mutate(ws):
+        records_folder(ws)
+        for change in mutations:
+            change(ws)
+
+    return mutate
+
+
+def solver_records(folder="records"):
+    return lambda ws: {"solver_records": ws.root / folder}
+
+
+def no_rows(ws):
+    ws.rows = []
 
 
 # --- message patterns -----------------------------------------------------------------
@@ -417,10 +446,16 @@ REFERENCE = [
         + r" \(allowed: 'test-other-id' \(the id that was asked for\)\)",
     ),
     Refusal(
-        "reference-suite-name-without-id-needs-the-release-file",
+        "reference-suite-name-without-id-names-the-folders-reference",
         "solver-score",
         solver_reference("lite"),
-        RELEASE_HINT,
+        re.escape(
+            f"no --reference-id was given, so the fixed reference '{FIXED_REFERENCE_ID}' was "
+            "looked for; "
+        )
+        + r"\S*/refs"
+        + re.escape(f" holds suite 'lite' of reference(s) {TEST_REF_ID}: add --reference-id ")
+        + TEST_REF_ID,
     ),
     Refusal(
         "reference-unknown-id-for-suite-name",
@@ -720,7 +755,8 @@ COHORT_SUITE = [
         "suite-not-found",
         "score",
         suite_arg("full"),
-        re.escape("suites/full.json: field 'suite' = \"full\" (allowed: lite;"),
+        re.escape("suites/full.json: field 'suite' = \"full\": no suites/full.json in the ")
+        + r"references folder \S*/refs \(allowed: lite;",
     ),
     Refusal(
         "suite-and-reference-solver-tasks-differ",
@@ -730,7 +766,77 @@ COHORT_SUITE = [
     ),
 ]
 
-REFUSALS = SPEC2_RECORDS + REFERENCE + SPEC4_ATTEMPTS + COHORT_SUITE
+MANY = {f"g{k}": [10, 12, 14] for k in range(30)}
+
+#: Messages that send the user the right way (issue 39, item 6).
+RIGHT_WAY = [
+    Refusal(
+        "records-of-another-task-name-ten-and-the-likely-cause",
+        "solver-score",
+        lambda ws: (
+            ws.reference["tasks"][SOLVER]["instances"].update(MANY),
+            setattr(ws, "records", [{"instance": "sat-1", "status": "ok", "A": 1}]),
+        ),
+        r"no record for 32 scored instance\(s\) of task 'maxcut-mqlib': 'example-1', "
+        r"'example-2', 'g0', ('g\d', ){6}'g7' and 22 more; none of the file's 1 instance "
+        r"names is one of the task's: are these the records of another task",
+    ),
+    Refusal(
+        "empty-records-file",
+        "solver-score",
+        records_text(""),
+        r"Input file is empty\n  - \S*records\.json: empty file \(allowed: a JSON document\)",
+    ),
+    Refusal(
+        "quoted-decimal-comma",
+        "score",
+        row(CON, score="0,8"),
+        field_msg(line(CON), "score", "0,8") + ": looks written with a decimal comma: write 0.8",
+    ),
+    Refusal(
+        "blank-solver-score-without-records-says-what-fills-it",
+        "score",
+        row(SOLVER, score=""),
+        field_msg(line(SOLVER), "score", "")
+        + r".*\n  to do: a blank solver score is filled from its records only by `tcsexam score "
+        r"--solver-records DIR` or `tcsexam report`: .*index\.attempts\.csv.*solver_evidence",
+    ),
+    Refusal(
+        "custom-suite-without-references-dir",
+        "score",
+        suite_arg("my-lite"),
+        r"no suites/my-lite\.json in the references folder \S+/references; a suite of your own "
+        r"is read from yours: --references-dir DIR \(a run set.s references_dir, or "
+        r"TCSEXAM_REFERENCES=DIR\) with "
+        r"DIR/suites/my-lite\.json; or did you mean 'demo-lite'\?",
+        options=lambda ws: {"references_dir": None},
+    ),
+    Refusal(
+        "records-folder-misspelt",
+        "score",
+        with_records(),
+        r"Records folder not found\n  - \S*/recrods: no such folder: did you mean 'records'\? "
+        r"\(allowed: a folder laid out as <model>/<task>/<attempt>\.json\)",
+        options=solver_records("recrods"),
+    ),
+    Refusal(
+        "header-only-table-with-records-one-message",
+        "score",
+        with_records(no_rows),
+        r"refused \(1 problem\)\n  - \S*attempts\.csv: the table has no solver row, and "
+        r"\S*records holds 1 records file\(s\) \(e\.g\. \S*/1\.json\)",
+        options=solver_records(),
+    ),
+    Refusal(
+        "error-in-own-table-with-records-names-the-file",
+        "score",
+        with_records(row(THM2, model="test-modle-a")),
+        r"\n  - \S*" + field_msg(line(THM2), "model", "test-modle-a"),
+        options=solver_records(),
+    ),
+]
+
+REFUSALS = SPEC2_RECORDS + REFERENCE + SPEC4_ATTEMPTS + COHORT_SUITE + RIGHT_WAY
 
 
 def test_registry_ids_are_unique():
@@ -759,6 +865,12 @@ def test_refused(case, ws, run_cli, tmp_path):
         run, kwargs, args = run_solver_score, ws.solver_kwargs(out), ws.solver_args(out)
     else:
         run, kwargs, args = run_score, ws.score_kwargs(out), ws.score_args(out)
+    for name, value in case.options(ws).items():
+        flag = "--" + name.replace("_", "-")
+        if flag in args:
+            del args[args.index(flag) : args.index(flag) + 2]
+        kwargs[name] = value
+        args += [] if value is None else [flag, str(value)]
 
     with pytest.raises(InputRefused, match=case.match):
         run(**kwargs)
@@ -785,3 +897,26 @@ def test_a_surrogate_pair_and_an_escaped_backslash_are_accepted(tmp_path):
     path = tmp_path / "ok.json"
     path.write_text('{"emoji": "\\ud83d\\ude00", "text": "x\\\\ud800"}', encoding="utf-8")
     assert read_json(path) == {"emoji": "\U0001f600", "text": "x\\ud800"}
+
+
+def test_a_report_notebook_run_directly_ends_with_what_fills_blank_solver_scores(ws, tmp_path):
+    """papermill run directly on a table whose solver scores are blank: papermill's own
+    traceback ends with the kit's refusal, and that ends with what to give instead."""
+    import papermill
+
+    from tcsexam_lib.paths import KIT_ROOT
+
+    row(SOLVER, score="")(ws)
+    ws.write()
+    paths = {"cohort": ws.cohort_path, "attempts": ws.attempts_path, "references_dir": ws.refs_dir}
+    parameters = {"model": MODEL, "suite": "lite", **{k: str(v) for k, v in paths.items()}}
+    with pytest.raises(papermill.PapermillExecutionError) as caught:
+        papermill.execute_notebook(
+            str(KIT_ROOT / "notebooks" / "index.ipynb"),
+            str(tmp_path / "index.ipynb"),
+            parameters=parameters,
+            progress_bar=False,
+        )
+    last = str(caught.value).rstrip().splitlines()[-1]
+    assert last.startswith("  to do: a blank solver score is filled from its records only"), last
+    assert "index.attempts.csv" in last and "solver_evidence" in last, last

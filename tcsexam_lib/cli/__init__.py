@@ -2,13 +2,16 @@
 
 Exit codes: 0 output written (also for an incomplete index: its status says so),
 2 input refused (nothing written, an existing output untouched), 1 unexpected failure,
-130 / 143 stopped by Ctrl-C / SIGTERM (unfinished files removed, nothing half-published).
+130 / 143 stopped by Ctrl-C / SIGTERM (unfinished files removed, nothing half-published),
+141 its reader closed the pipe (``tcsexam ... | head -1``: a closed pipe's exit, quietly).
 The command modules here are the only code of the kit that prints.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import signal
 import sys
 import traceback
@@ -77,6 +80,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 128 + int(signum)
+    except BrokenPipeError:
+        # the reader of stdout went away (`| head -1`): stop as a closed pipe stops a
+        # command, without a word; stdout goes to /dev/null so that its flush at exit is quiet
+        with contextlib.suppress(OSError, ValueError):  # a stdout without a file descriptor
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + int(signal.SIGPIPE)
     except TcsexamError as exc:
         label = "refused" if exc.exit_code == 2 else "error"
         print(f"tcsexam {args.command}: {label}: {exc}", file=sys.stderr)

@@ -49,8 +49,19 @@ def reference_file(
     return references_dir / (reference_id or FIXED_REFERENCE_ID) / f"{text}.json", text
 
 
-def _missing_reference_error(path: Path, reference_id: str, suite: str | None) -> ReferenceProblem:
-    if reference_id == FIXED_REFERENCE_ID:
+def _missing_reference_error(
+    path: Path, reference_id: str | None, suite: str | None
+) -> ReferenceProblem:
+    folder, others = path.parent.parent, []
+    if reference_id is None and suite:  # a suite name: the folder's references for it
+        others = [i for i in list_reference_ids(folder) if (folder / i / path.name).is_file()]
+    if others:
+        detail = (
+            f"no --reference-id was given, so the fixed reference '{FIXED_REFERENCE_ID}' was "
+            f"looked for; {folder} holds suite '{suite}' of reference(s) {', '.join(others)}: "
+            f"add --reference-id {others[0]}"
+        )
+    elif reference_id in (None, FIXED_REFERENCE_ID):
         detail = (
             f"the fixed reference '{FIXED_REFERENCE_ID}' is not bundled with the kit (its values "
             f"come with the TCSExam release). Put the release's {suite or '<suite>'}.json "
@@ -101,7 +112,7 @@ def load_reference(
     refs_dir = resolve_references_dir(references_dir)
     path, suite = reference_file(source, reference_id, refs_dir)
     if not path.is_file():
-        raise _missing_reference_error(path, reference_id or FIXED_REFERENCE_ID, suite)
+        raise _missing_reference_error(path, reference_id, suite)
     try:
         data, digest = read_json_with_digest(path, lambda _data: describe_path)
     except InputRefused as exc:

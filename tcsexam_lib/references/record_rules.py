@@ -37,7 +37,7 @@ from .records import (
 )
 
 #: How many missing instance names a refusal spells out before counting the rest.
-MAX_NAMED_MISSING = 50
+MAX_NAMED_MISSING = 10
 
 
 def _record_key(position: int) -> Key:
@@ -199,13 +199,21 @@ def _complete_explain(data: TaskRecords):
     names = set(data.columns.names)
     missing = [name for name in data.task.scored if name not in names]
     if missing:
+        detail = (
+            f"no record for {len(missing)} scored instance(s) of task '{data.task.name}': "
+            f"{quoted_names(missing, MAX_NAMED_MISSING)}"
+        )
+        if names and len(missing) == len(data.task.scored):
+            detail += (
+                f"; none of the file's {len(names)} instance names is one of the task's: "
+                "are these the records of another task (--task, --records)?"
+            )
         yield (
             (1,),
             Problem(
                 f"{data.source}",
                 field="instance",
-                detail=f"no record for {len(missing)} scored instance(s) of task "
-                f"'{data.task.name}': {quoted_names(missing, MAX_NAMED_MISSING)}",
+                detail=detail,
                 allowed="one record per scored reference instance",
             ),
         )

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from ..errors import InputRefused, Problem
+from ..errors import InputRefused, Problem, did_you_mean
 from ..jsonio import read_json_with_digest
 from ..paths import resolve_references_dir
 from ..schemas import validate_with_schema
@@ -53,9 +53,18 @@ def load_suite(name: str, *, references_dir: str | os.PathLike[str] | None = Non
     >>> {track: len(items) for track, items in suite.tracks.items()}
     {'theorem': 5, 'solver': 5, 'construction': 5, 'conjecture': 5}
     """
-    path = resolve_references_dir(references_dir) / "suites" / f"{name}.json"
+    folder = resolve_references_dir(references_dir)
+    path = folder / "suites" / f"{name}.json"
     if not path.is_file():
         known = available_suites(references_dir)
+        close = did_you_mean(name, known)
+        detail = f"no suites/{name}.json in the references folder {folder}"
+        if references_dir is None:
+            detail += (
+                "; a suite of your own is read from yours: --references-dir DIR (a run set's "
+                f"references_dir, or TCSEXAM_REFERENCES=DIR) with DIR/suites/{name}.json"
+            )
+        detail += f"; or {close}" if close else ""
         raise InputRefused(
             "Suite not found",
             [
@@ -63,6 +72,7 @@ def load_suite(name: str, *, references_dir: str | os.PathLike[str] | None = Non
                     str(path),
                     field="suite",
                     value=name,
+                    detail=detail,
                     allowed=(", ".join(known) if known else "none present")
                     + "; the task lists of 'lite' and 'full' come with the TCSExam release",
                 )

@@ -294,6 +294,11 @@ def _report_kernel_app() -> type:
 
         kernel_class = Type(_report_kernel_class(), klass="ipykernel.kernelbase.Kernel")
 
+        def init_sockets(self) -> None:
+            if self.transport == "tcp" and self.ip in LOOPBACK:
+                self.log.addFilter(_not_the_tcp_warning)
+            super().init_sockets()
+
         def start(self) -> None:
             try:
                 super().start()
@@ -301,6 +306,17 @@ def _report_kernel_app() -> type:
                 stop_channel_threads(self)
 
     return ReportKernelApp
+
+
+#: Addresses only this machine reaches (papermill and JupyterLab start kernels on them).
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def _not_the_tcp_warning(record: Any) -> bool:
+    """Drop ipykernel's warning that TCP is unencrypted, for a kernel on a loopback address
+    (only this machine reaches it, and every message is signed with the connection
+    file's key): papermill run directly printed it on every run (docs/reports.md)."""
+    return not record.getMessage().startswith("Kernel is running over TCP without encryption")
 
 
 def main() -> None:

@@ -136,7 +136,8 @@ def kernel_log_header(transport: str, why_tcp: str = "") -> str:
             f"kernels started over TCP on 127.0.0.1 ({why_tcp}); a kernel that dies before "
             f"replying to kernel_info is started again, at most {KERNEL_STARTS} times in all. "
             "Every line below names its notebook.",
-            f"every kernel warns: {TCP_WARNING} (said once here, not repeated below)",
+            f"ipykernel warns: {TCP_WARNING} (the kit's launcher drops it on 127.0.0.1; any "
+            "other kernel's is said once here, not repeated below)",
         ]
     return "".join(f"{RUNNER_PREFIX} {line}\n" for line in lines)
 

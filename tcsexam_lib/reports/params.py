@@ -139,13 +139,17 @@ def _paths_explain(params: ParamsInput):
     for k, (key, resolved) in enumerate(params.paths.items()):
         if not _exists(key, resolved):
             what = "folder" if _wanted_dir(key) else "file"
+            parent = resolved.parent
+            near = [p.name for p in parent.iterdir() if _exists(key, p)] if parent.is_dir() else []
+            close = did_you_mean(resolved.name, near)
             yield (
                 (k,),
                 Problem(
                     str(params.source),
                     field=key,
                     value=params.data[key],
-                    detail=f"{resolved} is not an existing {what}",
+                    detail=f"{resolved} is not an existing {what}"
+                    + (f"; {close}" if close else ""),
                     allowed=f"a path to an existing {what}, relative to the parameter "
                     "file's folder",
                 ),

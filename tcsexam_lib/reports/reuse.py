@@ -70,8 +70,13 @@ class JobInputs:
         for name, digest in self.items:
             if name not in previous:
                 return f"{name} is new"
-            if previous[name] != digest:
-                return f"{name} changed"
+            if previous[name] != digest:  # "parameter changes": its value, not "changes changed"
+                parameter = name.removeprefix("parameter ")
+                return (
+                    f"{name} changed"
+                    if parameter == name
+                    else f"new value of parameter '{parameter}'"
+                )
         gone = [name for name in previous if name not in dict(self.items)]
         return f"{gone[0]} is no longer given" if gone else "what it read is not recorded"
 

@@ -98,12 +98,31 @@ def row_schema_problems(row: dict[str, str], where: str) -> list[Problem]:
             where,
             field=name,
             value=row[name],
-            detail=did_you_mean(row[name], sorted(rule.allowed)) if rule.allowed else None,
+            detail=did_you_mean(row[name], sorted(rule.allowed))
+            if rule.allowed
+            else decimal_comma(row[name]),
             allowed=rule.text,
         )
         for name, rule in _applicable_rules(row).items()
         if not rule.accepts(row[name])
     ]
+
+
+_COMMA_DECIMAL = re.compile(r"\s*([+-]?\d+)\s*,\s*(\d+)\s*")
+
+
+def decimal_comma(text: str) -> str | None:
+    """A hint for a number written with a decimal comma (``0,8``), else ``None``.
+
+    Examples
+    --------
+    >>> decimal_comma(" 0,85"), decimal_comma("0.85")
+    ('looks written with a decimal comma: write 0.85', None)
+    """
+    found = _COMMA_DECIMAL.fullmatch(text)
+    if found is None:
+        return None
+    return f"looks written with a decimal comma: write {found[1]}.{found[2]}"
 
 
 class _Refused:

@@ -10,7 +10,6 @@ once.
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,7 +17,7 @@ from ..csvio import CsvTable, read_csv_table
 from ..errors import InputRefused, Problem
 from ..references.suites import Suite
 from ..vocab import ATTEMPT_COLUMNS
-from .attempt_rules import ATTEMPT_RULES, AttemptsInput
+from .attempt_rules import ATTEMPT_RULES, AttemptsInput, decimal_comma
 from .cohort import Cohort
 
 
@@ -87,8 +86,15 @@ def _other_separator(header: list[str]) -> str | None:
     return next((name for sep, name in _SEPARATORS.items() if sep in header[0]), None)
 
 
+#: What to do about blank solver scores where nothing fills them (no records folder given).
+BLANK_SOLVER_SCORES = (
+    "a blank solver score is filled from its records only by `tcsexam score --solver-records "
+    "DIR` or `tcsexam report`: score with one of them, or give this table's filled copy "
+    "that they write (<output>.attempts.csv, e.g. index.attempts.csv) with its evidence "
+    "folder (<output>.evidence/: --solver-evidence, or a notebook's solver_evidence)"
+)
+
 _SCORE = ATTEMPT_COLUMNS.index("score")
-_DIGITS = re.compile(r"\s*[+-]?\d+\s*")
 
 
 def _decimal_comma(values: list[str], width: int) -> str | None:
@@ -101,13 +107,9 @@ def _decimal_comma(values: list[str], width: int) -> str | None:
     """
     if len(values) != width + 1 or len(values) <= _SCORE + 1:
         return None
-    whole, part = values[_SCORE], values[_SCORE + 1]
-    if _DIGITS.fullmatch(whole) and part.strip().isdigit():
-        return (
-            f"the score '{whole},{part}' looks written with a decimal comma: "
-            f"write {whole.strip()}.{part.strip()}"
-        )
-    return None
+    score = f"{values[_SCORE]},{values[_SCORE + 1]}"
+    hint = decimal_comma(score)
+    return None if hint is None else f"the score '{score}' {hint}"
 
 
 def _rows(table: CsvTable) -> list[tuple[int, list[str]]]:
@@ -187,7 +189,12 @@ def validate_attempts(table: CsvTable, *, suite: Suite, cohort: Cohort) -> Attem
     data = attempts_input(table, rows, suite=suite, cohort=cohort)
     problems = ATTEMPT_RULES.refusal(data)
     if problems:
-        raise InputRefused.from_problems(f"Attempts table {table.source} refused", problems)
+        blank = any(
+            (row["track"], row["score_status"], row["score"].strip()) == ("solver", "valid", "")
+            for _, _, row in data.rows
+        )
+        hint = BLANK_SOLVER_SCORES if blank else None
+        raise InputRefused.from_problems(f"Attempts table {table.source} refused", problems, hint)
     return AttemptRows(data.source, tuple(data.header), data.values, data.output_rows, data.groups)
 
 

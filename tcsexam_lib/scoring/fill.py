@@ -34,10 +34,12 @@ class FillResult:
     ``filled``: rows whose blank score was set (model, item, attempt, line, score);
     ``unfilled``: blank valid solver rows without an output (left blank: scoring will
     refuse them); ``orphans``: outputs (model, task, attempt) that no solver row of the
-    table names. ``output`` is the file written, if any.
+    table names; ``solver_rows``: how many solver rows the table has. ``output`` is the
+    file written, if any.
     """
 
     output: Path | None = None
+    solver_rows: int = 0
     filled: list[dict[str, Any]] = field(default_factory=list)
     unfilled: list[dict[str, Any]] = field(default_factory=list)
     orphans: list[dict[str, str]] = field(default_factory=list)
@@ -54,8 +56,8 @@ def fill_table(
     solver evidence check compares it with its output). Everything else is copied
     unchanged, but for a
     formula-like note, made text (:func:`~tcsexam_lib.csvio.neutral_cell`: the copy is a
-    file the kit writes). The copy's ``source`` says that its blank solver scores were
-    filled.
+    file the kit writes). The copy keeps the table's ``source`` and lines: a refusal of
+    the copy names the researcher's file and its line.
 
     Examples
     --------
@@ -64,9 +66,9 @@ def fill_table(
     >>> filled, result = fill_table(table, [{"model": "m", "task": "t", "attempt": "1",
     ...                                      "relative_score": 0.25}])
     >>> filled.rows[0][1][4], result.filled[0]["line"], filled.source
-    ('0.25', 2, 'a.csv (blank solver scores filled)')
+    ('0.25', 2, 'a.csv')
     """
-    filled = table.copy(source=f"{table.source} (blank solver scores filled)")
+    filled = table.copy()
     result = FillResult()
     header = filled.header
     if any(column not in header for column in _NEEDED):
@@ -80,6 +82,7 @@ def fill_table(
             continue
         key = tuple(row[col[name]].strip() for name in ("model", "item", "attempt"))
         named.add(key)  # a short row still names its records (the reader refuses the row)
+        result.solver_rows += 1
         if len(row) < len(header) or row[col["score_status"]].strip() != "valid":
             continue
         found = by_key.get(key)
@@ -136,6 +139,12 @@ def fill_solver_rows(
     return result
 
 
+_ROW_PER_RECORDS = (
+    "a records file whose model, task and attempt have a row in the attempts table (add "
+    "the row: excluded, with a note, if it is not adopted)"
+)
+
+
 def refuse_unmatched(
     fill: FillResult,
     records: list[RecordsFile],
@@ -151,14 +160,21 @@ def refuse_unmatched(
     the refusal (it names the command's input: a run set, an attempts table).
     """
     paths = {(r.model, r.task, r.attempt): r.path for r in records}
+    if fill.orphans and not fill.solver_rows:  # one finding, not one per records file
+        example = paths[tuple(fill.orphans[0].values())]
+        detail = (
+            f"the table has no solver row, and {records_dir} holds {len(fill.orphans)} records "
+            f"file(s) (e.g. {example})"
+        )
+        problem = Problem(str(attempts), detail=detail, allowed=_ROW_PER_RECORDS)
+        raise InputRefused.from_problems(summary, [problem])
     problems = [
         Problem(
             str(paths[(o["model"], o["task"], o["attempt"])]),
             field="attempt",
             value=o["attempt"],
             detail=f"no solver row {o['model']}/{o['task']} attempt '{o['attempt']}' in {attempts}",
-            allowed="a records file whose model, task and attempt have a row in the attempts "
-            "table (add the row: excluded, with a note, if it is not adopted)",
+            allowed=_ROW_PER_RECORDS,
         )
         for o in fill.orphans
     ]

@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import InputRefused, Problem
+from ..errors import InputRefused, Problem, did_you_mean
 
 
 @dataclass(frozen=True)
@@ -51,14 +51,15 @@ def find_records(
         tasks = [task.strip() for task in tasks.split(",") if task.strip()]
     folder = Path(records_dir)
     if not folder.is_dir():
+        parent = folder.parent
+        near = [p.name for p in parent.iterdir() if p.is_dir()] if parent.is_dir() else []
+        close = did_you_mean(folder.name, near)
         raise InputRefused(
             "Records folder not found",
             [
                 Problem(
                     str(folder),
-                    field="records",
-                    value=str(records_dir),
-                    detail="no such folder",
+                    detail="no such folder" + (f": {close}" if close else ""),
                     allowed="a folder laid out as <model>/<task>/<attempt>.json",
                 )
             ],

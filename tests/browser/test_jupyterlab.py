@@ -482,7 +482,12 @@ def test_report_notebook_runs_with_its_defaults(lab, open_page, name):
         rows = instances.locator("tbody tr")
         assert rows.count() == 25
         instances.locator(".dt-search input").fill("sim-tsp")
-        page.wait_for_timeout(500)
+        page.wait_for_function(  # the filter has settled: every row shown is sim-tsp's
+            "node => [...node.querySelectorAll('tbody tr')]"
+            ".every(row => row.textContent.includes('sim-tsp'))",
+            arg=instances.element_handle(),
+            timeout=30_000,
+        )
         assert 0 < rows.count() <= 25
         assert all("sim-tsp" in rows.nth(k).text_content() for k in range(rows.count()))
     assert page.problems == []

@@ -20,8 +20,9 @@ def test_the_kernelspec_names_the_kits_launcher_and_ipykernels_names(tmp_path):
     assert IPYKERNEL_LAUNCHER in json.loads((back / "kernel.json").read_text())["argv"]
 
 
-def test_papermill_run_directly_starts_the_kits_launcher(tmp_path):
-    """The environment's python3 kernelspec, as make venv installs it."""
+def test_papermill_run_directly_starts_the_kits_launcher(tmp_path, capfd):
+    """The environment's python3 kernelspec, as make venv installs it; the kernel (on a
+    loopback address) does not print ipykernel's warning that TCP is unencrypted."""
     cell = nbformat.v4.new_code_cell("import sys\nprint(sys.argv[0])")
     notebook = nbformat.v4.new_notebook(cells=[cell])
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
@@ -31,6 +32,7 @@ def test_papermill_run_directly_starts_the_kits_launcher(tmp_path):
     )
     out = nbformat.read(tmp_path / "out.ipynb", as_version=4)
     assert out.cells[0].outputs[0]["text"].strip().endswith("reports/kernel_launch.py")
+    assert "without encryption" not in capfd.readouterr().err
 
 
 def test_only_the_kits_kernelspec_asks_for_interrupts_as_messages(tmp_path):

@@ -49,8 +49,15 @@ PARAMS_REFUSALS = [
         id="records-not-a-folder",
     ),
     pytest.param(
+        {"records": "recrods"},
+        r"field 'records' = \"recrods\": \S*recrods is not an existing folder; did you mean "
+        r"'records'\?",
+        id="records-misspelt",
+    ),
+    pytest.param(
         {"suite": "nosuch"},
-        r"(?s)params\.yaml: Suite not found.*field 'suite' = \"nosuch\" \(allowed: lite",
+        r"(?s)params\.yaml: Suite not found.*field 'suite' = \"nosuch\": no suites/nosuch\.json "
+        r"in .* \(allowed: lite",
         id="unknown-suite",
     ),
     pytest.param(

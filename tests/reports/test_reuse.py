@@ -132,6 +132,6 @@ def test_a_changed_input_is_named_as_the_first_change(ws, tiny_notebooks, monkey
 def test_the_first_change_names_the_first_item_that_differs():
     now = JobInputs("x", (("notebooks/index.ipynb", "1"), ("parameter model", "2")))
     assert now.first_change([("notebooks/index.ipynb", "1"), ("parameter model", "3")]) == (
-        "parameter model changed"
+        "new value of parameter 'model'"
     )
     assert now.first_change([("notebooks/index.ipynb", "1")]) == "parameter model is new"

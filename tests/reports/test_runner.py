@@ -38,7 +38,7 @@ def test_runner_refuses_a_short_solver_row_for_its_field_count_not_its_records(
     ws.attempts_path.write_text(text.replace(row, row.rsplit(",", 1)[0]), encoding="utf-8")
     with pytest.raises(
         InputRefused,
-        match=r"attempts\.csv \(blank solver scores filled\) line 7: 9 fields, header has 10",
+        match=r"attempts\.csv line 7: 9 fields, header has 10",
     ):
         run_report([path], output=tmp_path / "out")
     assert not (tmp_path / "out").exists()
@@ -110,7 +110,7 @@ def test_runner_refuses_a_bad_attempts_table_before_writing_anything(ws, tmp_pat
     ws.write()
     with pytest.raises(
         InputRefused,
-        match=r"(?s)params\.yaml: .*attempts\.csv \(blank solver scores filled\) line 2.*"
+        match=r"(?s)params\.yaml: .*attempts\.csv line 2.*"
         r"field 'score' = \"0\.5\"",
     ):
         run_report([path], output=tmp_path / "out")
