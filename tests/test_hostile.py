@@ -412,7 +412,15 @@ CASES = [
         "construction-reward-overflowing-the-index",
         attempts_edit(r"(sim-alpha,construction,sim-con-01,1,)[^,]*,", r"\g<1>1e308,"),
         2,
-        r"model 'sim-alpha': field 'track means' .* overflows a float",
+        r"attempts.csv line \d+: field 'score' = 1e\+308: model 'sim-alpha', construction "
+        r"task 'sim-con-01' attempt '1': .* overflows a float",
+    ),
+    Case(
+        "construction-reward-far-above-the-cohort-warned",
+        attempts_edit(r"(sim-alpha,construction,sim-con-01,1,)[^,]*,", r"\g<1>1e15,"),
+        0,
+        r"sim-alpha: complete, index .*\n  warning: far_score: sim-alpha/construction/sim-con-01 "
+        r"attempt '1' \(line \d+\): score 1e\+15 is orders of magnitude above",
     ),
     # smaller
     Case("byte-order-mark-in-json-accepted", bom_in_json, 0, r"sim-alpha: complete"),
