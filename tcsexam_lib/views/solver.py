@@ -364,6 +364,41 @@ def floor_instances_table(outputs: Outputs) -> pd.DataFrame:
     return table
 
 
+def far_values_table(outputs: Outputs) -> pd.DataFrame:
+    """Candidate values orders of magnitude outside the reference: scored as given, but a
+    recording error is likely (over 1,000 times ``max(|mu|, scale, 1)`` from ``mu``).
+
+    Examples
+    --------
+    >>> out = {"task": "t", "attempt": "1", "instances": [
+    ...     {"instance": "a", "A": 1e308, "mu": 12.0, "scale": 20.0, "z": 5e306, "score": 1.0},
+    ...     {"instance": "b", "A": 14.0, "mu": 12.0, "scale": 2.0, "z": 1.0, "score": 0.84}]}
+    >>> far_values_table([out])["instance"].tolist()
+    ['a']
+    """
+    from ..scoring.solver_notes import far_from_reference
+
+    rows = [
+        {
+            "task": out.task,
+            "attempt": out.attempt,
+            "instance": row.instance,
+            "A": row.A,
+            "mu": row.mu,
+            "scale": row.scale,
+            "score": row.score,
+        }  # fmt: skip
+        for out in _documents(outputs)
+        for row in out.rows
+        if row.z is not None and far_from_reference(row.A, row.mu, row.scale)
+    ]
+    columns = ["task", "attempt", "instance", "A", "mu", "scale", "score"]
+    table = pd.DataFrame(rows, columns=columns)
+    table.attrs["kinds"] = {"attempt": TEXT, "A": RAW, "mu": RAW, "scale": RAW, "score": MEAN}
+    table.attrs["empty_text"] = "No value is orders of magnitude outside the reference."
+    return table
+
+
 def any_simulated(outputs: Outputs) -> bool:
     """True when an output says its inputs are simulated (demo data).
 
