@@ -52,8 +52,8 @@ class InstanceStats:
     ``mu`` is the mean and ``s`` the sample standard deviation (ddof=1) of the usable
     values; ``scale = max(s, rel_floor*|mu|, abs_floor)`` and ``scale_term`` names the
     term that set it (``sample_std``, ``relative_floor`` or ``absolute_floor``; ties go
-    to the earlier term). ``mu_exact`` is the exact mean when a usable value is an
-    integer beyond 2**53 in magnitude (``z`` is then computed exactly), else ``None``.
+    to the earlier term). ``mu_exact`` is the exact mean when a usable value (an int, or a
+    float, which is then an integer) is beyond 2**53 in magnitude (``z`` is then exact).
     """
 
     values: tuple[float | None, ...]
@@ -185,7 +185,7 @@ def compute_instance_stats(
     scale = max(terms.values())
     term = next(name for name, value in terms.items() if value == scale)
     exact = None
-    if any(type(v) is int and abs(v) > LARGEST_EXACT_INT for v in usable):
+    if any(abs(v) > LARGEST_EXACT_INT for v in usable):  # floats there are integers too
         exact = Fraction(total, denominator * n)
     return InstanceStats(tuple(values), len(usable), mu, s, scale, term, exact)
 
@@ -251,7 +251,7 @@ def instance_score(a: float, stats: InstanceStats, direction: str) -> tuple[floa
     >>> z, round(score, 4)
     (1.0, 0.8413)
     """
-    if stats.mu_exact is not None or (type(a) is int and abs(a) > LARGEST_EXACT_INT):
+    if stats.mu_exact is not None or abs(a) >= LARGEST_EXACT_INT:
         z = exact_z(a, stats, direction)
     else:
         z = z_score(a, stats.mu, stats.scale, direction)

@@ -306,3 +306,9 @@ def test_integers_beyond_2_53_are_scored_exactly(rel):
     assert rows["g"]["z"] == -97 / stats.scale and rows["g"]["score"] < 0.5
     one, three = (score(reference, [ok("g", BIG + k), ok("h", 1.5)]) for k in (1, 3))
     assert one.rows[0].score < three.rows[0].score == 0.5  # 2**60 + 1 is not 2**60 + 3
+
+
+def test_floats_beyond_2_53_are_integers_and_scored_exactly_too():
+    reference = make_reference({"g": [2.0**60, 2.0**60 + 256]}, rel=0.0)  # mean: 2**60 + 128
+    (row,) = score(reference, [ok("g", 2.0**60)]).rows
+    assert row.z == pytest.approx(-128 / row.s, rel=1e-15)  # not 0 (the mean rounded to A)
