@@ -15,10 +15,9 @@ _SHOWN_MODELS = 20
 
 def _cmd_solver_score(args: argparse.Namespace) -> int:
     from ..scoring.commands import run_solver_score
-
-    names = ("task", "records", "reference", "reference_id", "references_dir", "model")
     from ..scoring.solver_notes import solver_notes
 
+    names = ("task", "records", "reference", "reference_id", "references_dir", "model")
     result = run_solver_score(**arguments(args, *names, "attempt", "output"))
     notes = solver_notes(result)
     say(

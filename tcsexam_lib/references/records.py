@@ -357,7 +357,7 @@ class TaskRecords:
     @cached_property
     def exact_candidates(self) -> list[tuple[int, Any, Any]]:
         """``(k, A, stats)`` of the candidates scored exactly (:func:`~..formulas.exact_z`):
-        an integer ``A`` or a reference value beyond 2**53 in magnitude (``k``: the
+        an ``A`` or a reference value beyond 2**53 in magnitude (``k``: the
         position among the candidates; ``A`` as the record gives it)."""
         import numpy as np
 
