@@ -87,8 +87,10 @@ def far_from_reference(a: float, mu: float, scale: float) -> bool:
     --------
     >>> far_from_reference(1e308, 12.0, 20.0), far_from_reference(3.0, 0.0, 1e-9)
     (True, False)
+    >>> far_from_reference(1.7e308, -1.6e308, 5.8e306)  # twice |mu| away: not far
+    False
     """
-    return abs(float(a) - mu) > FAR_FACTOR * max(abs(mu), scale, 1.0)
+    return abs(float(a) / FAR_FACTOR - mu / FAR_FACTOR) > max(abs(mu), scale, 1.0)  # no overflow
 
 
 def solver_notes(output: SolverDocument) -> SolverNotes:
