@@ -19,9 +19,10 @@ valid attempts of each task, (2) the equal-weight mean over the tasks of each tr
 Means and standard deviations of reference values are computed exactly (rational
 arithmetic on the values as given: JSON integers stay integers, of any size) and rounded
 once, as :mod:`statistics` does: identical values give ``mu`` equal to them and ``s``
-exactly 0, so a candidate equal to them scores exactly 0.5. Where a value is an integer
-beyond 2**53 in magnitude (a float cannot hold every such integer), ``z`` is computed
-exactly too (:func:`exact_z`): 2**60 + 1 and 2**60 + 3 are different numbers to the kit.
+exactly 0, so a candidate equal to them scores exactly 0.5. Where a reference value or
+the candidate is beyond 2**53 in magnitude (an integer a float may not hold; a float there
+is an integer too), ``z`` is the exact difference ``A - mu`` divided by the scale, rounded
+once (:func:`exact_z`): 2**60 + 1 and 2**60 + 3 are different numbers to the kit.
 Elsewhere ``z`` and ``Phi(z)`` are float arithmetic.
 """
 
@@ -205,7 +206,8 @@ def z_score(a: float, mu: float, scale: float, direction: str) -> float:
 
 
 def exact_z(a: float, stats: InstanceStats, direction: str) -> float:
-    """:func:`z_score` with ``A - mu`` exact (``A`` an int of any size or a float).
+    """:func:`z_score` from the exact ``A - mu`` (``A`` an int of any size or a float),
+    divided by the (float) scale and rounded once.
 
     For integers beyond 2**53, which floats round: the difference to the exact mean is
     taken before anything is rounded, so a candidate 97 worse is not at ``z`` 0.
