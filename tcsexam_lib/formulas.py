@@ -17,17 +17,26 @@ valid attempts of each task, (2) the equal-weight mean over the tasks of each tr
 ``index = 30*P + 30*S + 30*C + 10*O`` with the track means P, S, C, O.
 
 Means and standard deviations of reference values are computed exactly (rational
-arithmetic) and rounded once, as :mod:`statistics` does: identical values give ``mu``
-equal to them and ``s`` exactly 0, so a candidate equal to them scores exactly 0.5.
+arithmetic on the values as given: JSON integers stay integers, of any size) and rounded
+once, as :mod:`statistics` does: identical values give ``mu`` equal to them and ``s``
+exactly 0, so a candidate equal to them scores exactly 0.5. Where a reference value or
+the candidate is beyond 2**53 in magnitude (an integer a float may not hold; a float there
+is an integer too), ``z`` is the exact difference ``A - mu`` divided by the scale, rounded
+once (:func:`exact_z`): 2**60 + 1 and 2**60 + 3 are different numbers to the kit.
+Elsewhere ``z`` and ``Phi(z)`` are float arithmetic.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from fractions import Fraction
 
 from .vocab import TRACK_WEIGHTS, TRACKS
+
+#: Integers beyond this magnitude are not all floats: scored exactly (:func:`exact_z`).
+LARGEST_EXACT_INT = 2**53
 
 #: Names of the terms of ``scale = max(s, rel_floor*|mu|, abs_floor)``, in tie order.
 SCALE_TERMS = ("sample_std", "relative_floor", "absolute_floor")
@@ -44,7 +53,8 @@ class InstanceStats:
     ``mu`` is the mean and ``s`` the sample standard deviation (ddof=1) of the usable
     values; ``scale = max(s, rel_floor*|mu|, abs_floor)`` and ``scale_term`` names the
     term that set it (``sample_std``, ``relative_floor`` or ``absolute_floor``; ties go
-    to the earlier term).
+    to the earlier term). ``mu_exact`` is the exact mean when a usable value (an int, or a
+    float, which is then an integer) is beyond 2**53 in magnitude (``z`` is then exact).
     """
 
     values: tuple[float | None, ...]
@@ -53,21 +63,24 @@ class InstanceStats:
     s: float
     scale: float
     scale_term: str
+    mu_exact: Fraction | None = field(default=None, repr=False, compare=False)
 
 
 def usable_values(values: Iterable[float | None]) -> list[float]:
     """The usable reference values: finite numbers (``null`` is an unusable run).
 
+    Integers stay integers (exact at any size), other numbers become floats.
+
     Examples
     --------
-    >>> usable_values([10, None, 12.5])
-    [10.0, 12.5]
+    >>> usable_values([10, None, 12.5, 2**60 + 1])
+    [10, 12.5, 1152921504606846977]
     """
-    return [float(v) for v in values if v is not None and math.isfinite(v)]
+    return [v if type(v) is int else float(v) for v in values if v is not None and math.isfinite(v)]
 
 
 def _exact_sums(values: Sequence[float]) -> tuple[int, int, int]:
-    """``(sum of N_i, sum of N_i**2, D)`` with every value equal to ``N_i / D`` exactly."""
+    """``(sum of N_i, sum of N_i**2, D)`` with every value (float or int) ``N_i / D`` exactly."""
     ratios = [value.as_integer_ratio() for value in values]
     denominator = max(den for _, den in ratios)  # powers of two: the largest is a multiple
     scaled = [num * (denominator // den) for num, den in ratios]
@@ -102,6 +115,8 @@ def exact_sample_std(values: Sequence[float]) -> float:
     2.0
     >>> exact_sample_std([0.1, 0.1, 0.1])
     0.0
+    >>> exact_sample_std([2**60 + 1, 2**60 + 3, 2**60 + 5])  # as floats all 2**60: 0.0
+    2.0
     """
     return _sample_std_of_sums(len(values), *_exact_sums(values))
 
@@ -157,6 +172,8 @@ def compute_instance_stats(
     (12.0, 2.0, 2.0, 'sample_std')
     >>> compute_instance_stats([5, None], 0.02, 1e-9) is None
     True
+    >>> compute_instance_stats([2**60 + 1, 2**60 + 3, 2**60 + 5], 0, 1e-9).mu_exact
+    Fraction(1152921504606846979, 1)
     """
     usable = usable_values(values)
     n = len(usable)
@@ -168,7 +185,10 @@ def compute_instance_stats(
     terms = scale_terms(mu, s, rel_floor, abs_floor)
     scale = max(terms.values())
     term = next(name for name, value in terms.items() if value == scale)
-    return InstanceStats(tuple(values), len(usable), mu, s, scale, term)
+    exact = None
+    if any(abs(v) > LARGEST_EXACT_INT for v in usable):  # floats there are integers too
+        exact = Fraction(total, denominator * n)
+    return InstanceStats(tuple(values), len(usable), mu, s, scale, term, exact)
 
 
 def z_score(a: float, mu: float, scale: float, direction: str) -> float:
@@ -183,6 +203,27 @@ def z_score(a: float, mu: float, scale: float, direction: str) -> float:
     """
     diff = a - mu if direction == "maximize" else mu - a
     return diff / scale  # may be an infinity for a value far beyond the reference
+
+
+def exact_z(a: float, stats: InstanceStats, direction: str) -> float:
+    """:func:`z_score` from the exact ``A - mu`` (``A`` an int of any size or a float),
+    divided by the (float) scale and rounded once.
+
+    For integers beyond 2**53, which floats round: the difference to the exact mean is
+    taken before anything is rounded, so a candidate 97 worse is not at ``z`` 0.
+
+    Examples
+    --------
+    >>> stats = compute_instance_stats([2**60 + 1, 2**60 + 3, 2**60 + 5], 0, 1e-9)
+    >>> exact_z(2**60 + 100, stats, "minimize"), z_score(2**60 + 100, stats.mu, 2.0, "minimize")
+    (-48.5, 0.0)
+    """
+    mu = stats.mu_exact if stats.mu_exact is not None else Fraction(stats.mu)
+    diff = Fraction(a) - mu if direction == "maximize" else mu - Fraction(a)
+    try:
+        return float(diff / Fraction(stats.scale))
+    except OverflowError:  # beyond every float: an infinity, as the float formula gives
+        return math.copysign(math.inf, diff)
 
 
 def phi(z: float) -> float:
@@ -201,7 +242,7 @@ def phi(z: float) -> float:
 
 
 def instance_score(a: float, stats: InstanceStats, direction: str) -> tuple[float, float]:
-    """Return ``(z, Phi(z))`` for a valid candidate value ``a``.
+    """Return ``(z, Phi(z))`` for a valid candidate value ``a`` (exact beyond 2**53).
 
     Examples
     --------
@@ -212,7 +253,10 @@ def instance_score(a: float, stats: InstanceStats, direction: str) -> tuple[floa
     >>> z, round(score, 4)
     (1.0, 0.8413)
     """
-    z = z_score(a, stats.mu, stats.scale, direction)
+    if stats.mu_exact is not None or abs(a) >= LARGEST_EXACT_INT:
+        z = exact_z(a, stats, direction)
+    else:
+        z = z_score(a, stats.mu, stats.scale, direction)
     return z, phi(z)
 
 

@@ -401,18 +401,26 @@ CASES = [
         r"instance 'g'\): field 'A' = 1e\+300: z = \(A - mu\) / scale overflows",
         output="out/s.json",
     ),
-    Case(
-        "candidate-minus-mean-overflows",
+    Case(  # A - mu is not a float, but z (58.3) is: computed exactly (values beyond 2**53)
+        "candidate-minus-mean-beyond-floats-scored-exactly",
         far_candidate([-1.7e308, -1.7e308, -1.6e308], 1.7e308),
-        2,
-        r"instance 'g'\): field 'A' = 1\.7e\+308: z = .* overflows",
+        0,
+        r"t: relative_score 1\.0 over 1 scored instance",
         output="out/s.json",
     ),
     Case(
         "construction-reward-overflowing-the-index",
         attempts_edit(r"(sim-alpha,construction,sim-con-01,1,)[^,]*,", r"\g<1>1e308,"),
         2,
-        r"model 'sim-alpha': field 'track means' .* overflows a float",
+        r"attempts.csv line \d+: field 'score' = 1e\+308: model 'sim-alpha', construction "
+        r"task 'sim-con-01' attempt '1': .* overflows a float",
+    ),
+    Case(
+        "construction-reward-far-above-the-cohort-warned",
+        attempts_edit(r"(sim-alpha,construction,sim-con-01,1,)[^,]*,", r"\g<1>1e15,"),
+        0,
+        r"sim-alpha: complete, index .*\n  warning: far_score: sim-alpha/construction/sim-con-01 "
+        r"attempt '1' \(line \d+\): score 1e\+15 is orders of magnitude above",
     ),
     # smaller
     Case("byte-order-mark-in-json-accepted", bom_in_json, 0, r"sim-alpha: complete"),

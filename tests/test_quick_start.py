@@ -290,6 +290,19 @@ def test_the_own_results_walk_through_runs_on_generated_data(fresh_clone):
     assert blocks(page, True, OWN_MARKER), "the page has no own-results block"
     _run_page(page, True, clone, env, log, marker=OWN_MARKER)
     print("\n".join(log))
+    # what solver-score and reference check print about floors and failures (run again
+    # alone: the block's log keeps only its tail)
+    (block,) = blocks(page, True, OWN_MARKER)
+    again = [c for c in block if c.startswith(("tcsexam solver-score", "tcsexam reference check"))]
+    _run_shell([". .venv/bin/activate", *again], clone, env, log)
+    for line in (
+        "floor sets the scale of 's6': absolute_floor",
+        "2 completed failures scored 0 (timeout 2)",
+        "scale set by: sample std 5, relative floor 0, absolute floor 1",
+        "absolute floor sets the scale of 1 instance(s): 's6'; there a value equal to mu "
+        "scores 0.5",
+    ):
+        assert line in log[-1], line
     index = json.loads((work / "out" / "index.json").read_text(encoding="utf-8"))
     assert {m: e["status"] for m, e in index["models"].items()} == {
         "model-a": "complete",

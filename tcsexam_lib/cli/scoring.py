@@ -15,14 +15,18 @@ _SHOWN_MODELS = 20
 
 def _cmd_solver_score(args: argparse.Namespace) -> int:
     from ..scoring.commands import run_solver_score
+    from ..scoring.solver_notes import solver_notes
 
     names = ("task", "records", "reference", "reference_id", "references_dir", "model")
     result = run_solver_score(**arguments(args, *names, "attempt", "output"))
+    notes = solver_notes(result)
     say(
         f"{args.task}: relative_score {result.relative_score!r} over "
-        f"{result.n_scored} scored instance(s), {len(result.unscored_rows)} unscored "
-        f"(reference {result.reference_id}) -> {args.output}"
+        f"{result.n_scored} scored instance(s), {notes.failures_text()}, "
+        f"{len(result.unscored_rows)} unscored (reference {result.reference_id}) -> {args.output}"
     )
+    for line in notes.lines():
+        say(f"  {line}")
     if result.simulated:
         say(SIMULATED_NOTE)
     return 0

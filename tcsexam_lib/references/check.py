@@ -54,7 +54,8 @@ class TaskSummary:
     n_scored: int = 0
     n_unscored: int = 0
     scale_terms: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SCALE_TERMS, 0))
-    #: Scored instances whose scale is set by a floor: instance, term, mu, s, scale.
+    #: Scored instances whose scale is set by a floor: instance, term, mu, s, scale
+    #: (those at the absolute floor first, then in file order).
     floor_instances: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -77,6 +78,8 @@ def summarise_task(task: TaskReference) -> TaskSummary:
                     "scale": stats.scale,
                 }
             )
+    # the absolute floor first: there a candidate scores at best 0.5 (see solver_notes)
+    summary.floor_instances.sort(key=lambda row: row["scale_term"] != "absolute_floor")
     return summary
 
 

@@ -22,7 +22,7 @@ from operator import and_, attrgetter, itemgetter
 from typing import Any
 
 from ..errors import NOT_GIVEN, Problem
-from ..formulas import instance_scores
+from ..formulas import LARGEST_EXACT_INT, instance_score, instance_scores
 from ..inputrules import RuleList
 from ..jsonio import Describe, is_finite_number, read_json_with_digest
 from ..schemas import Document, schema_rule
@@ -349,7 +349,31 @@ class TaskRecords:
         """Each candidate's ``z`` and instance score (arrays; :attr:`candidates` usable)."""
         mu, scale, _ = self.instance_stats
         ok = self.scored_wanted
-        return instance_scores(self.candidates, mu[ok], scale[ok], self.task.direction)
+        zs, scores = instance_scores(self.candidates, mu[ok], scale[ok], self.task.direction)
+        for k, value, stats in self.exact_candidates:
+            zs[k], scores[k] = instance_score(value, stats, self.task.direction)
+        return zs, scores
+
+    @cached_property
+    def exact_candidates(self) -> list[tuple[int, Any, Any]]:
+        """``(k, A, stats)`` of the candidates scored exactly (:func:`~..formulas.exact_z`):
+        an ``A`` or a reference value beyond 2**53 in magnitude (``k``: the
+        position among the candidates; ``A`` as the record gives it)."""
+        import numpy as np
+
+        exact_names = self.task.derived.get("exact")
+        if exact_names is None:
+            exact_names = {n for n, s in self.task.scored.items() if s and s.mu_exact is not None}
+            self.task.derived["exact"] = exact_names
+        big = np.abs(self.candidates) >= LARGEST_EXACT_INT  # rounded from a big int, maybe
+        if self.task.kind != "objective" or not (exact_names or big.any()):
+            return []
+        wanted = compress(self.records, self.wanted)
+        return [
+            (k, record["A"], self.task.scored[record["instance"]])
+            for k, record in enumerate(wanted)
+            if big[k] or record["instance"] in exact_names
+        ]
 
     @cached_property
     def stages(self) -> list[int]:

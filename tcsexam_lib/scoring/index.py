@@ -15,6 +15,7 @@ makes its task ``incomplete`` too: every ``error`` blocks the index.
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Sequence
 from typing import Any
 
@@ -132,6 +133,43 @@ def _score_task(
     return task_result(key, status, planned, adopted_ids, valid_ids, scores, rows), issues
 
 
+#: A construction score over this many times the cohort's typical one is warned about.
+FAR_FACTOR = 1000.0
+
+
+def far_score_issues(groups: dict[tuple[str, str, str], list[dict[str, Any]]]) -> list[Issue]:
+    """A ``far_score`` warning per adopted valid construction row over :data:`FAR_FACTOR`
+    times the larger of 1 and the lower median of the cohort's adopted valid construction
+    scores.
+
+    Examples
+    --------
+    >>> rows = [{"adoption_status": "selected", "score_status": "valid", "score": score,
+    ...          "attempt": "1", "line": line} for line, score in ((2, 0.8), (3, 1e15))]
+    >>> groups = {("m", "construction", f"c{k}"): [row] for k, row in enumerate(rows)}
+    >>> [issue.message[:42] for issue in far_score_issues(groups)]
+    ["m/construction/c1 attempt '1' (line 3): sc"]
+    """
+    rows = [
+        (key, row)
+        for key, task_rows in groups.items()
+        if key[1] == "construction"
+        for row in task_rows
+        if row["adoption_status"] in ADOPTED_STATUSES and row["score_status"] == "valid"
+    ]
+    if not rows:
+        return []
+    typical = max(1.0, statistics.median_low(abs(row["score"]) for _, row in rows))
+    text = "score {:.6g} is orders of magnitude above the cohort's construction scores " + (
+        f"(over {FAR_FACTOR:g} x {typical:g}, the larger of 1 and their lower median)"
+    )
+    return [
+        _row_issue("far_score", key, row, text.format(row["score"]))
+        for key, row in rows
+        if abs(row["score"]) > FAR_FACTOR * typical
+    ]
+
+
 def compute_index(
     attempts: AttemptRows,
     suite: Suite,
@@ -164,7 +202,7 @@ def compute_index(
     """
     groups = attempts.groups
     found_by_task: dict[tuple[str, str, str], list[Issue]] = {}
-    for issue in found:
+    for issue in [*found, *far_score_issues(groups)]:
         found_by_task.setdefault((issue.model, issue.track, issue.item), []).append(issue)
     models: dict[str, Any] = {}
     for model, plan in cohort.models.items():
@@ -176,7 +214,8 @@ def compute_index(
             )
             tasks.append(task)
             issues.extend(task_issues)
-        models[model] = model_result(model, tasks, [issue.to_dict() for issue in issues])
+        issue_list = [issue.to_dict() for issue in issues]
+        models[model] = model_result(model, tasks, issue_list, source=attempts.source)
     return assemble_index(
         models,
         suite=suite.name,
@@ -218,9 +257,16 @@ def task_result(
 
 
 def model_result(
-    model: str, tasks: list[dict[str, Any]], issues: list[dict[str, Any]]
+    model: str,
+    tasks: list[dict[str, Any]],
+    issues: list[dict[str, Any]],
+    *,
+    source: str = "the attempts table",
 ) -> dict[str, Any]:
-    """One model of the index output from its tasks (see :func:`task_result`) and issues."""
+    """One model of the index output from its tasks (see :func:`task_result`) and issues.
+
+    ``source`` names the attempts table in a refusal (a mean or the index that overflows).
+    """
     by_track: dict[str, list[dict[str, Any]]] = {track: [] for track in TRACKS}
     for task in tasks:
         by_track[task["track"]].append(task)
@@ -242,7 +288,7 @@ def model_result(
         index = combine_track_means({t: tracks[t]["mean"] for t in TRACKS})
     sums = [index, *(t["mean"] for t in tasks), *(t["contribution"] for t in tracks.values())]
     if not all(math.isfinite(value) for value in sums if value is not None):
-        _refuse_overflow(model, tracks)
+        _refuse_overflow(model, tracks, tasks, source)
     coverage = {
         "tasks_planned": len(tasks),
         "tasks_complete": sum(t["mean"] is not None for t in tasks),
@@ -261,14 +307,28 @@ def model_result(
     }
 
 
-def _refuse_overflow(model: str, tracks: dict[str, dict[str, Any]]) -> None:
-    """Raw rewards so large that the weighted sum of the means is not a float."""
-    means = {track: entry["mean"] for track, entry in tracks.items()}
+def _refuse_overflow(
+    model: str, tracks: dict[str, dict[str, Any]], tasks: list[dict[str, Any]], source: str
+) -> None:
+    """Raw rewards so large that a mean or the weighted sum is not a float: the refusal
+    names the largest score of the tracks that overflow (of any track when only the sum
+    does), by line and task."""
+    over = {t for t, e in tracks.items() if not math.isfinite(e["contribution"] or 0.0)}
+    rows = [
+        (abs(row["score"]), row, task)
+        for task in tasks
+        if task["mean"] is not None and (not over or task["track"] in over)
+        for row in task["rows"]
+        if row["attempt"] in task["adopted_valid_attempts"]
+    ]
+    _, row, task = max(rows, key=lambda entry: entry[0])
     problem = Problem(
-        f"model '{model}'",
-        field="track means",
-        value=means,
-        detail="a mean or the index (30*P + 30*S + 30*C + 10*O) overflows a float",
+        f"{source} line {row['line']}",
+        field="score",
+        value=row["score"],
+        detail=f"model '{model}', {task['track']} task '{task['item']}' attempt "
+        f"'{row['attempt']}': the track mean or the index (30*P + 30*S + 30*C + 10*O) "
+        "overflows a float",
         allowed="scores whose weighted means sum to a float (construction rewards below "
         "about 1e306)",
     )

@@ -44,6 +44,10 @@ def instance_rows(
     ok = data.scored_wanted
     zs, scores = data.z_and_scores
     candidates = data.candidates
+    if data.exact_candidates:  # output A as the record gives it: an int beyond 2**53 exact
+        candidates = candidates.astype(object)
+        for k, value, _ in data.exact_candidates:
+            candidates[k] = value
     if ok.all():
         values, z_values, score_values = candidates.tolist(), zs.tolist(), scores.tolist()
     else:  # a completed failure has no A and no z, and scores 0

@@ -56,6 +56,12 @@ ISSUE_CODES = {
         "an excluded attempt has no note saying why",
         "add a note (a column named note) saying why the attempt was replaced",
     ),
+    "far_score": IssueCode(
+        "warning",
+        "a construction score orders of magnitude above the cohort's (over 1,000 times the "
+        "larger of 1 and the lower median of its adopted valid construction scores)",
+        "check the row (a unit, a scale or a misplaced decimal point): it counts as written",
+    ),
     "solver_evidence_missing": IssueCode(
         "error",
         "no solver-score output for an adopted solver row",
@@ -152,6 +158,7 @@ class _ModelEntry(Protocol):
     status: str
     index: float | None
     blocking_issues: list[Any]
+    issues: list[Any]
 
 
 #: How many blocking issues of a model a terminal names before it counts the rest.
@@ -188,7 +195,8 @@ def describe_issues(issues: Iterable[_Described], *, limit: int = SHOWN_ISSUES) 
 
 def describe_model(model: str, entry: _ModelEntry) -> list[str]:
     """What a terminal says of a model of an index output: its status and index, then its
-    first blocking issues by name, each with what to do (:func:`describe_issues`).
+    first blocking issues by name, each with what to do (:func:`describe_issues`), then
+    its first ``far_score`` warnings (a score orders of magnitude above the cohort's).
 
     Examples
     --------
@@ -205,4 +213,9 @@ def describe_model(model: str, entry: _ModelEntry) -> list[str]:
     head = f"{model}: {entry.status}, {index}"
     if blocking:
         head += f"; blocked by {len(blocking)} issue(s):"
-    return [head, *(f"  {line}" for line in describe_issues(blocking))]
+    far = [issue for issue in entry.issues if issue.code == "far_score"]
+    return [
+        head,
+        *(f"  {line}" for line in describe_issues(blocking)),
+        *(f"  {'' if line[0] == ' ' else 'warning: '}{line}" for line in describe_issues(far)),
+    ]

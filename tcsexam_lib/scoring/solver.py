@@ -67,6 +67,9 @@ def score_solver_task(
         ``s``, ``scale``, ``scale_term``, ``z``, ``score``) and ``unscored_instances``
         (records outside the scored set, with a reason). Every record appears once.
 
+    JSON integers beyond 2**53 (in the records or the reference) are scored exactly
+    (:func:`~tcsexam_lib.formulas.exact_z`), never rounded to floats first.
+
     Raises
     ------
     InputRefused

@@ -326,16 +326,19 @@ def floor_instances_table(outputs: Outputs) -> pd.DataFrame:
     """Scored reference instances whose scale is set by a floor rather than the runs' spread.
 
     Taken from the outputs' instance rows (the reference sets the scale, so each task's
-    instances are listed once).
+    instances are listed once); those at the absolute floor first, with what it means.
 
     Examples
     --------
     >>> out = {"task": "t", "instances": [
-    ...     {"instance": "a", "mu": 0.0, "s": 0.0, "scale": 1e-9, "scale_term": "absolute_floor"},
-    ...     {"instance": "b", "mu": 12.0, "s": 2.0, "scale": 2.0, "scale_term": "sample_std"}]}
-    >>> floor_instances_table([out, out])["instance"].tolist()
-    ['a']
+    ...     {"instance": "b", "mu": 12.0, "s": 0.0, "scale": 0.24, "scale_term": "relative_floor"},
+    ...     {"instance": "a", "mu": 0.0, "s": 0.0, "scale": 1e-9, "scale_term": "absolute_floor"}]}
+    >>> table = floor_instances_table([out, out])
+    >>> table["instance"].tolist(), table["what it means"][0][:24]
+    (['a', 'b'], 'a value equal to mu scor')
     """
+    from ..scoring.solver_notes import ABSOLUTE_FLOOR_MEANS, RELATIVE_FLOOR_MEANS
+
     seen = set()
     rows = []
     for out in _documents(outputs):
@@ -344,17 +347,55 @@ def floor_instances_table(outputs: Outputs) -> pd.DataFrame:
             if row.scale_term == "sample_std" or key in seen:
                 continue
             seen.add(key)
+            absolute = row.scale_term == "absolute_floor"
             rows.append(
                 {
                     "task": out.task,
                     "instance": row.instance,
                     **{name: getattr(row, name) for name in ("mu", "s", "scale", "scale_term")},
+                    "what it means": ABSOLUTE_FLOOR_MEANS if absolute else RELATIVE_FLOOR_MEANS,
                 }
             )
-    table = pd.DataFrame(rows, columns=["task", "instance", "mu", "s", "scale", "scale_term"])
-    table = table.rename(columns=_INSTANCE_NAMES)
+    rows.sort(key=lambda entry: entry["what it means"] != ABSOLUTE_FLOOR_MEANS)
+    columns = ["task", "instance", "mu", "s", "scale", "scale_term", "what it means"]
+    table = pd.DataFrame(rows, columns=columns).rename(columns=_INSTANCE_NAMES)
     table.attrs["kinds"] = {"mu": RAW, "s": RAW, "scale": RAW}
     table.attrs["empty_text"] = "No floor sets a scale: every scale is the runs' sample std."
+    return table
+
+
+def far_values_table(outputs: Outputs) -> pd.DataFrame:
+    """Candidate values orders of magnitude outside the reference: scored as given, but a
+    recording error is likely (over 1,000 times ``max(|mu|, scale, 1)`` from ``mu``).
+
+    Examples
+    --------
+    >>> out = {"task": "t", "attempt": "1", "instances": [
+    ...     {"instance": "a", "A": 1e308, "mu": 12.0, "scale": 20.0, "z": 5e306, "score": 1.0},
+    ...     {"instance": "b", "A": 14.0, "mu": 12.0, "scale": 2.0, "z": 1.0, "score": 0.84}]}
+    >>> far_values_table([out])["instance"].tolist()
+    ['a']
+    """
+    from ..scoring.solver_notes import far_from_reference
+
+    rows = [
+        {
+            "task": out.task,
+            "attempt": out.attempt,
+            "instance": row.instance,
+            "A": row.A,
+            "mu": row.mu,
+            "scale": row.scale,
+            "score": row.score,
+        }  # fmt: skip
+        for out in _documents(outputs)
+        for row in out.rows
+        if row.z is not None and far_from_reference(row.A, row.mu, row.scale)
+    ]
+    columns = ["task", "attempt", "instance", "A", "mu", "scale", "score"]
+    table = pd.DataFrame(rows, columns=columns)
+    table.attrs["kinds"] = {"attempt": TEXT, "A": RAW, "mu": RAW, "scale": RAW, "score": MEAN}
+    table.attrs["empty_text"] = "No value is orders of magnitude outside the reference."
     return table
 
 

@@ -32,7 +32,13 @@ def _options(command: str) -> dict[str, str]:
 
 
 SOLVER_RESULT = SolverDocument(
-    {"relative_score": 0.25, "n_scored": 1, "unscored_instances": [], "reference_id": "r"}
+    {
+        "relative_score": 0.25,
+        "n_scored": 0,
+        "instances": [],
+        "unscored_instances": [],
+        "reference_id": "r",
+    }
 )
 SCORE_RESULT = IndexDocument({"models": {}, "status": "complete"})
 
@@ -81,3 +87,54 @@ def test_score_imports_neither_pandas_nor_numpy_and_solver_score_not_pandas(ws, 
         imported = {line.split("|")[-1].strip().split(".")[0] for line in done.stderr.splitlines()}
         assert "tcsexam_lib" in imported, command
         assert not imported & absent, f"{command} imported {sorted(imported & absent)}"
+
+
+def _solver_files(tmp_path, instances, records):
+    """A one-task reference file (floors 0.02, 1e-9) and a records file."""
+    import json
+
+    reference = {
+        "reference_id": "test-ref", "suite": "lite",
+        "scale_floor_relative": 0.02, "scale_floor_absolute": 1e-9,
+        "tasks": {"t": {"kind": "objective", "direction": "minimize", "instances": instances}},
+        "unscored_reference_instances": [],
+    }  # fmt: skip
+    paths = tmp_path / "ref.json", tmp_path / "records.json"
+    for path, data in zip(paths, (reference, records), strict=True):
+        path.write_text(json.dumps(data), encoding="utf-8")
+    return ["solver-score", "--task", "t", "--reference", paths[0], "--records", paths[1]]
+
+
+def test_solver_score_says_where_the_floors_decide_and_warns_of_far_values(tmp_path, capsys):
+    instances = {f"z{k}": [0, 0, 0] for k in range(12)}  # absolute floor
+    instances.update({"close": [100, 100], "g": [10, 12, 14], "h": [1, 2]})
+    records = [{"instance": name, "status": "ok", "A": 0} for name in instances if name[0] == "z"]
+    records += [
+        {"instance": "close", "status": "timeout"},
+        {"instance": "g", "status": "ok", "A": 1e308},  # far: scored all the same
+        {"instance": "h", "status": "crash"},
+    ]
+    args = _solver_files(tmp_path, instances, records)
+    assert main([*map(str, args), "--output", str(tmp_path / "out.json")]) == 0
+    out = capsys.readouterr().out
+    assert "2 completed failures scored 0 (crash 1, timeout 1)" in out
+    assert "scale set by: sample std 2, relative floor 1, absolute floor 12" in out
+    assert "absolute floor sets the scale of 12 instance(s): 'z0', " in out
+    assert "'z9' and 2 more; there a value equal to mu scores 0.5" in out
+    assert "at best 0.5" in out
+    assert "warning: instance 'g': A = 1e+308 is orders of magnitude outside the reference" in out
+
+
+def test_solver_score_reads_integers_beyond_2_53_exactly(tmp_path, capsys):
+    import json
+
+    big = 2**60
+    args = _solver_files(
+        tmp_path,
+        {"g": [big + 1, big + 3, big + 5]},
+        [{"instance": "g", "status": "ok", "A": big + 3 + 97}],
+    )
+    assert main([*map(str, args), "--output", str(tmp_path / "out.json")]) == 0
+    (row,) = json.loads((tmp_path / "out.json").read_text())["instances"]
+    assert (row["A"], row["s"]) == (big + 100, 2.0) and row["score"] < 0.5
+    capsys.readouterr()

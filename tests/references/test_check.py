@@ -465,3 +465,17 @@ def test_suite_named_with_suite_must_be_the_reference_s(tmp_path: Path) -> None:
     assert "--suite names suite 'full'" in str(result.all_findings[0])
     missing = check_reference(path, references_dir=refs, suite=tmp_path / "nope.json")
     assert [f.code for f in missing.all_findings] == ["not_found"]
+
+
+def test_absolute_floor_instances_are_named_before_the_cut(tmp_path: Path, capsys) -> None:
+    data = small_reference(REF_ID)
+    instances = data["tasks"]["obj-max"]["instances"]
+    instances.update({f"close{k:02}": [100, 100] for k in range(12)})  # relative floor
+    instances["zero-last"] = [0, 0]  # absolute floor, last in file order
+    path = _place(tmp_path, data)
+    (report,) = check_reference(REF_ID, references_dir=tmp_path).files
+    terms = [row["scale_term"] for row in report.tasks[0].floor_instances]
+    assert terms == sorted(terms, key=lambda term: term != "absolute_floor")
+    assert main(["reference", "check", str(path)]) == 0
+    shown = capsys.readouterr().out.split("... and")[0]
+    assert "'zero-last': absolute_floor" in shown

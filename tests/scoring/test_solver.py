@@ -290,3 +290,25 @@ def test_the_layout_of_the_records_changes_no_scored_row(layout):
 def test_a_repeated_or_missing_instance_is_refused_whatever_the_layout(records, match):
     with pytest.raises(InputRefused, match=match):
         score(make_reference(LAYOUT_INSTANCES), records)
+
+
+BIG = 2**60  # integers beyond 2**53: floats round 2**60 + 1, + 3 and + 5 to one number
+
+
+@pytest.mark.parametrize("rel", [0.0, 0.02])
+def test_integers_beyond_2_53_are_scored_exactly(rel):
+    reference = make_reference({"g": [BIG + 1, BIG + 3, BIG + 5], "h": [1, 2]}, rel=rel)
+    stats = reference.tasks["test-task"].scored["g"]
+    assert (stats.s, stats.mu_exact) == (2.0, BIG + 3)
+    direction_worse = [ok("g", BIG + 3 - 97), ok("h", 1.5)]  # 97 worse (maximise)
+    rows = by_instance(score(reference, direction_worse).data)
+    assert rows["g"]["A"] == BIG - 94 and type(rows["g"]["A"]) is int  # as given, exact
+    assert rows["g"]["z"] == -97 / stats.scale and rows["g"]["score"] < 0.5
+    one, three = (score(reference, [ok("g", BIG + k), ok("h", 1.5)]) for k in (1, 3))
+    assert one.rows[0].score < three.rows[0].score == 0.5  # 2**60 + 1 is not 2**60 + 3
+
+
+def test_floats_beyond_2_53_are_integers_and_scored_exactly_too():
+    reference = make_reference({"g": [2.0**60, 2.0**60 + 256]}, rel=0.0)  # mean: 2**60 + 128
+    (row,) = score(reference, [ok("g", 2.0**60)]).rows
+    assert row.z == pytest.approx(-128 / row.s, rel=1e-15)  # not 0 (the mean rounded to A)
