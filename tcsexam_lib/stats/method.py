@@ -11,9 +11,8 @@ from __future__ import annotations
 METHOD = {
     "name": "track intervals: clopper-pearson (0/1 tracks), wilson with effective n (other "
     "[0, 1] tracks), t lengthened on the side of the skewness by hall's transformation "
-    "(construction), wilson (no spread); index interval: mover-welch; pairs: "
-    "welch-satterthwaite t with a floor on 0/1 tracks and hall's skewness correction used one "
-    "way; holm",
+    "(construction), wilson (no spread); index interval: mover-welch; pairs: fisher's sign-flip "
+    "randomisation test (exact count, saddlepoint beyond 2^22 patterns); holm",
     "model": "tasks are sampled within tracks; attempts are noise inside a task mean and are "
     "not resampled; index = sum_t W_t * mean_t with W = 30, 30, 30, 10 points",
     "resamples": "no figure is computed by resampling (every interval and test is analytic), "
@@ -41,39 +40,36 @@ METHOD = {
     "index_ci_half_width": "the larger of index - low and high - index, for 'index +- "
     "half-width' (the interval itself may be asymmetric)",
     "pairs": "delta = index of a minus index of b (a ranked at or above b), over the common "
-    "tasks (paired); se = sqrt(sum_t W_t^2 s_t^2 / n_t), s_t^2 the variance (ddof 1) of the "
-    "per-task differences, on theorem and conjecture (pass/fail) and on any track where both "
-    "models' task means are all 0 or 1, where the pair differs on some task, plus 2 (D^2 + "
-    "dbar_t^2) / (n_t - 1), D the largest |d| of the track (one pseudo task each way as far "
-    "as D; D = 1 with one attempt a task); df: Welch-Satterthwaite over the tracks' n_t - 1; "
-    "A = sum_t W_t^3 k3_t / n_t^2 / se^3 (k3 the unbiased third cumulant of the differences; "
-    "0 on those floored tracks); ci = delta -+ "
-    "t(1 - (1 - level)/2, df) * se on one side, the other (the side of the skewness) "
-    "lengthened by hall's transformation as for construction: the differences the test does "
-    "not reject at 1 - level; df and A are not written per pair (a 1,000-model file has "
-    "499,500 pairs): tcsexam_lib.stats.analyse_cohort gives them",
-    "p_value": "two-sided t-test of equal expected indexes (the models may differ in shape): "
-    "P(|T_df| >= S), T = delta / se, S = |T| where T and A have the same sign, else the "
-    "smallest |g(T)| that a skewness between 0 and A gives (g Hall's transformation); "
-    "evaluated at the observed T, so it does not depend on the level; from the t "
-    "distribution (no resampling floor); se = 0 gives p = 1 when delta = 0, else p = 0",
-    "p_holm": "Holm step-down adjustment over all pairs; significant: p_holm <= 1 - level",
-    "mdd": "minimum detectable difference in favour of model_a at 80% power at Holm's "
-    "strictest step: se * (r (1 - 1/(4 df)) + z sqrt(1 + r^2 / (2 df))), the normal "
-    "approximation to the noncentral t (Abramowitz & Stegun 26.7.10), z the normal 0.8 "
-    "quantile, r = t(1 - (1 - level)/(2m), df) (m the number of pairs), or where A < 0 the "
-    "longer hall side at that quantile",
-    "rank_ci": "simultaneous: [1 + the number of models significantly ahead (Holm over all "
-    "pairs), number of ranked models - the number significantly behind]; all hold together "
+    "tasks (paired), the sum over tasks of the parts c = W_t / n_t * d (d a task mean of a "
+    "minus that of b); se = sqrt(sum_t W_t^2 s_t^2 / n_t), s_t the standard deviation "
+    "(ddof 1) of the per-task differences in track t; ci: this pair's alone, not adjusted: "
+    "delta -+ z(1 - (1 - level)/2) sqrt(sum c^2) (the normal spread of the sign patterns), "
+    "its end moved to 0 where that disagrees with the pair's own test at 1 - level; null "
+    "with every p-value when a track has fewer than two tasks (pairs_untested says why)",
+    "p_value": "Fisher's sign-flip randomisation test: the share of the 2^K sign patterns of "
+    "the parts c whose sum is at least |delta| from 0, exact under the null that the two "
+    "models are exchangeable on each task whatever the scores' shape (and conservative for "
+    "equal expected indexes); never below 2/2^k for k tasks that differ; does not depend on "
+    "the level; counted exactly (meet in the middle, a pass/fail track merged into a "
+    "binomial) while the patterns number at most 2^22, else for a pair with at most 22 "
+    "tasks that differ; beyond, the Lugannani-Rice saddlepoint approximation of the same "
+    "tail (0.6 to 3.5 times the exact tail at Holm's first steps, docs/uncertainty.md)",
+    "p_holm": "Holm step-down adjustment over all pairs; significant (shown to differ): "
+    "p_holm <= 1 - level; otherwise not shown to differ, which is not the same as equal",
+    "mdd": "about the difference in favour of model_a that Holm's strictest step would show "
+    "with 80% power: se * (z(1 - (1 - level)/(2m)) + z(0.8)) (normal approximation, m the "
+    "number of pairs); null where no pair can reach that step (2/2^K > (1 - level)/m)",
+    "rank_ci": "simultaneous: [1 + the number of models shown to be ahead (Holm over all "
+    "pairs), number of ranked models - the number shown to be behind]; all hold together "
     "with probability at least about level (Holm's family-wise error; see the calibration in "
     "docs/uncertainty.md)",
     "rank_ci_marginal": "the same with Holm over this model's own pairs only: each holds on "
     "its own with probability at least about level (not simultaneous)",
-    "leader_group": "the models that no model is significantly ahead of, in rank order: the "
+    "leader_group": "the models that no model is shown to be ahead of, in rank order: the "
     "models that could be first",
-    "tie_groups": "every longest run of consecutive models in the ranking in which no pair is "
-    "significant (each run that no longer run contains), in rank order; runs may overlap: a "
-    "model that differs from neither of two models that differ is in both",
+    "tie_groups": "every longest run of consecutive places in the ranking (models with equal "
+    "indexes share a place) in which no pair is shown to differ (each run that no longer run "
+    "contains), in rank order; runs may overlap; they do not depend on names or input order",
     "attempt_se": "sqrt(sum_t W_t^2 * attempt_part_t / n_t): the index's standard error from "
     "attempt noise alone (a rerun of the same tasks); null unless every track has a task "
     "with two or more attempts",

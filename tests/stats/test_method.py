@@ -13,7 +13,7 @@ import pytest
 from tcsexam_lib.stats.intervals import WILSON_MAX_RATIO, track_intervals, track_moments
 from tcsexam_lib.stats.method import METHOD
 from tcsexam_lib.stats.pairs import MDD_POWER
-from tcsexam_lib.vocab import BINARY_TRACKS
+from tcsexam_lib.stats.signflip import EXACT_LIMIT, smallest_p
 
 
 @pytest.mark.parametrize(
@@ -21,14 +21,20 @@ from tcsexam_lib.vocab import BINARY_TRACKS
     [
         ("tracks", f"at most {WILSON_MAX_RATIO:g} n_t"),
         ("mdd", f"{MDD_POWER:.0%} power"),
-        *[("pairs", track) for track in sorted(BINARY_TRACKS)],
-        ("pairs", "D the largest |d| of the track"),
-        ("pairs", "2 (D^2 + dbar_t^2) / (n_t - 1)"),
+        ("p_value", f"at most 2^{EXACT_LIMIT.bit_length() - 1}"),
+        ("p_value", f"at most {EXACT_LIMIT.bit_length() - 1} tasks that differ"),
+        ("p_value", "never below 2/2^k"),
+        ("mdd", "2/2^K > (1 - level)/m"),
         ("tracks", "at least the coefficient of variation s_t / mean"),
     ],
 )
 def test_the_method_text_names_the_rule_the_code_applies(key, phrase):
     assert phrase in METHOD[key]
+
+
+def test_no_pair_reaches_below_two_in_two_to_the_k():
+    """What the p_value text says of its floor, on the smallest case: three tasks."""
+    assert smallest_p(3) == 0.25
 
 
 def test_the_construction_skewness_is_at_least_the_coefficient_of_variation():

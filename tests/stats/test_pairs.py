@@ -297,3 +297,36 @@ def test_a_model_between_two_separated_ones_is_tied_with_both():
     assert tie_groups(ahead) == [[0, 1], [1, 2]]
     assert tie_groups(np.zeros((0, 0), dtype=bool)) == []
     assert tie_groups(np.ones((1, 1), dtype=bool)) == [[0]]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.integers(3, 7), st.permutations(list(range(7))))
+def test_names_and_order_change_no_rank_claim(seed, n_models, shuffle):
+    """Exact-index twins (a model and its copy, and a model whose tasks are the copy's in
+    another order) in a cohort: renamed and reordered, the tie groups, leader group and
+    rank intervals are the same sets of models."""
+    rng = np.random.default_rng(seed)
+    values = [
+        (rng.random((n_models, 5)) < rng.random((n_models, 1))).astype(float),
+        rng.random((n_models, 5)),
+        rng.gamma(1.0, 1.0, (n_models, 5)),
+        (rng.random((n_models, 5)) < 0.5).astype(float),
+    ]
+    for v in values:
+        v[1] = v[0]  # an exact twin
+        v[2] = v[0][::-1]  # the same index, other tasks
+    names = [f"m{k}" for k in range(n_models)]
+    order = [k for k in shuffle if k < n_models]
+    renamed = {old: f"z{n_models - k}" for k, old in enumerate(names)}  # reverses name order
+
+    def claims(rows, labels):
+        out = analyse_cohort([v[rows] for v in values], names=labels)
+        model = [names[r] for r in rows]
+        return (
+            sorted(sorted(model[i] for i in g) for g in out.tie_groups),
+            sorted(model[i] for i in out.leader_group),
+            {model[i]: out.rank_ci[i] for i in range(len(rows))},
+        )
+
+    first = claims(list(range(n_models)), names)
+    assert claims(order, [renamed[names[r]] for r in order]) == first
