@@ -195,3 +195,16 @@ def test_stats_of_another_index_are_refused(demo_index, tmp_path, edit, match):
     with pytest.raises(InputRefused, match=match) as refused:
         report_views.stats_result(demo_index, stats_json=tmp_path / "stats.json")
     assert str(tmp_path / "stats.json") in str(refused.value)
+
+
+def test_count_axes_tick_whole_numbers_and_nothing_to_draw_is_said():
+    """Issue 39: a histogram of two instances has no tick at 0.5 instances; a model without
+    a repeated task gets a sentence, not an empty 'spread of repeats (0 tasks)' chart."""
+    from tcsexam_lib import views as report_views
+
+    out = {"task": "t", "instances": [{"score": 0.5, "z": 0.0}, {"score": 0.1, "z": -1.0}]}
+    for fig in (report_views.plot_instance_scores([out]), report_views.plot_z_histogram([out])):
+        ticks = fig.axes[0].get_yticks()
+        assert len(ticks) >= 2 and all(float(t).is_integer() for t in ticks), ticks
+    single = {"models": {"m": {"tasks": [{"track": "solver", "item": "t", "scores": [0.2]}]}}}
+    assert report_views.plot_repeat_spread(single, "m").text.startswith("Nothing to draw")
