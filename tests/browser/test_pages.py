@@ -7,7 +7,9 @@ report only (so that the offline-vs-online comparison is on the page), and the S
 landing page, a cohort report and a model page, at both widths: no console error, no
 failed request, no horizontal overflow of the page body (wide tables scroll in their own
 box), no header wider than its column, every chart described, every link resolving; and
-sorting a number column is numeric, with models without an index last either way.
+sorting a number column is numeric, with models without an index last either way. At 390
+px: the landing table's first five columns on screen, no chart text under 9 px, and no
+empty chart (a run set without repeated tasks).
 """
 
 from __future__ import annotations
