@@ -52,6 +52,8 @@ def test_views_coverage_marks_failed_and_missing_repeats(demo_index):
 def test_charts_never_read_mathtext_and_carry_the_simulated_label(demo_index):
     import io
 
+    from matplotlib.text import Text
+
     from tcsexam_lib import views as report_views
 
     odd = "sim-$\\frac$"  # not valid mathtext: drawing it as mathtext would raise
@@ -65,6 +67,8 @@ def test_charts_never_read_mathtext_and_carry_the_simulated_label(demo_index):
     for fig in charts:
         fig.savefig(io.BytesIO(), format="png")
         assert fig.get_suptitle() == report_views.SIMULATED_TEXT
+        sizes = [t.get_fontsize() for t in fig.findobj(Text) if t.get_text()]
+        assert min(sizes) >= 7  # 9.7 px at 100 dpi: tests/browser keeps a phone's at 9 px
         alt = report_views.alt_text(fig)  # the image's description on the page
         assert alt.endswith("(SIMULATED demo data)") and "No description" not in alt
         assert len(alt) > 60
