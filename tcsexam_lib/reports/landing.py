@@ -143,7 +143,7 @@ teaching notebook</a> (a static copy; it reads offline).</p>
   </tr></thead><tbody>
   {% for r in s.rows %}
     <tr><td class='num' data-order='{{ r.rank or "" }}'>{{ r.rank or "—" }}</td>
-    <td class='tcs-nowrap'>{{ link(r.href, r.model) }}</td>
+    <td class='tcs-nowrap tcs-model'>{{ link(r.href, r.model) }}</td>
     <td class='num' data-order='{{ r.order }}'>{{ r.index }}
     {% if r.reach %} <span class='tcs-reach'>{{ r.reach }}</span>{% endif %}</td>
     <td>{{ r.could }}</td>

@@ -140,11 +140,15 @@ body{--jp-mirror-editor-number-color:#006f00;--jp-mirror-editor-comment-color:#3
 .tcs-banner{font-size:1.1em}
 table.tcs-table{font-size:0.85em}
 table.tcs-table th,table.tcs-table td,.jp-RenderedHTMLCommon table.tcs-table th,
-.jp-RenderedHTMLCommon table.tcs-table td{padding:3px 5px}
-table.tcs-table.dataTable thead th.dt-orderable-asc,table.tcs-table.dataTable thead
-th.dt-orderable-desc{padding-right:20px}
-.tcs-landing main{padding:0.5em 0.8em}
-.tcs-reach{display:block}}
+.jp-RenderedHTMLCommon table.tcs-table td,table.tcs-table.dataTable>*>tr>*{padding:3px 4px}
+table.tcs-table.dataTable>thead>tr>th div.dt-column-header{gap:2px}
+table.tcs-table.dataTable>thead>tr>th .dt-column-order.dt-column-order{width:9px}
+body.tcs-landing{margin:0}.tcs-landing main{padding:0.5em}
+.tcs-landing table.tcs-table{font-size:0.8em}
+.tcs-landing table.tcs-table th.tcs-nowrap,table.tcs-table .tcs-reach{white-space:normal}
+.tcs-landing table.tcs-table td.tcs-model{white-space:normal;overflow-wrap:anywhere;min-width:7em}
+.tcs-reach{display:block}
+.jp-RenderedImage{overflow-x:auto}.jp-RenderedImage img{max-width:none}}
 .tcs-hide-code,#code:target ~ nav .tcs-show-code{display:none}
 #code:target ~ nav .tcs-hide-code{display:inline}
 """

@@ -392,15 +392,21 @@ def repeat_spread_table(result: Result, model: str) -> pd.DataFrame:
 def plot_repeat_spread(result: Result, model: str, ax: Any = None):
     """Each repeated task's adopted valid scores as dots, with their mean as a bar.
 
+    No repeated task: a sentence that there is nothing to draw, not an empty chart.
+
     Examples
     --------
     >>> task = {"track": "solver", "item": "t", "scores": [0.2, 0.4], "mean": 0.3}
     >>> plot_repeat_spread({"models": {"m": {"tasks": [task]}}}, "m").axes[0].get_xlabel()
     'score of each adopted valid repeat'
+    >>> plot_repeat_spread({"models": {"m": {"tasks": []}}}, "m")
+    Nothing to draw: m has no repeated task.
     """
     result = as_index_document(result)
     tasks = [t for t in result.result(model).tasks if len(t.scores) >= 2]
-    fig, ax = new_axes(ax, size=(6.0, 1.0 + 0.35 * max(len(tasks), 1)))
+    if not tasks:
+        return Note(f"Nothing to draw: {model} has no repeated task.")
+    fig, ax = new_axes(ax, size=(6.0, 1.0 + 0.35 * len(tasks)))
     for position, task in enumerate(tasks):
         ax.scatter(task.scores, [position] * len(task.scores), color=OKABE_ITO[0], zorder=3)
         if task.mean is not None:

@@ -273,6 +273,8 @@ def plot_z_histogram(outputs: Outputs, ax: Any = None):
     >>> plot_z_histogram([out]).axes[0].get_title()
     'z of 3 valid values (1 beyond ±5 drawn at the edge; 1 completed failure without z)'
     """
+    from matplotlib.ticker import MaxNLocator
+
     fig, ax = new_axes(ax)
     z = [row.z for out in _documents(outputs) for row in out.rows]
     values = [value for value in z if value is not None]
@@ -282,6 +284,7 @@ def plot_z_histogram(outputs: Outputs, ax: Any = None):
     if values:
         shown = [min(max(z, -limit), limit) for z in values]
         ax.hist(shown, bins=[limit * (k / 20 - 1) for k in range(41)], color=OKABE_ITO[0])
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # counts: no tick at 0.5
     ax.axvline(0.0, color="black", linewidth=1)
     ax.set_xlim(-limit, limit)
     ax.set_xlabel("z (positive: better than the reference mean)")
@@ -307,9 +310,12 @@ def plot_instance_scores(outputs: Outputs, ax: Any = None):
     >>> float(plot_instance_scores([out]).axes[0].get_xlim()[0])
     0.0
     """
+    from matplotlib.ticker import MaxNLocator
+
     fig, ax = new_axes(ax)
     values = [row.score for out in _documents(outputs) for row in out.rows]
     ax.hist(values, bins=[i / 20 for i in range(21)], color=OKABE_ITO[3])
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # counts: no tick at 0.5
     ax.axvline(0.5, color="black", linewidth=1, linestyle="--")
     ax.set_xlim(0.0, 1.0)
     ax.set_xlabel("instance score Phi(z) (0.5 = reference mean; failures score 0)")

@@ -7,7 +7,9 @@ report only (so that the offline-vs-online comparison is on the page), and the S
 landing page, a cohort report and a model page, at both widths: no console error, no
 failed request, no horizontal overflow of the page body (wide tables scroll in their own
 box), no header wider than its column, every chart described, every link resolving; and
-sorting a number column is numeric, with models without an index last either way.
+sorting a number column is numeric, with models without an index last either way. At 390
+px: the landing table's first five columns on screen, no chart text under 9 px, and no
+empty chart (a run set without repeated tasks).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from browser.axe import violations
 from tcsexam_lib import run_report
 from tcsexam_lib.demo_scale import write_files
 from tcsexam_lib.paths import KIT_ROOT
+from tcsexam_lib.views.charts import CHART_DPI
 
 WIDTHS = (1400, 390)
 
@@ -206,19 +209,63 @@ def test_the_200_model_leaderboard_sorts_and_pages(published, open_page):
     assert page.overflow() == 0 and page.problems == []
 
 
-@pytest.mark.parametrize(("which", "header"), [("landing", "index ± interval"), ("cohort", "±")])
+@pytest.mark.parametrize(
+    ("which", "header"),
+    [("landing", "index ± interval"), ("landing", "could be first"), ("landing", "status"),
+     ("cohort", "±")],
+)  # fmt: skip
 def test_a_phone_shows_the_index_without_scrolling(published, open_page, which, header):
-    """At 390 px the rank, the model and its index with how far its interval reaches are on
-    screen (the reach wraps under the index); the rest of a wide table scrolls in its own
-    box."""
+    """At 390 px the rank, the model, its index with how far its interval reaches and, on
+    the landing page, could be first and the status are on screen (the reach wraps under
+    the index); the rest of a wide table (the track means) scrolls in its own box."""
     page = _ready(open_page((published / PAGES[which]).as_uri(), width=390))
     th = page.locator("table.tcs-table thead th").filter(has_text=re.compile(f"^{header}$"))
-    box = th.first.bounding_box()
-    assert box is not None and box["x"] + box["width"] <= 390, box
+    for h in th.all():  # inside the screen and the table's scrolling box, unscrolled
+        right, box = h.evaluate(
+            "th => [th.getBoundingClientRect().right,"
+            " th.closest('.tcs-scroll').getBoundingClientRect().right]"
+        )
+        assert right <= min(box, 390), (right, box)
+
+
+@pytest.fixture(scope="module")
+def no_repeats(tmp_path_factory) -> Path:
+    """The diagnostics pages of a run set whose models repeat no task (one attempt a task)."""
+    tmp = tmp_path_factory.mktemp("no-repeats")
+    write_files(tmp / "few", "models", 2)
+    params = tmp / "few" / "demo-models-2.yaml"
+    params.write_text(params.read_text().replace("[cohort]", "[diagnostics]"))
+    result = run_report([params], jobs=2, output=tmp / "out")
+    assert result.ok, [f.error for f in result.failures]
+    return tmp / "out" / "demo-full-offline" / "models" / "sim-m001" / "diagnostics.html"
+
+
+def test_a_page_draws_no_empty_chart(no_repeats, open_page):
+    """Nothing to draw is said in a sentence, not drawn as an empty chart."""
+    page = _ready(open_page(no_repeats.as_uri(), width=390))
+    alts = page.evaluate("() => [...document.images].map(i => i.alt)")
+    assert alts and not [alt for alt in alts if re.search(r"\b0 task", alt)], alts
+    assert "Nothing to draw" in page.locator("main").inner_text()
+    assert page.problems == [] and page.overflow() == 0
 
 
 #: Every kind of page the runner publishes, for the accessibility audit.
 EVERY_KIND = {**PAGES, "diagnostics": "demo-lite-offline/models/sim-alpha/diagnostics.html"}
+
+
+#: The smallest text of a kit chart (7 pt at CHART_DPI, 100 dots per inch) is 9.7 image px.
+SMALLEST_CHART_TEXT_PX = 7 * CHART_DPI / 72
+
+
+@pytest.mark.parametrize("which", [k for k in EVERY_KIND if k != "landing"])
+def test_a_phone_shows_no_chart_text_under_9_px(published, open_page, which):
+    """At 390 px a chart is not scaled down below 9 px text (a wide one scrolls in its box)."""
+    page = _ready(open_page((published / EVERY_KIND[which]).as_uri(), width=390))
+    scales = page.evaluate(
+        "() => [...document.images].map(i => i.getBoundingClientRect().width / i.naturalWidth)"
+    )
+    assert all(s * SMALLEST_CHART_TEXT_PX >= 9 for s in scales), scales
+    assert page.overflow() == 0
 
 
 @pytest.mark.parametrize("width", WIDTHS)

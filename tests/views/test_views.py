@@ -52,6 +52,8 @@ def test_views_coverage_marks_failed_and_missing_repeats(demo_index):
 def test_charts_never_read_mathtext_and_carry_the_simulated_label(demo_index):
     import io
 
+    from matplotlib.text import Text
+
     from tcsexam_lib import views as report_views
 
     odd = "sim-$\\frac$"  # not valid mathtext: drawing it as mathtext would raise
@@ -65,6 +67,8 @@ def test_charts_never_read_mathtext_and_carry_the_simulated_label(demo_index):
     for fig in charts:
         fig.savefig(io.BytesIO(), format="png")
         assert fig.get_suptitle() == report_views.SIMULATED_TEXT
+        sizes = [t.get_fontsize() for t in fig.findobj(Text) if t.get_text()]
+        assert min(sizes) >= 7  # 9.7 px at 100 dpi: tests/browser keeps a phone's at 9 px
         alt = report_views.alt_text(fig)  # the image's description on the page
         assert alt.endswith("(SIMULATED demo data)") and "No description" not in alt
         assert len(alt) > 60
@@ -195,3 +199,16 @@ def test_stats_of_another_index_are_refused(demo_index, tmp_path, edit, match):
     with pytest.raises(InputRefused, match=match) as refused:
         report_views.stats_result(demo_index, stats_json=tmp_path / "stats.json")
     assert str(tmp_path / "stats.json") in str(refused.value)
+
+
+def test_count_axes_tick_whole_numbers_and_nothing_to_draw_is_said():
+    """Issue 39: a histogram of two instances has no tick at 0.5 instances; a model without
+    a repeated task gets a sentence, not an empty 'spread of repeats (0 tasks)' chart."""
+    from tcsexam_lib import views as report_views
+
+    out = {"task": "t", "instances": [{"score": 0.5, "z": 0.0}, {"score": 0.1, "z": -1.0}]}
+    for fig in (report_views.plot_instance_scores([out]), report_views.plot_z_histogram([out])):
+        ticks = fig.axes[0].get_yticks()
+        assert len(ticks) >= 2 and all(float(t).is_integer() for t in ticks), ticks
+    single = {"models": {"m": {"tasks": [{"track": "solver", "item": "t", "scores": [0.2]}]}}}
+    assert report_views.plot_repeat_spread(single, "m").text.startswith("Nothing to draw")
