@@ -9,11 +9,12 @@ which differences between models are larger than that:
 - :func:`analyse_cohort`: the same numbers as arrays, from task means (the calibration
   benchmark calls it on simulated cohorts);
 - the pieces: :mod:`.intervals` (track and index intervals), :mod:`.pairs` (paired
-  t-tests, Holm, rank intervals, groups), :mod:`.power` (attempts versus tasks),
-  :mod:`.distributions` (Student t and beta functions without scipy's import cost),
+  sign-flip tests, :mod:`.signflip`; Holm, rank intervals, groups), :mod:`.power`
+  (attempts versus tasks),
   :mod:`.document` (the document and its JSON text).
 
-References: Evan Miller, "Adding Error Bars to Evals" (arXiv 2411.00640); P. Hall,
+References: Evan Miller, "Adding Error Bars to Evals" (arXiv 2411.00640); R. A. Fisher,
+"The Design of Experiments" (1935, the sign-flip test); P. Hall,
 "On the removal of skewness by transformation" (JRSS B 54, 1992); G. Y. Zou and A.
 Donner, "Construction of confidence limits about effect measures" (Stat. Med., 2008).
 """

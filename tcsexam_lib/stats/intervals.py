@@ -62,7 +62,6 @@ tracks are, and a track without spread never vanishes from it.
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -70,7 +69,6 @@ import numpy as np
 
 from ..formulas import WEIGHT_VECTOR
 from ..vocab import TRACKS
-from .distributions import t_quantile
 from .skewness import one_sided_interval
 
 #: The effective sample size of a Wilson interval is at most this many times ``n_t``
@@ -326,34 +324,15 @@ def clopper_pearson(k: np.ndarray, n: int, alpha: float) -> tuple[np.ndarray, np
 
 @functools.lru_cache(maxsize=256)
 def _clopper_pearson_table(n: int, alpha: float) -> tuple[np.ndarray, np.ndarray]:
-    """The limits for every ``k`` from 0 to ``n`` (they depend on nothing else: once each).
+    """The limits for every ``k`` from 0 to ``n`` (they depend on nothing else: once each):
+    the ``alpha/2`` quantile of Beta(k, n - k + 1) and the ``1 - alpha/2`` one of
+    Beta(k + 1, n - k)."""
+    from scipy.special import betaincinv
 
-    The lower limit of ``k`` solves ``P(X >= k) = alpha/2`` and the upper one
-    ``P(X <= k) = alpha/2`` for ``X ~ Binomial(n, p)``; both tails are finite sums of the
-    binomial probabilities (in logs), solved for every ``k`` at once by bisection.
-    """
-    k = np.arange(n + 1)
-    log_choose = np.array(
-        [math.lgamma(n + 1) - math.lgamma(j + 1) - math.lgamma(n - j + 1) for j in k]
-    )
-    at_least = k[:, None] <= k[None, :]  # row: k, column: j; X = j counts towards P(X >= k)
-
-    def solve(lower: bool) -> np.ndarray:
-        low, high = np.zeros(n + 1), np.ones(n + 1)
-        for _ in range(60):  # 2^-60: below a double's resolution on [0, 1]
-            p = (low + high) / 2.0
-            with np.errstate(divide="ignore", invalid="ignore"):  # the k = 0 and k = n ends
-                log_pmf = log_choose[None, :] + k[None, :] * np.log(p)[:, None]
-                log_pmf = log_pmf + (n - k)[None, :] * np.log1p(-p)[:, None]
-            pmf = np.exp(log_pmf)
-            tail = (pmf * (at_least if lower else ~at_least | (k[:, None] == k[None, :]))).sum(1)
-            # lower: P(X >= k) grows with p; upper: P(X <= k) falls with p
-            too_low = tail < alpha / 2 if lower else tail > alpha / 2
-            low, high = np.where(too_low, p, low), np.where(too_low, high, p)
-        return (low + high) / 2.0
-
-    low, high = solve(True), solve(False)
-    low[0], high[n] = 0.0, 1.0
+    k = np.arange(n + 1, dtype=float)
+    with np.errstate(invalid="ignore"):
+        low = np.where(k == 0, 0.0, betaincinv(np.maximum(k, 1.0), n - k + 1, alpha / 2))
+        high = np.where(k == n, 1.0, betaincinv(k + 1, np.maximum(n - k, 1.0), 1 - alpha / 2))
     low.flags.writeable = high.flags.writeable = False  # shared by every caller
     return low, high
 
@@ -406,3 +385,16 @@ def index_interval(
     total = terms.sum(axis=-1)  # 0: every track's interval ends at its mean on that side
     width = np.where(total == 0, 0.0, np.where(np.isnan(df), np.nan, q * np.sqrt(total)))
     return np.maximum(index - width[0], 0.0), index + width[1], df[0], df[1]
+
+
+def t_quantile(q: float, df: np.ndarray) -> np.ndarray:
+    """The ``q`` quantile of Student's t with ``df`` degrees of freedom (``inf``: normal).
+
+    Examples
+    --------
+    >>> round(float(t_quantile(0.975, np.array(10.0))), 12)
+    2.228138851986
+    """
+    from scipy.special import stdtrit
+
+    return stdtrit(np.asarray(df, dtype=float), q)

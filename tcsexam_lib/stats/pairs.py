@@ -29,11 +29,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from statistics import NormalDist
 
 import numpy as np
 
 from ..formulas import WEIGHT_VECTOR
-from .distributions import normal_quantile
 from .signflip import sign_flip_p, smallest_p
 
 #: Pairs computed together (bounds the memory of the per-task differences).
@@ -118,14 +118,14 @@ def paired_tests(
     se, spread, p_value, exact = _pair_tests(values, first, second)
     p_holm = holm_adjust(p_value)
     significant = (p_holm <= alpha) & (delta > 0)
-    half = normal_quantile(0.5 + level / 2.0) * spread
+    half = NormalDist().inv_cdf(0.5 + level / 2.0) * spread
     half = np.where(p_value > alpha, np.maximum(half, np.abs(delta)), half)
     half = np.where(p_value <= alpha, np.minimum(half, np.abs(delta) * (1 - 1e-12)), half)
     half = np.where(np.isnan(p_value), np.nan, half)
     tested = int(np.count_nonzero(~np.isnan(p_value)))
     total_tasks = sum(v.shape[-1] for v in values)
     if tested and smallest_p(total_tasks) <= alpha / tested:
-        reach = normal_quantile(1.0 - alpha / (2 * tested)) + normal_quantile(MDD_POWER)
+        reach = NormalDist().inv_cdf(1.0 - alpha / (2 * tested)) + NormalDist().inv_cdf(MDD_POWER)
         mdd = se * reach
     else:
         mdd = np.full(len(first), np.nan)

@@ -156,10 +156,10 @@ def _exact_tail(
     g_sorted = min(g, int(np.ceil((g + np.log2(values.shape[1])) / 2)))
     looked_up = np.sort(plain[:, :g_sorted] @ _signs(g_sorted), axis=1)
     width = looked_up.shape[1]
-    rest = -np.sort(plain[:, g_sorted:] @ _signs(g - g_sorted), axis=1)[:, None, :]  # descending
-    wanted = threshold[:, None, None] - values[:, :, None] + rest  # ascending in a row
-    # one search for every row: each row's sums (within [-2, 2]: a row's parts add up to 1
-    # in size) moved past the previous row's, so the sums searched stay in order
+    rest = np.sort(-(plain[:, g_sorted:] @ _signs(g - g_sorted)), axis=1)[:, None, :]
+    wanted = threshold[:, None, None] - values[:, :, None] + rest  # ascending for each sum
+    # one search for every row: each row's sums (within [-3, 3]: a row's parts add up to 1
+    # in size) moved past the previous row's, so the rows stay apart and in order
     offset = 8.0 * np.arange(rows)
     found = (
         np.searchsorted(

@@ -11,6 +11,8 @@ import copy
 import json
 import math
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -593,6 +595,21 @@ def test_library_refuses_non_integer_parameters(small_index):
 
 
 # --- house rules -------------------------------------------------------------------------
+
+
+def test_the_stats_command_does_not_import_pandas():
+    """pandas costs about 0.4 s to import: the command never needs it (scipy.special, for
+    the t and beta quantiles, it does: statistics v4)."""
+    code = (
+        "import sys\n"
+        "from tcsexam_lib.stats.command import write_stats\n"
+        "from tcsexam_lib.stats import analyse_cohort\n"
+        "import numpy as np\n"
+        "analyse_cohort([np.array([[0.0, 1, 1], [1, 1, 0.5]])] * 4)\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'pandas'))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
 
 
 def test_stats_modules_import_neither_scipy_nor_pandas_at_import_time():
