@@ -220,7 +220,7 @@ def _published_files(folder: Path) -> dict[str, bytes]:
 
 def test_a_rerun_publishes_the_same_bytes(published, tmp_path):
     """Under the same SOURCE_DATE_EPOCH every page, output, executed notebook and log is
-    byte-identical (papermill's times clamped to it)."""
+    byte-identical (papermill's times dropped)."""
     _publish(tmp_path)
     first, second = _published_files(published), _published_files(tmp_path)
     assert set(first) == set(second)
@@ -304,10 +304,10 @@ CHANGES = [
 
 
 def test_reusing_stored_pages_publishes_the_bytes_of_force_after_each_change(tmp_path):
-    """The demo published, then changed three times (a model added, an attempt changed, a
-    model removed): each time only what read the change runs, and the publication equals,
-    byte for byte, history included, the one made with --force from the same previous
-    state; then nothing changed: nothing is written."""
+    """The demo published, then changed three times, each on the next day (a model added,
+    an attempt changed, a model removed): each time only what read the change runs, and the
+    publication equals, byte for byte, history included, the one made with --force from the
+    same previous state at that date; then only the date changed: nothing is written."""
     import shutil
 
     path = _demo_copy(tmp_path / "kit")
@@ -315,7 +315,8 @@ def test_reusing_stored_pages_publishes_the_bytes_of_force_after_each_change(tmp
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("SOURCE_DATE_EPOCH", EPOCH)
         assert run_report([path], jobs=2, output=out).ok
-        for change, expected, said in CHANGES:
+        for day, (change, expected, said) in enumerate(CHANGES, 1):
+            patch.setenv("SOURCE_DATE_EPOCH", str(int(EPOCH) + 86400 * day))
             change(tmp_path / "kit" / "demo")
             shutil.copytree(out, before, symlinks=True)  # the previous state, kept aside
             lines: list[str] = []
@@ -337,6 +338,7 @@ def test_reusing_stored_pages_publishes_the_bytes_of_force_after_each_change(tmp
         history = (out / "history.jsonl").read_text(encoding="utf-8").splitlines()
         assert len(history) == 4  # one record per publication, none rewritten
         before = {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()}
+        patch.setenv("SOURCE_DATE_EPOCH", str(int(EPOCH) + 86400 * 9))
         lines = []
         result = run_report([path], jobs=2, output=out, progress=lines.append)
         assert result.unchanged == ["demo-lite-offline"], lines

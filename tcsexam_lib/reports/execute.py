@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 from ..outputfiles import write_text_atomic
-from ..provenance import created_utc, source_date_epoch
 from .kernels import (
     append_to_log,
     kernel_log_block,
@@ -64,8 +63,7 @@ class NotebookJob:
     source_name: str = ""
     #: the model whose page this is (``None``: the run set's cohort report)
     model: str | None = None
-    #: the build date the footer prints, and why the notebook runs (see :mod:`.reuse`)
-    built: str = ""
+    #: why the notebook runs (see :mod:`.reuse`)
     why: str = ""
     runtime: Path | None = None
     transport: str = ""
@@ -218,9 +216,9 @@ def _log_stderr(job: NotebookJob, extra: str = "") -> str:
 def execute_notebook(job: NotebookJob) -> NotebookOutcome:
     """Execute one notebook with papermill, then render it to HTML (with and without code).
 
-    The executed notebook keeps papermill's metadata (parameters, timings, kit
-    environment); under ``SOURCE_DATE_EPOCH`` its times are the build date
-    (:func:`clamp_execution_times`), so that a rebuild gives the same bytes. A failing
+    The executed notebook keeps papermill's metadata (parameters, kit environment) but
+    no time (:func:`drop_execution_times`), so that its bytes do not depend on when it
+    ran. A failing
     cell is reported by its execution count ``In [N]`` (as the HTML shows it;
     papermill's injected-parameters cell counts), its first line and the error, and
     ``cell`` holds its 0-based position in the executed notebook;
@@ -278,18 +276,18 @@ def stable_cell_ids(notebook: Any) -> Any:
     return notebook
 
 
-#: papermill's timestamps (in the notebook's and each cell's ``papermill`` metadata).
-_PAPERMILL_TIMES = ("start_time", "end_time")
+#: papermill's times (in the notebook's and each cell's ``papermill`` metadata).
+_PAPERMILL_TIMES = ("start_time", "end_time", "duration")
 
 
-def clamp_execution_times(notebook: Any, when: str) -> Any:
-    """Under ``SOURCE_DATE_EPOCH``: every execution time of an executed notebook fixed.
+def drop_execution_times(notebook: Any) -> Any:
+    """Every execution time of an executed notebook dropped.
 
     papermill writes when the notebook and each cell started and ended, and how long
     they took; nbclient writes each cell's message times (``metadata.execution``). So
-    that a rebuild publishes the same bytes, papermill's start and end times become
-    ``when`` (the build date) and its durations ``None``, and nbclient's times are
-    dropped; each cell's ``status`` and ``exception`` stay.
+    that a rerun, at any date, publishes the same bytes, papermill's times and durations
+    become ``None`` and nbclient's times are dropped; each cell's ``status`` and
+    ``exception`` stay.
 
     Examples
     --------
@@ -300,12 +298,12 @@ def clamp_execution_times(notebook: Any, when: str) -> Any:
     >>> cell.metadata["execution"] = {"iopub.status.busy": "2026-12-02T10:00:01.5"}
     >>> notebook = nbformat.v4.new_notebook(cells=[cell])
     >>> notebook.metadata["papermill"] = {"end_time": "2026-12-02T10:00:02", "duration": 2.1}
-    >>> clamped = clamp_execution_times(notebook, "1970-01-01T00:00:00Z")
-    >>> dict(clamped.metadata.papermill)
-    {'end_time': '1970-01-01T00:00:00Z', 'duration': None}
-    >>> dict(clamped.cells[0].metadata)["papermill"]
-    {'start_time': '1970-01-01T00:00:00Z', 'duration': None, 'status': 'completed'}
-    >>> "execution" in clamped.cells[0].metadata
+    >>> dropped = drop_execution_times(notebook)
+    >>> dict(dropped.metadata.papermill)
+    {'end_time': None, 'duration': None}
+    >>> dict(dropped.cells[0].metadata)["papermill"]
+    {'start_time': None, 'duration': None, 'status': 'completed'}
+    >>> "execution" in dropped.cells[0].metadata
     False
     """
     blocks = [notebook.metadata.get("papermill")]
@@ -316,10 +314,8 @@ def clamp_execution_times(notebook: Any, when: str) -> Any:
         if not block:
             continue
         for key in _PAPERMILL_TIMES:
-            if block.get(key) is not None:
-                block[key] = when
-        if "duration" in block:
-            block["duration"] = None
+            if key in block:
+                block[key] = None
     return notebook
 
 
@@ -383,14 +379,13 @@ def _run_papermill(
 
 
 def _publish_executed(job: NotebookJob, partial: Path, executed: Path) -> Path:
-    """The executed notebook made stable (cell ids, times under ``SOURCE_DATE_EPOCH``, no
-    path of this machine) and written as ``executed``; its HTML page rendered; the page."""
+    """The executed notebook made stable (cell ids, no time, no path of this machine) and
+    written as ``executed``; its HTML page rendered; the page."""
     import nbformat
 
     notebook = nbformat.read(partial, as_version=4)
     stable_cell_ids(notebook)
-    if source_date_epoch() is not None:
-        clamp_execution_times(notebook, created_utc())
+    drop_execution_times(notebook)
     meta = notebook.metadata.get("papermill", {})
     meta["input_path"] = job.source_name or job.source.name  # no path of this machine
     meta["output_path"] = executed.name

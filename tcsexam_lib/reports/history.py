@@ -26,7 +26,7 @@ from ..documents import field as record_field
 from ..environment import environment_fingerprint, kit_fingerprint
 from ..number_format import points
 from ..paths import resolve_references_dir
-from ..provenance import created_utc, kit_version, source_date_epoch
+from ..provenance import created_utc, kit_version
 from ..scoring.index_document import Status
 from ..stats.wording import name_list, percent
 
@@ -76,7 +76,7 @@ class PublicationRecord(Record):
         Doc(
             "the sha256 of what the publication read: parameters, cohort, attempts, records, "
             "references, notebooks, compared (the run sets its cohort report compares with), "
-            "kit, environment; and build_date (SOURCE_DATE_EPOCH, or unset)"
+            "kit, environment (not the date: a new date alone publishes nothing)"
         ),
     ] = record_field()
     results: dict[str, PublishedModel] = record_field(PublishedModel, shape="dict", key="models")
@@ -118,12 +118,11 @@ def publication_record(rs: Any, inputs: dict[str, str]) -> dict[str, Any]:
 def publication_inputs(params: Any, notebooks: dict[str, Path], compared: Any) -> dict[str, str]:
     """The digests of what a run set's publication reads: its parameters, cohort,
     attempts table, records, references, notebooks, the run sets it is compared with, the
-    kit, the environment and ``SOURCE_DATE_EPOCH`` (``params``: its
-    :class:`.params.ReportParams`; ``notebooks``: name -> source)."""
+    kit and the environment; not the date, so that a new date alone publishes nothing
+    (``params``: its :class:`.params.ReportParams`; ``notebooks``: name -> source)."""
     from .reuse import canonical, disk_digest
 
     references = resolve_references_dir(params.references_dir)
-    epoch = source_date_epoch()
     return {
         "parameters": canonical(
             [params.suite, params.protocol, params.description, list(params.notebooks)]
@@ -138,7 +137,6 @@ def publication_inputs(params: Any, notebooks: dict[str, Path], compared: Any) -
         "compared": canonical(compared),
         "kit": kit_fingerprint(),
         "environment": environment_fingerprint(),
-        "build_date": "unset" if epoch is None else str(epoch),
     }
 
 

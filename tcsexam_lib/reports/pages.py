@@ -293,14 +293,14 @@ def footer_html(
     reference_id: str | None = None,
     metric_id: str | None = None,
     with_kit: bool = True,
-    built: str | None = None,
+    dated: bool = True,
 ) -> str:
     """The footer of every page: kit version, metric, reference, suite, protocol, date.
 
-    The date is when the page was built (``built``, by default now, or
-    ``$SOURCE_DATE_EPOCH`` when it is set, so that a rebuild gives the same bytes).
-    ``with_kit=False`` gives the run set's part alone (reference, suite, protocol: one
-    line per run set on the landing page).
+    The date is when the page was built (now, or ``$SOURCE_DATE_EPOCH`` when it is set):
+    the landing page's; a notebook page's footer (``dated=False``) names none, so that its
+    bytes do not depend on the publication date. ``with_kit=False`` gives the run set's
+    part alone (reference, suite, protocol: one line per run set on the landing page).
 
     Examples
     --------
@@ -321,8 +321,8 @@ def footer_html(
         parts.append(f"suite <b>{html.escape(suite)}</b>")
     if protocol:
         parts.append(f"solver protocol <b>{html.escape(protocol)}</b>")
-    if with_kit:
-        parts.append(f"built {html.escape(built or created_utc())}")
+    if with_kit and dated:
+        parts.append(f"built {html.escape(created_utc())}")
     return " · ".join(parts)
 
 

@@ -10,8 +10,9 @@ A notebook job (:class:`.execute.NotebookJob`) reads, in this order:
    cohort report reads ``run-set.json`` beside the index, for its links);
 4. the kit (:func:`tcsexam_lib.environment.kit_fingerprint`) and the environment that
    runs it (:func:`tcsexam_lib.environment.environment_fingerprint`);
-5. the page around it: its title, navigation and footer (its build date aside) and
-   ``SOURCE_DATE_EPOCH``, which the footer prints when it is set.
+5. the page around it: its title, navigation and footer.
+
+Not the publication date (``SOURCE_DATE_EPOCH``): no page or executed notebook names it.
 
 :class:`JobInputs` holds that list, each item a name and a sha256; the sha256 of the
 list is the job's **key**. A job whose key has an intact entry in the store
@@ -31,7 +32,6 @@ from typing import Any
 
 from ..environment import environment_fingerprint, kit_fingerprint
 from ..jsonio import dumps_json
-from ..provenance import source_date_epoch
 from .execute import NotebookJob
 from .notebooks import INPUT_FOLDER, notebook
 from .store import Store, StoredNotebook, sha256_of
@@ -165,13 +165,11 @@ def job_inputs(job: NotebookJob, digests: InputDigests) -> JobInputs:
         beside = declared.reads_beside.get(name)
         if beside:
             items.append((f"input {beside}", digests.digest(path.parent / beside, False)))
-    page = [job.label, job.nav, job.footer.replace(job.built, "") if job.built else job.footer]
-    epoch = source_date_epoch()
+    page = [job.label, job.nav, job.footer]
     items += [
         ("the kit", kit_fingerprint()),
         ("the environment", environment_fingerprint()),
         ("the page's title, navigation and footer", _sha(json.dumps(page).encode("utf-8"))),
-        ("SOURCE_DATE_EPOCH", "unset" if epoch is None else str(epoch)),
     ]
     return JobInputs(job.label, tuple(items))
 

@@ -207,13 +207,12 @@ def notebook_jobs(rs: RunSetResult, source_dir: Path) -> list[NotebookJob]:
     staging = rs.staging or rs.folder
     log = staging / KERNEL_LOG
     landing = p.output / "index.html"
-    built = created_utc()  # one build date for every page of the run
     footer = footer_html(
         suite=p.suite,
         protocol=p.protocol,
         reference_id=rs.score.reference_id,
         metric_id=rs.score.metric_id,
-        built=built,
+        dated=False,
     )
     declared_in = _cell_names(source_dir)
 
@@ -236,7 +235,6 @@ def notebook_jobs(rs: RunSetResult, source_dir: Path) -> list[NotebookJob]:
             log=log,
             source_name=f"notebooks/{declared.name}.ipynb",
             model=model,
-            built=built,
         )
 
     def home(final: Path) -> str:

@@ -135,3 +135,44 @@ def test_the_first_change_names_the_first_item_that_differs():
         "new value of parameter 'model'"
     )
     assert now.first_change([("notebooks/index.ipynb", "1")]) == "parameter model is new"
+
+
+def _models_run_set(root, count: int) -> None:
+    """The generator's ``count``-model run set under ``root`` (the same models, and more)."""
+    from tcsexam_lib.demo_scale import build_files
+
+    for name, text in build_files("models", count).items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+
+
+def _stamps(folder):
+    return {p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in folder.rglob("*") if p.is_file()}
+
+
+def test_a_new_date_reruns_only_what_changed_then_nothing(tmp_path, tiny_notebooks, monkeypatch):
+    """Two models published at one date; at the next, a model added: its page and the
+    cohort's run, the same bytes as --force at that date; at a third date, nothing else
+    changed: no notebook runs and no published file is rewritten."""
+    import shutil
+
+    tiny_notebook(tiny_notebooks / "cohort.ipynb", "print(changes)", 'suite = ""\nchanges = {}')
+    _models_run_set(tmp_path, 2)
+    path = tmp_path / "run-set.yaml"
+    text = (tmp_path / "demo-models-2.yaml").read_text(encoding="utf-8")
+    path.write_text(text.replace("[cohort]", "[cohort, index]"), encoding="utf-8")
+    out, before = tmp_path / "reports", tmp_path / "before"
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1790000000")
+    assert run_report([path]).ok
+    shutil.copytree(out, before, symlinks=True)
+    _models_run_set(tmp_path, 3)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1790086400")  # the next day
+    result = run_report([path])
+    ran = {nb.label for rs in result.run_sets for nb in rs.notebooks if not nb.reused}
+    assert ran == {"demo-full-offline/cohort", "demo-full-offline/sim-m003/index"}
+    assert run_report([path], output=before, force=True).ok
+    assert _files(before) == _files(out)
+    stamps = _stamps(out)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1790172800")
+    assert run_report([path]).unchanged == ["demo-full-offline"]
+    assert _stamps(out) == stamps
