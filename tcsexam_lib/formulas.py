@@ -226,8 +226,9 @@ def exact_z(a: float, stats: InstanceStats, direction: str) -> float:
         return math.copysign(math.inf, diff)
 
 
-def phi(z: float) -> float:
-    """The standard normal CDF ``Phi(z)``: the instance score of a candidate with this ``z``.
+def phi(z):
+    """The standard normal CDF ``Phi(z)``: the instance score of a candidate with this ``z``
+    (a float; an array element by element, as the sign-flip test's saddlepoint needs).
 
     Examples
     --------
@@ -238,7 +239,8 @@ def phi(z: float) -> float:
     """
     from scipy.special import ndtr
 
-    return float(ndtr(z))
+    value = ndtr(z)
+    return value if getattr(value, "ndim", 0) else float(value)
 
 
 def instance_score(a: float, stats: InstanceStats, direction: str) -> tuple[float, float]:

@@ -59,7 +59,8 @@ def _missing_reference_error(
         detail = (
             f"no --reference-id was given, so the fixed reference '{FIXED_REFERENCE_ID}' was "
             f"looked for; {folder} holds suite '{suite}' of reference(s) {', '.join(others)}: "
-            f"add --reference-id {others[0]}"
+            f"add --reference-id {others[0]} (or, for the fixed reference itself: Put the "
+            f"release's {suite}.json at {path})"
         )
     elif reference_id in (None, FIXED_REFERENCE_ID):
         detail = (

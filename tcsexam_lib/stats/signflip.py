@@ -22,6 +22,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..formulas import phi
+
 #: The most sign patterns (pass/fail tracks merged) counted exactly.
 EXACT_LIMIT = 2**22
 #: Elements of the largest array one block of pairs may build (bounds the memory).
@@ -60,22 +62,24 @@ def sign_flip_p(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Two-sided sign-flip p-value of each row's sum of parts, and whether it is exact.
 
-    Parameters
-    ----------
-    parts : sequence of arrays
-        Per track, the parts ``W_t / n_t * d`` of each pair, shape ``(pairs, n_t)``.
-    pass_fail : sequence of bool
-        Per track, whether every part is 0 or ``+-W_t / n_t`` (0/1 task means): such a
-        track is counted as one binomial.
+        Parameters
+        ----------
+        parts : sequence of arrays
+            Per track, the parts ``W_t / n_t * d`` of each pair, shape ``(pairs, n_t)``.
+        pass_fail : sequence of bool
+            Per track, whether every part is 0 or ``+-W_t / n_t`` (0/1 task means): such a
+            track is counted as one binomial.
 
-    Examples
-    --------
-    A constant lead on five tasks: only the two patterns with one sign reach it.
+        Examples
+        --------
+        A constant lead on five tasks: only the two patterns with one sign reach it.
 
-    >>> import numpy as np
-    >>> lead = [np.zeros((1, 5)), np.full((1, 5), 0.06), np.zeros((1, 5)), np.zeros((1, 5))]
-    >>> sign_flip_p(lead, [True, False, False, True])
-    (array([0.0625]), array([ True]))
+        >>> import numpy as np
+
+    from ..formulas import phi
+        >>> lead = [np.zeros((1, 5)), np.full((1, 5), 0.06), np.zeros((1, 5)), np.zeros((1, 5))]
+        >>> sign_flip_p(lead, [True, False, False, True])
+        (array([0.0625]), array([ True]))
     """
     n_tasks = [p.shape[1] for p in parts]
     magnitude = np.abs(np.concatenate(parts, axis=1))
@@ -191,8 +195,6 @@ def _saddlepoint_tail(magnitude: np.ndarray, threshold: np.ndarray) -> np.ndarra
     method from 0 climbs to the saddlepoint ``K'(theta) = threshold`` without
     overshooting (``K'`` is concave for ``theta > 0``).
     """
-    from scipy.special import ndtr
-
     smallest = np.where(magnitude > 0, magnitude, np.inf).min(axis=1)
     target = threshold - 0.5 * np.where(np.isfinite(smallest), smallest, 0.0)
     largest = magnitude.sum(axis=1)
@@ -215,6 +217,6 @@ def _saddlepoint_tail(magnitude: np.ndarray, threshold: np.ndarray) -> np.ndarra
     u = theta * np.sqrt((c * c * (1.0 - slope * slope)).sum(axis=1))
     density = np.exp(-0.5 * w * w) / np.sqrt(2.0 * np.pi)
     with np.errstate(divide="ignore", invalid="ignore"):
-        value = ndtr(-w) + density * (1.0 / u - 1.0 / w)
+        value = phi(-w) + density * (1.0 / u - 1.0 / w)
     tail[inside] = np.clip(np.where(w > 1e-6, value, 0.5), 0.0, 0.5)
     return tail
