@@ -38,7 +38,8 @@ EPOCH = "1764633600"
 def _landing_rows(page: str) -> dict[str, tuple[str, str]]:
     """model -> (status, index cell text) from the landing page's table rows."""
     pattern = (
-        r"<tr><td class='num' data-order='[^']*'>[^<]*</td><td class='tcs-nowrap'><a [^>]*>"
+        r"<tr><td class='num' data-order='[^']*'>[^<]*</td>"
+        r"<td class='tcs-nowrap tcs-model'><a [^>]*>"
         r"([^<]+)</a></td><td class='num' data-order='[^']*'>(.*?)</td><td>[^<]*</td>"
         r"<td class='(\w+)'"
     )
@@ -100,7 +101,7 @@ def test_runner_on_a_demo_run_set_lists_every_model_as_run_score_does(published)
                     "Task x model"):  # fmt: skip
         assert f">{heading}<" in cohort
     assert "The lead is not established: sim-alpha and sim-beta could each be first" in cohort
-    ties = "Tie groups down the ranking (no pair inside one differs; a model may be in two): "
+    ties = "Tie groups down the ranking (no pair inside one is shown to differ; a model may be in two): "
     assert ties in cohort
     assert cohort.count('class="tcs-banner"') == 1  # the banner once; each chart its label
     alpha = expected["models"]["sim-alpha"]["index"]
