@@ -26,6 +26,7 @@ from ..scoring.solver import score_solver_task
 from ..stats.wording import name_list
 from ..vocab import FIXED_SCALE_FLOOR_ABSOLUTE, FIXED_SCALE_FLOOR_RELATIVE, TRACK_LETTERS, TRACKS
 from .answers import (
+    POINTS_TOLERANCE,
     Check,
     Exercise,
     Solution,
@@ -176,7 +177,7 @@ def _check_index(answer: Any) -> Check:
         f"{entry.index:.4g} points."
     )
     hint = f"{first} Then weigh the track means: 30P + 30S + 30C + 10O."
-    return numeric_check(exercise, answer, entry.index, right, mistakes, hint)
+    return numeric_check(exercise, answer, entry.index, right, mistakes, hint, POINTS_TOLERANCE)
 
 
 # --- 5. Predict the statuses ---------------------------------------------------------------
@@ -324,15 +325,15 @@ def _check_self_check(answer: Any) -> Check:
     exercise = EXERCISES["self-check"]
     status, index = _self_check_answer(exercise, answer)
     entry = self_check_cohort().model(SELF_CHECK_MODEL)
-    problems = []
+    problems = []  # never the true status: the hints use the status answered
     if status != entry.status:
         problems.append(_STATUS_HINTS[entry.status].format(model="The status"))
-    if entry.index is None and index is not None:
+    if status == "incomplete" and index is not None:
         problems.append("An incomplete model has no index: answer None.")
-    elif entry.index is not None and index is None:
-        problems.append(f"A {entry.status} model has an index: compute it.")
-    elif index is not None and not close(index, entry.index):
-        if close(index, _index_counting_excluded(entry)):
+    elif status != "incomplete" and index is None:
+        problems.append(f"A {status} model has an index: compute it.")
+    elif None not in (index, entry.index) and not close(index, entry.index, POINTS_TOLERANCE):
+        if close(index, _index_counting_excluded(entry), POINTS_TOLERANCE):
             problems.append("The index counts an excluded attempt: excluded rows are kept, "
                             "never averaged.")  # fmt: skip
         else:

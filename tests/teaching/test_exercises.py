@@ -93,33 +93,33 @@ def test_exercise_1_right_answer_shows_the_steps():
     assert "relative_score = (0.6915 + 0)/2 = 0.3457" in why
 
 
-@pytest.mark.parametrize(
-    ("exercise", "answer", "why"),
-    [
-        ("relative-score", 0.6915, "instance score alone"),
-        ("relative-score", (1 + math.erf(0.6124 / math.sqrt(2))) / 4, "population std (ddof 0"),
-        ("relative-score", 0.1543, "flipped the sign of z"),
-        ("relative-score", 0.5, "that is z of example-1"),
-        ("relative-score", 0.25, "the seed's worked example, with A = 12"),
-        ("relative-score", 0.4207, "that is the score with A = 14"),
-        ("relative-score", 0.3, "0.3 is not it. Work through mu, s"),
-        ("floor-case", 1.0, "you took the sample std s = 0.2 as the scale"),
-        ("floor-case", 0.0668, "flipped the sign of z: this task maximises"),
-        ("floor-case", 1.5, "that is z"),
-        ("minimise", 0.2266, "flipped the sign of z: this task minimises, so z = (mu - A)/scale"),
-        ("minimise", 0.99865, "you took the sample std s = 1 as the scale"),
-        ("minimise", 0.00135, "two slips"),
-        ("index", 73.857, "you pooled the attempts of each track"),
-        ("index", 75.357, "P pools thm-1's three attempts"),
-        ("index", 75.0, "C pools con-1's two attempts"),
-        ("index", 80.417, "the four tracks do not weigh the same"),
-        ("index", 66.5, "the conjecture track counts too"),
-        ("self-check", {"status": "provisional", "index": 45.25}, "counts an excluded attempt"),
-        ("self-check", {"status": "provisional", "index": None}, "has an index: compute it"),
-        ("self-check", ("complete", 47.25), "look at how each row is adopted"),
-        ("self-check", ("provisional", 50), "each task's mean over its adopted valid attempts"),
-    ],
-)
+_WRONG = [
+    ("relative-score", 0.6915, "instance score alone"),
+    ("relative-score", (1 + math.erf(0.6124 / math.sqrt(2))) / 4, "population std (ddof 0"),
+    ("relative-score", 0.1543, "flipped the sign of z"),
+    ("relative-score", 0.5, "that is z of example-1"),
+    ("relative-score", 0.25, "the seed's worked example, with A = 12"),
+    ("relative-score", 0.4207, "that is the score with A = 14"),
+    ("relative-score", 0.3, "0.3 is not it. Work through mu, s"),
+    ("floor-case", 1.0, "you took the sample std s = 0.2 as the scale"),
+    ("floor-case", 0.0668, "flipped the sign of z: this task maximises"),
+    ("floor-case", 1.5, "that is z"),
+    ("minimise", 0.2266, "flipped the sign of z: this task minimises, so z = (mu - A)/scale"),
+    ("minimise", 0.99865, "you took the sample std s = 1 as the scale"),
+    ("minimise", 0.00135, "two slips"),
+    ("index", 73.857, "you pooled the attempts of each track"),
+    ("index", 75.357, "P pools thm-1's three attempts"),
+    ("index", 75.0, "C pools con-1's two attempts"),
+    ("index", 80.417, "the four tracks do not weigh the same"),
+    ("index", 66.5, "the conjecture track counts too"),
+    ("self-check", {"status": "provisional", "index": 45.25}, "counts an excluded attempt"),
+    ("self-check", {"status": "provisional", "index": None}, "has an index: compute it"),
+    ("self-check", ("complete", 47.25), "look at how each row is adopted"),
+    ("self-check", ("provisional", 50), "each task's mean over its adopted valid attempts"),
+]
+
+
+@pytest.mark.parametrize(("exercise", "answer", "why"), _WRONG)
 def test_wrong_answers_say_what_went_wrong(exercise, answer, why):
     check = teaching.check_answer(exercise, answer)
     assert check.correct is False and check.answered is True and check.kind_ok
@@ -235,3 +235,35 @@ def test_no_answer_is_shown_above_its_exercise():
                 assert number not in shown, (exercise, number)
         for output in cell.outputs:
             outputs.append(output.get("text", "") or output.get("data", {}).get("text/plain", ""))
+
+
+@pytest.mark.parametrize(
+    ("answer", "why"),
+    [
+        (76.51, None),  # P rounded to 3 decimals (0.467): 76.51, the method was right
+        (76.46, None),
+        (73.86, "you pooled the attempts of each track"),  # as that hint prints it
+        (75.36, "P pools thm-1's three attempts"),
+        (80.42, "the four tracks do not weigh the same"),
+    ],
+)
+def test_exercise_4_forgives_rounding_and_knows_each_mistake_as_its_hint_prints_it(answer, why):
+    check = teaching.check_answer("index", answer)
+    assert check.correct is (why is None), check.why
+    if why:
+        assert check.why.startswith(f"{answer:.4g}: {why}"), check.why
+
+
+def test_every_printed_mistake_is_recognised_at_its_printed_rounding():
+    for exercise, answer, why in _WRONG:
+        if isinstance(answer, float) and "is not it" not in why:
+            printed = float(f"{answer:.4g}")  # as the hint prints it
+            assert why in teaching.check_answer(exercise, printed).why, (exercise, printed)
+
+
+@pytest.mark.parametrize("status", ["complete", "provisional", "incomplete"])
+@pytest.mark.parametrize("index", [None, 47.25, 45.25, 50.0])
+def test_exercise_8_feedback_never_states_the_true_status(status, index):
+    truth = RIGHT_ANSWERS["self-check"]["status"]
+    check = teaching.check_answer("self-check", {"status": status, "index": index})
+    assert check.correct or status == truth or truth not in check.why, check.why
