@@ -278,9 +278,12 @@ def _check_differ(answer: Any) -> Check:
         if p.differ and len({p.first, p.second} & {pair.first, pair.second}) == 1
     ]
     via = f" ({third[0].first} differs from {third[0].second})" if third else ""
+    n_pairs = len(_reading_pairs())
+    holds = "holds 0 too" if pair.ci[0] <= 0 <= pair.ci[1] else "excludes 0, yet the verdict"
     return exercise.right(
-        f"No: {row} has an adjusted p above 5% (its interval holds 0). That another "
-        f"model differs from one of them{via} tells nothing about these two."
+        f"No: {row} has an adjusted p above 5%: the verdict adjusts for {n_pairs} pairs. "
+        f"Its interval, this pair alone, {holds}. That another model differs from one of "
+        f"them{via} tells nothing about these two."
     )
 
 
