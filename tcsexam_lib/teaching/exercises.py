@@ -233,18 +233,18 @@ def _check_could_be_first(answer: Any) -> Check:
     truth = set(_could_be_first_truth())
     ahead = {pair.second: pair.first for pair in _reading_pairs() if pair.differ}
     if given == truth:
-        behind = [f"{ahead[n]} is significantly ahead of {n}" for n in names if n in ahead]
+        behind = [f"{ahead[n]} is shown to be ahead of {n}" for n in names if n in ahead]
         return exercise.right(
-            f"{name_list([n for n in names if n in truth])}: no model is significantly "
+            f"{name_list([n for n in names if n in truth])}: no model is shown to be "
             f"ahead of them. The others: {'; '.join(behind)}."
         )
     hints = [
-        f"{n}: the row {ahead[n]} - {n} says a model is significantly ahead of it."
+        f"{n}: the row {ahead[n]} - {n} says a model is shown to be ahead of it."
         for n in names
         if n in given - truth
     ]
     hints += [
-        f"{n}: is any model significantly ahead of it? Read every row where it comes second."
+        f"{n}: is any model shown to be ahead of it? Read every row where it comes second."
         for n in names
         if n in truth - given
     ]

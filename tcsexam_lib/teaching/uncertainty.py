@@ -121,7 +121,7 @@ def analyse(cohort: SimulatedCohort, n_tasks: int, level: float = 0.95) -> Cohor
 
 
 def could_be_first(cohort: SimulatedCohort, n_tasks: int, level: float = 0.95) -> list[str]:
-    """The models that no model is significantly ahead of, in rank order."""
+    """The models that no model is shown to be ahead of, in rank order."""
     names = cohort.names
     return [names[k] for k in analyse(cohort, n_tasks, level).leader_group]
 

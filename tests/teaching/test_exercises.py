@@ -147,9 +147,9 @@ def test_the_right_statuses_show_the_deciding_issues():
 @pytest.mark.parametrize(
     ("answer", "hint"),
     [
-        (["osprey"], "heron: is any model significantly ahead of it?"),
+        (["osprey"], "heron: is any model shown to be ahead of it?"),
         (["osprey", "heron", "wren"], "wren: the row osprey - wren says"),
-        ("osprey", "heron: is any model significantly ahead of it?"),
+        ("osprey", "heron: is any model shown to be ahead of it?"),
     ],
 )
 def test_could_be_first_hints_point_at_the_row_to_read(answer, hint):

@@ -513,6 +513,21 @@ def _check_sign_flip_share():
     assert math.isclose(sign_flip_p(parts, [False] * 4)[0][0], share)
 
 
+def _check_score_ranges():
+    from tcsexam_lib.vocab import SCORE_RANGES, score_in_range
+
+    for track in ("theorem", "conjecture"):
+        assert SCORE_RANGES[track].startswith("exactly 0 or 1 (1 only if")
+        assert [score_in_range(track, x) for x in (0, 0.5, 1)] == [True, False, True]
+    assert [score_in_range("solver", x) for x in (-0.01, 0, 1, 1.01)] == [False, True, True, False]
+    assert [score_in_range("construction", x) for x in (-0.01, 0, 1.5)] == [False, True, True]
+
+
+def _check_holm():
+    _check_reading_cohort()
+    assert "holm" in METHOD["name"] and "Holm" in METHOD["p_holm"]
+
+
 def _check_pair_interval_alone():
     assert "ci: this pair's alone, not adjusted" in METHOD["pairs"]
 
@@ -639,8 +654,18 @@ CLAIMS = [
     Claim("a value *below* the reference mean scores above 0.5", _check_minimise_reads_the_same),
     Claim("0.5 is as good as the reference mean. The values $[10, 12, 14]$ scored",
           _check_minimise_reads_the_same),
-    Claim('(`kind: "solve"` tasks, 1 solved and 0 not, always maximise)', _check_solve_maximises),
+    Claim('`](#Glossary) tasks, 1 solved and 0 not, always maximise)', _check_solve_maximises),
     Claim("gave 199, 200 and 201; the candidate reaches $A = 197$", _check_exercise_3),
+    # glossary, where the task scores come from
+    Claim("that the chance of any false \"shown to differ\" among them stays at most 5%",
+          _check_holm),
+    Claim("($P$): 1 if the judge accepted a complete proof, else 0 (partial credit counts 0)",
+          _check_score_ranges),
+    Claim("($O$): 1 if the judge accepted a complete proof or disproof, else 0",
+          _check_score_ranges),
+    Claim("the relative score against the fixed reference, in [0, 1]", _check_score_ranges),
+    Claim("the task's own reward, at least 0 and never transformed", _check_score_ranges),
+    Claim("the bonus for beating the reference, so it can exceed 1", _check_index_above_100),
     # 6. the index, exercise 4
     Claim(r"$$\text{index} = 30\,P + 30\,S + 30\,C + 10\,O$$", _check_weights),
     Claim(r"$P = 0.4,\ S = 0.25,\ C = 1.2,\ O = 0$ gives **55.5** points", _check_seed_index),
@@ -687,7 +712,7 @@ CLAIMS = [
           "the intervals of `illustrative-c` and `illustrative-b` overlap, yet the paired test "
           "shows them to differ. The next cell prints the readout for 80", _check_slider_story),
     Claim("four models, 20 tasks per track", _check_reading_cohort),
-    Claim("A pair differs when its adjusted p is at most 5%", _check_reading_cohort),
+    Claim("pair differs when its [adjusted p](#Glossary) is at most 5%", _check_reading_cohort),
     # 9. self-check
     Claim("It plans 2 attempts of `thm-1` and 1 of every other task", _check_exercise_8_plan),
     # 10. summary, 11. cheat sheet
@@ -712,7 +737,9 @@ CLAIMS = [
 STRUCTURE = [
     r"#{2,3} \d+(\.\d+)?\.? ",  # a numbered heading
     r"#{3} Exercises? \d+( and \d+)?",
-    r"(?<=\s)\d+\. (?=[A-Z])",  # a line of the contents
+    r"\(#[^)\s]*\)",  # a link to a heading in the notebook: (#1.-Why-the-scores...)
+    r"(?<=\s)\d+\. (?=\[?[A-Z])",  # a line of the contents
+    r"\bsections? \d+(\.\d+)?( to \d+)?",  # a reference to a section
     r"Exercises? \d+( and \d+)?",
     r"[Ss]teps? \d( and \d)?",
     r"\(\d\)",  # an enumeration: (1) ... (2)
