@@ -43,7 +43,7 @@ from .exercise_data import (
     DIFFER_PAIR,
     FLOOR_CASE,
     INDEX_MODEL,
-    MINIMISE_CASE,
+    MINIMIZE_CASE,
     RELATIVE_SCORE_A,
     SELF_CHECK_MODEL,
     case_derivation,
@@ -87,7 +87,7 @@ def _check_relative_score(answer: Any) -> Check:
          "mean over both scored instances, and the timed-out example-2 scores 0."),
         (with_ddof_0, f"you used the population std (ddof 0, s = {population_s:.4g}). "
          "The kit uses the sample std (ddof 1)."),
-        (flipped, "you flipped the sign of z: this task maximises, so z = (A - mu)/scale."),
+        (flipped, "you flipped the sign of z: this task maximizes, so z = (A - mu)/scale."),
         (row.z, "that is z of example-1; the instance score is Phi(z), and the relative "
          "score averages the instance scores."),
         (0.25, "0.25 is the seed's worked example, with A = 12."),
@@ -103,7 +103,7 @@ def _check_relative_score(answer: Any) -> Check:
     return numeric_check(exercise, answer, result.relative_score, right, mistakes, hint)
 
 
-# --- 2. A floor case, 3. a minimise task ----------------------------------------------------
+# --- 2. A floor case, 3. a minimize task ----------------------------------------------------
 
 
 def _check_instance(exercise_id: str, case, answer: Any) -> Check:
@@ -111,7 +111,7 @@ def _check_instance(exercise_id: str, case, answer: Any) -> Check:
     _, direction, a = case
     row, stats = score_case(case)
     other = "minimize" if direction == "maximize" else "maximize"
-    verb, sign = ("maximises", "(A - mu)") if direction == "maximize" else ("minimises", "(mu - A)")
+    verb, sign = ("maximizes", "(A - mu)") if direction == "maximize" else ("minimizes", "(mu - A)")
     # Contrasts (common mistakes), not the rule:
     no_floor = phi(z_score(a, stats.mu, stats.s, direction))
     flipped = phi(z_score(a, stats.mu, stats.scale, other))
@@ -358,7 +358,7 @@ def _number_4(x: float) -> str:
 
 def _instance_task(case, what: str) -> str:
     values, direction, a = case
-    kind = "maximise" if direction == "maximize" else "minimise"
+    kind = "maximize" if direction == "maximize" else "minimize"
     return f"reference values {list(values)}, a {kind} task, A = {a:g}: give {what}, 3 decimals."
 
 
@@ -387,12 +387,12 @@ EXERCISES: dict[str, Exercise] = {
             _number_4,
         ),
         Exercise(
-            "minimise",
+            "minimize",
             3,
-            _instance_task(MINIMISE_CASE, "the instance score"),
+            _instance_task(MINIMIZE_CASE, "the instance score"),
             _NUMBER,
-            lambda answer: _check_instance("minimise", MINIMISE_CASE, answer),
-            lambda: _instance_truth(MINIMISE_CASE),
+            lambda answer: _check_instance("minimize", MINIMIZE_CASE, answer),
+            lambda: _instance_truth(MINIMIZE_CASE),
             _number_4,
         ),
         Exercise(
@@ -491,7 +491,7 @@ def solution(exercise: str | int) -> Solution:
 
     Examples
     --------
-    >>> solution("minimise").answer
+    >>> solution("minimize").answer
     '0.7734'
     """
     found = _find(exercise)

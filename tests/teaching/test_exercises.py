@@ -21,7 +21,7 @@ RIGHT_ANSWERS = {
     # mu 100, s 0.2 < 0.02 * 100 = 2: scale 2, z = 3/2 = 1.5, Phi(1.5) = 0.93319
     "floor-case": 0.9331928,
     # mu 200, s 1 < 4: scale 4, z = (200 - 197)/4 = 0.75, Phi(0.75) = 0.77337
-    "minimise": 0.7733726,
+    "minimize": 0.7733726,
     # P = (1/3 + 1 + 1 + 0 + 0)/5, S = 0.6, C = (1 + 1.3)/2, O = 1: 14 + 18 + 34.5 + 10
     "index": 76.5,
     "statuses": {"model-x": "complete", "model-y": "provisional", "model-z": "incomplete"},
@@ -36,7 +36,7 @@ RIGHT_ANSWERS = {
 ANSWER_PARTS = {
     "relative-score": ["0.346", "0.3457"],
     "floor-case": ["0.933"],
-    "minimise": ["0.773"],
+    "minimize": ["0.773"],
     "index": ["76.5"],
     "statuses": ["complete", "provisional", "incomplete"],
     "could-be-first": ["osprey", "heron"],
@@ -102,11 +102,11 @@ _WRONG = [
     ("relative-score", 0.4207, "that is the score with A = 14"),
     ("relative-score", 0.3, "0.3 is not it. Work through mu, s"),
     ("floor-case", 1.0, "you took the sample std s = 0.2 as the scale"),
-    ("floor-case", 0.0668, "flipped the sign of z: this task maximises"),
+    ("floor-case", 0.0668, "flipped the sign of z: this task maximizes"),
     ("floor-case", 1.5, "that is z"),
-    ("minimise", 0.2266, "flipped the sign of z: this task minimises, so z = (mu - A)/scale"),
-    ("minimise", 0.99865, "you took the sample std s = 1 as the scale"),
-    ("minimise", 0.00135, "two slips"),
+    ("minimize", 0.2266, "flipped the sign of z: this task minimizes, so z = (mu - A)/scale"),
+    ("minimize", 0.99865, "you took the sample std s = 1 as the scale"),
+    ("minimize", 0.00135, "two slips"),
     ("index", 73.857, "you pooled the attempts of each track"),
     ("index", 75.357, "P pools thm-1's three attempts"),
     ("index", 75.0, "C pools con-1's two attempts"),
@@ -176,7 +176,7 @@ def test_do_they_differ_reads_the_pair_itself():
         ),
         ("relative-score", "abc", r"expected a number such as 0\.5; got 'abc' \(str\)$"),
         ("floor-case", True, r"got True \(bool\)"),
-        ("minimise", math.inf, "not a finite number"),
+        ("minimize", math.inf, "not a finite number"),
         ("index", [76.5], r"expected a number"),
         ("statuses", {"model-x": "complete"}, r"with the keys model-x, model-y, model-z"),
         ("statuses", ["complete"] * 3, r"expected a dict \{model: status\}"),
@@ -229,7 +229,7 @@ def test_no_answer_is_shown_above_its_exercise():
         if match:
             exercise = match.group(1)
             answer = teaching.solution(exercise).answer
-            if exercise in ("relative-score", "floor-case", "minimise", "index", "self-check"):
+            if exercise in ("relative-score", "floor-case", "minimize", "index", "self-check"):
                 number = re.search(r"\d+\.\d+|\d+", answer).group(0)
                 shown = "\n".join(outputs)
                 assert number not in shown, (exercise, number)

@@ -317,7 +317,7 @@ def _check_exercise_1():
 
 def _check_three_decimals():
     assert TOLERANCE >= 5e-4  # an answer rounded to 3 decimals is accepted
-    for exercise in ("relative-score", "floor-case", "minimise"):
+    for exercise in ("relative-score", "floor-case", "minimize"):
         truth = teaching.EXERCISES[exercise].truth()
         assert teaching.check_answer(exercise, round(truth, 3)).correct
 
@@ -372,7 +372,7 @@ def _check_solve_maximises():
 
 
 def _check_exercise_3():
-    assert exercise_data.MINIMISE_CASE == ((199.0, 200.0, 201.0), "minimize", 197.0)
+    assert exercise_data.MINIMIZE_CASE == ((199.0, 200.0, 201.0), "minimize", 197.0)
 
 
 def _check_seed_index():
@@ -654,7 +654,7 @@ CLAIMS = [
     Claim("a value *below* the reference mean scores above 0.5", _check_minimise_reads_the_same),
     Claim("0.5 is as good as the reference mean. The values $[10, 12, 14]$ scored",
           _check_minimise_reads_the_same),
-    Claim('`](#Glossary) tasks, 1 solved and 0 not, always maximise)', _check_solve_maximises),
+    Claim('`](#Glossary) tasks, 1 solved and 0 not, always maximize)', _check_solve_maximises),
     Claim("gave 199, 200 and 201; the candidate reaches $A = 197$", _check_exercise_3),
     # glossary, where the task scores come from
     Claim("that the chance of any false \"shown to differ\" among them stays at most 5%",
