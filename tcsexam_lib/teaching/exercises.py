@@ -112,17 +112,22 @@ def _check_instance(exercise_id: str, case, answer: Any) -> Check:
     row, stats = score_case(case)
     other = "minimize" if direction == "maximize" else "maximize"
     verb, sign = ("maximizes", "(A - mu)") if direction == "maximize" else ("minimizes", "(mu - A)")
-    # Contrasts (common mistakes), not the rule:
-    no_floor = phi(z_score(a, stats.mu, stats.s, direction))
-    flipped = phi(z_score(a, stats.mu, stats.scale, other))
-    both = phi(z_score(a, stats.mu, stats.s, other))
+    # Contrasts (common mistakes), not the rule: a scale term that does not win, the sign
+    terms = scale_terms(stats.mu, stats.s, *_FLOORS)
+    wrong = {k: v for k, v in terms.items() if k != stats.scale_term and v > 1e-6}
+    named = {"sample_std": "the sample std s =", "relative_floor": "the relative floor 0.02|mu| ="}
     largest = "The scale is the largest of s, 0.02|mu| and 1e-9: compare the three."
     mistakes = [
-        (no_floor, f"you took the sample std s = {stats.s:.4g} as the scale. {largest}"),
-        (flipped, f"you flipped the sign of z: this task {verb}, so z = {sign}/scale."),
-        (both, f"two slips: the sign of z (this task {verb}) and the scale. {largest}"),
+        (phi(z_score(a, stats.mu, v, direction)), f"you took {named[k]} {v:.4g} as the scale. "
+         f"{largest}") for k, v in wrong.items()
+    ]  # fmt: skip
+    mistakes += [
+        (phi(z_score(a, stats.mu, stats.scale, other)),
+         f"you flipped the sign of z: this task {verb}, so z = {sign}/scale."),
+        *((phi(z_score(a, stats.mu, v, other)), f"two slips: the sign of z (this task {verb}) "
+           f"and the scale. {largest}") for v in wrong.values()),
         (row.z, "that is z; the instance score is Phi(z)."),
-    ]
+    ]  # fmt: skip
     hint = "Compute mu, s and the three terms of the scale, then z and Phi(z)."
     right = case_derivation(case)
     return numeric_check(exercise, answer, row.score, right, mistakes, hint)

@@ -372,7 +372,14 @@ def _check_solve_maximises():
 
 
 def _check_exercise_3():
-    assert exercise_data.MINIMIZE_CASE == ((199.0, 200.0, 201.0), "minimize", 197.0)
+    assert exercise_data.MINIMIZE_CASE == ((190.0, 200.0, 210.0), "minimize", 197.0)
+    assert exercise_data.score_case(exercise_data.MINIMIZE_CASE)[1].scale_term == "sample_std"
+
+
+def _check_solver_sliders_stop_at_30():
+    widget = teaching.solver_score_widget([10, 12, 14], 12)
+    assert widget.controls["a"].max == widget.controls["v1"].max == 30
+    assert math.isclose(phi(0.0), 0.5)  # formulas.phi, which exercises 1 to 3 name
 
 
 def _check_seed_index():
@@ -655,7 +662,8 @@ CLAIMS = [
     Claim("0.5 is as good as the reference mean. The values $[10, 12, 14]$ scored",
           _check_minimise_reads_the_same),
     Claim('`](#Glossary) tasks, 1 solved and 0 not, always maximize)', _check_solve_maximises),
-    Claim("gave 199, 200 and 201; the candidate reaches $A = 197$", _check_exercise_3),
+    Claim("gave 190, 200 and 210; the candidate reaches $A = 197$", _check_exercise_3),
+    Claim("the sliders of section 3.1 stop at 30", _check_solver_sliders_stop_at_30),
     # glossary, where the task scores come from
     Claim("that the chance of any false \"shown to differ\" among them stays at most 5%",
           _check_holm),
