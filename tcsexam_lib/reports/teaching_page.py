@@ -117,7 +117,7 @@ window.MathJax = {
 #: instead: each box that does scroll is made reachable by the keyboard (after MathJax).
 _SCROLL_SCRIPT = (
     "window.addEventListener('load',()=>(window.MathJax&&MathJax.startup?MathJax.startup.promise"
-    ":Promise.resolve()).then(()=>document.querySelectorAll('mjx-container[display=\"true\"],"
+    ':Promise.resolve()).then(()=>document.querySelectorAll(\'mjx-container[display="true"],'
     ".jp-OutputArea-output pre,.jp-RenderedMarkdown table').forEach(e=>{if(e.scrollWidth>"
     "e.clientWidth+1){e.tabIndex=0;e.classList.add('tcs-scrolls');e.setAttribute('role',"
     "'region');e.setAttribute('aria-label','scrolls sideways')}})));"
