@@ -394,6 +394,8 @@ def _check_seed_index():
 
 
 def _check_track_slider_ranges():
+    sliders = teaching.track_means_widget(teaching.SEED_MEANS).controls
+    assert [(s.min, s.max) for s in sliders.values()] == [(0, 1), (0, 1), (0, 2), (0, 1)]
     for track in ("theorem", "solver", "conjecture"):
         with pytest.raises(ValueError, match=r"in \[0, 1\]"):
             teaching.track_means_report({**teaching.SEED_MEANS, track: 1.01})
@@ -678,7 +680,8 @@ CLAIMS = [
     Claim(r"$$\text{index} = 30\,P + 30\,S + 30\,C + 10\,O$$", _check_weights),
     Claim(r"$P = 0.4,\ S = 0.25,\ C = 1.2,\ O = 0$ gives **55.5** points", _check_seed_index),
     Claim("$C$ may exceed 1 and the **index may exceed 100**", _check_index_above_100),
-    Claim("($P$, $S$, $O$ in [0, 1], $C$ from 0 up)", _check_track_slider_ranges),
+    Claim("($P$, $S$, $O$ in [0, 1]; $C$ from 0 to 2 here, though a construction mean has no "
+          "upper bound)", _check_track_slider_ranges),
     Claim("move $O$ to 1 (it adds only 10 points); move $C$ past 1 with the others at 1 to pass "
           "100", _check_track_slider_ranges),
     Claim("suite (5 theorem tasks, the solver task of section 2, 2 construction tasks, 1 "
