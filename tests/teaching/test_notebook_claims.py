@@ -627,6 +627,8 @@ CLAIMS = [
     Claim("$n-1$ (the rule)", _check_ddof_factor),
     Claim("on average by the factor $(n-1)/n$: $2/3$ with three runs, $1/2$ with two",
           _check_ddof_factor),
+    Claim(r"by $\sqrt{2/3} = 0.816$ and $\sqrt{1/2} = 0.707$ (the ratios printed below)",
+          _check_ddof_factor),
     Claim("the seed's values with an *ILLUSTRATIVE* $A = 14$, and `example-2`'s *ILLUSTRATIVE* "
           "values with $A = 7$", _check_ddof_cells),
     # 3. Phi, the sliders, exercise 1
@@ -687,8 +689,8 @@ CLAIMS = [
     Claim("suite (5 theorem tasks, the solver task of section 2, 2 construction tasks, 1 "
           "conjecture task)", _check_teaching_suite),
     Claim("3 repeats weigh the same as 1", _check_repeats_weigh_the_same),
-    Claim(r"adopted attempt scores $x_{t,1}, \dots, x_{t,n_t}$", _check_p_formula),
-    Claim(r"$$P = \frac{1}{|T|}\sum_{t \in T} \left( \frac{1}{n_t}\sum_{k=1}^{n_t} x_{t,k} "
+    Claim(r"adopted attempt scores $x_{j,1}, \dots, x_{j,m_j}$ ($m_j$ attempts)", _check_p_formula),
+    Claim(r"$$P = \frac{1}{|T|}\sum_{j \in T} \left( \frac{1}{m_j}\sum_{k=1}^{m_j} x_{j,k} "
           r"\right)$$", _check_p_formula),
     Claim("plans 3 attempts of `thm-1` (scores 1, 1, 0) and 1 of every other task. `thm-1` is "
           "worth its mean 2/3, and each of the 5 theorem tasks weighs 1/5: "
