@@ -46,6 +46,7 @@ from .exercise_data import (
     MINIMIZE_CASE,
     RELATIVE_SCORE_A,
     SELF_CHECK_MODEL,
+    ZERO_CASE,
     case_derivation,
     index_exercise_cohort,
     score_case,
@@ -56,6 +57,9 @@ from .uncertainty import READING_COHORT, READING_TASKS, could_be_first, pairs
 
 #: The fixed reference's floors (relative, absolute), used by every exercise.
 _FLOORS = (FIXED_SCALE_FLOOR_RELATIVE, FIXED_SCALE_FLOOR_ABSOLUTE)
+
+#: Exercise 3's two instances: the sample std sets one scale, the absolute floor the other.
+MINIMIZE_CASES = (MINIMIZE_CASE, ZERO_CASE)
 
 #: The model statuses of ``tcsexam score``.
 STATUSES = ("complete", "provisional", "incomplete")
@@ -106,8 +110,7 @@ def _check_relative_score(answer: Any) -> Check:
 # --- 2. A floor case, 3. a minimize task ----------------------------------------------------
 
 
-def _check_instance(exercise_id: str, case, answer: Any) -> Check:
-    exercise = EXERCISES[exercise_id]
+def _instance_mistakes(case) -> list[tuple[float, str]]:
     _, direction, a = case
     row, stats = score_case(case)
     other = "minimize" if direction == "maximize" else "maximize"
@@ -128,9 +131,39 @@ def _check_instance(exercise_id: str, case, answer: Any) -> Check:
            f"and the scale. {largest}") for v in wrong.values()),
         (row.z, "that is z; the instance score is Phi(z)."),
     ]  # fmt: skip
+    return mistakes
+
+
+def _check_instance(exercise_id: str, case, answer: Any) -> Check:
+    exercise = EXERCISES[exercise_id]
+    row, _ = score_case(case)
     hint = "Compute mu, s and the three terms of the scale, then z and Phi(z)."
-    right = case_derivation(case)
-    return numeric_check(exercise, answer, row.score, right, mistakes, hint)
+    mistakes = _instance_mistakes(case)
+    return numeric_check(exercise, answer, row.score, case_derivation(case), mistakes, hint)
+
+
+def _check_minimize(answer: Any) -> Check:
+    exercise = EXERCISES["minimize"]
+    scores = [score_case(case)[0].score for case in MINIMIZE_CASES]
+    mistakes = [
+        (scores[0], "that is inst-1's instance score alone: average both instances."),
+        (mean_score([scores[0], 0.5]), "inst-2: A = 2e-9 is not the reference mean 0. With s "
+         "and 0.02|mu| both 0, the absolute floor 1e-9 sets the scale."),
+    ]  # fmt: skip
+    for k, case in enumerate(MINIMIZE_CASES):
+        for value, why in _instance_mistakes(case)[:-1]:  # not "that is z"
+            mistakes.append(
+                (mean_score([*scores[:k], value, *scores[k + 1 :]]), f"inst-{k + 1}: {why}")
+            )
+    derivation = "\n".join(
+        f"inst-{k}: {case_derivation(case)}" for k, case in enumerate(MINIMIZE_CASES, start=1)
+    )
+    right = (
+        f"{derivation}\nrelative_score = ({scores[0]:.4f} + {scores[1]:.4f})/2 = "
+        f"{mean_score(scores):.4f}."
+    )
+    hint = "For each instance: mu, s, the three terms of the scale, z and Phi(z); then the mean."
+    return numeric_check(exercise, answer, mean_score(scores), right, mistakes, hint)
 
 
 def _instance_truth(case) -> float:
@@ -394,10 +427,11 @@ EXERCISES: dict[str, Exercise] = {
         Exercise(
             "minimize",
             3,
-            _instance_task(MINIMIZE_CASE, "the instance score"),
+            "a minimize task: inst-1 reference values [190, 200, 210], A = 197; inst-2 "
+            "reference values [0, 0, 0], A = 2e-9: give its relative_score, 3 decimals.",
             _NUMBER,
-            lambda answer: _check_instance("minimize", MINIMIZE_CASE, answer),
-            lambda: _instance_truth(MINIMIZE_CASE),
+            _check_minimize,
+            lambda: mean_score([score_case(case)[0].score for case in MINIMIZE_CASES]),
             _number_4,
         ),
         Exercise(
@@ -497,7 +531,7 @@ def solution(exercise: str | int) -> Solution:
     Examples
     --------
     >>> solution("minimize").answer
-    '0.7734'
+    '0.3203'
     """
     found = _find(exercise)
     truth = found.truth()

@@ -20,8 +20,9 @@ RIGHT_ANSWERS = {
     "relative-score": 0.6914625 / 2,
     # mu 100, s 0.2 < 0.02 * 100 = 2: scale 2, z = 3/2 = 1.5, Phi(1.5) = 0.93319
     "floor-case": 0.9331928,
-    # mu 200, s 10 > 4: scale 10, z = (200 - 197)/10 = 0.3, Phi(0.3) = 0.61791
-    "minimize": 0.6179114,
+    # inst-1: mu 200, s 10 > 4: scale 10, z = (200 - 197)/10 = 0.3, Phi(0.3) = 0.61791;
+    # inst-2: mu 0, s 0, 0: scale 1e-9, z = (0 - 2e-9)/1e-9 = -2, Phi(-2) = 0.02275
+    "minimize": (0.6179114 + 0.0227501) / 2,
     # P = (1/3 + 1 + 1 + 0 + 0)/5, S = 0.6, C = (1 + 1.3)/2, O = 1: 14 + 18 + 34.5 + 10
     "index": 76.5,
     "statuses": {"model-x": "complete", "model-y": "provisional", "model-z": "incomplete"},
@@ -36,7 +37,7 @@ RIGHT_ANSWERS = {
 ANSWER_PARTS = {
     "relative-score": ["0.346", "0.3457"],
     "floor-case": ["0.933"],
-    "minimize": ["0.618"],
+    "minimize": ["0.320", "0.3203"],
     "index": ["76.5"],
     "statuses": ["complete", "provisional", "incomplete"],
     "could-be-first": ["osprey", "heron"],
@@ -104,9 +105,12 @@ _WRONG = [
     ("floor-case", 1.0, "you took the sample std s = 0.2 as the scale"),
     ("floor-case", 0.0668, "flipped the sign of z: this task maximizes"),
     ("floor-case", 1.5, "that is z"),
-    ("minimize", 0.3821, "flipped the sign of z: this task minimizes, so z = (mu - A)/scale"),
-    ("minimize", 0.7734, "you took the relative floor 0.02|mu| = 4 as the scale"),
-    ("minimize", 0.2266, "two slips"),
+    ("minimize", 0.2025, "inst-1: you flipped the sign of z: this task minimizes, so z = (mu - A)"),
+    ("minimize", 0.7974, "inst-2: you flipped the sign of z"),
+    ("minimize", 0.3981, "inst-1: you took the relative floor 0.02|mu| = 4 as the scale"),
+    ("minimize", 0.1247, "inst-1: two slips"),
+    ("minimize", 0.559, "inst-2: A = 2e-9 is not the reference mean 0"),
+    ("minimize", 0.6179, "that is inst-1's instance score alone"),
     ("index", 73.857, "you pooled the attempts of each track"),
     ("index", 75.357, "P pools thm-1's three attempts"),
     ("index", 75.0, "C pools con-1's two attempts"),

@@ -373,7 +373,9 @@ def _check_solve_maximises():
 
 def _check_exercise_3():
     assert exercise_data.MINIMIZE_CASE == ((190.0, 200.0, 210.0), "minimize", 197.0)
-    assert exercise_data.score_case(exercise_data.MINIMIZE_CASE)[1].scale_term == "sample_std"
+    assert exercise_data.ZERO_CASE == ((0.0, 0.0, 0.0), "minimize", 2e-9)
+    terms = [exercise_data.score_case(c)[1].scale_term for c in teaching.exercises.MINIMIZE_CASES]
+    assert terms == ["sample_std", "absolute_floor"]
 
 
 def _check_solver_sliders_stop_at_30():
@@ -661,12 +663,15 @@ CLAIMS = [
           "$d = 1$ and above 0.999 once $d$ is below 0.3 (right)", _check_floor_picture),
     Claim("gave 99.8, 100 and 100.2; the candidate reaches $A = 103$", _check_exercise_2),
     Claim("What is its instance score (3 decimals)?", _check_three_decimals),
+    Claim("What is the task's `relative_score` (3 decimals)?", _check_three_decimals),
     # 5. direction, exercise 3
     Claim("a value *below* the reference mean scores above 0.5", _check_minimise_reads_the_same),
     Claim("0.5 is as good as the reference mean. The values $[10, 12, 14]$ scored",
           _check_minimise_reads_the_same),
     Claim('`](#Glossary) tasks, 1 solved and 0 not, always maximize)', _check_solve_maximises),
-    Claim("gave 190, 200 and 210; the candidate reaches $A = 197$", _check_exercise_3),
+    Claim("On `inst-1` the reference runs gave 190, 200 and 210 and the candidate reaches "
+          "$A = 197$; on `inst-2` every reference run reached 0 and the candidate reaches "
+          r"$A = 2 \times 10^{-9}$", _check_exercise_3),
     Claim("the sliders of section 3.1 stop at 30", _check_solver_sliders_stop_at_30),
     # glossary, where the task scores come from
     Claim("that the chance of any false \"shown to differ\" among them stays at most 5%",
