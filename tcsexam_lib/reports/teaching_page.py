@@ -54,10 +54,14 @@ TEACHING_CSS = """
 .tcs-teaching main{max-width:60em;margin:0 auto;padding:0 0.6em}
 .tcs-teaching main .jp-CodeCell .jp-Cell-inputWrapper{display:flex}
 .tcs-teaching main .tcs-folded .jp-CodeCell .jp-Cell-inputWrapper{display:none}
-.tcs-teaching .jp-OutputArea-output pre{overflow-x:auto}
+.tcs-teaching .jp-OutputArea-output pre{overflow-x:auto;white-space:pre;overflow-wrap:normal}
 .tcs-teaching .jp-InputArea-editor pre{white-space:pre-wrap;overflow-wrap:anywhere}
 .tcs-teaching .jp-OutputArea-output{overflow-x:auto;max-width:100%}
 .tcs-teaching mjx-container[display="true"]{overflow-x:auto;overflow-y:hidden;max-width:100%}
+.tcs-teaching mjx-container svg{max-width:none}
+.tcs-teaching .jp-RenderedMarkdown table{display:block;overflow-x:auto;max-width:100%}
+.tcs-teaching .tcs-scrolls:focus{outline:2px solid #0072B2}
+.tcs-teaching .jp-RenderedMarkdown a{text-decoration:underline}
 .tcs-teaching .tcs-static{padding:6px 12px;margin:8px 0;border-left:6px solid #0072B2;
 background:#f2f7fb}
 .tcs-teaching details summary{cursor:pointer}
@@ -102,10 +106,21 @@ window.MathJax = {
 {{ resources.tcs_environment }}
 </main>
 <footer class="tcs-footer">{{ resources.tcs_footer }}</footer>
+<script>{{ resources.tcs_scroll_script }}</script>
 </body>
 {% endblock body_footer %}
 """
     + DATA_PNG_BLOCK
+)
+
+#: Formulas, outputs and tables keep their size and columns on a phone and scroll sideways
+#: instead: each box that does scroll is made reachable by the keyboard (after MathJax).
+_SCROLL_SCRIPT = (
+    "window.addEventListener('load',()=>(window.MathJax&&MathJax.startup?MathJax.startup.promise"
+    ':Promise.resolve()).then(()=>document.querySelectorAll(\'mjx-container[display="true"],'
+    ".jp-OutputArea-output pre,.jp-RenderedMarkdown table').forEach(e=>{if(e.scrollWidth>"
+    "e.clientWidth+1){e.tabIndex=0;e.classList.add('tcs-scrolls');e.setAttribute('role',"
+    "'region');e.setAttribute('aria-label','scrolls sideways')}})));"
 )
 
 _NOTE = (
@@ -188,6 +203,7 @@ def _render(notebook_sha256: str, notebook_text: str, nav: str) -> str:
         "tcs_assets": ASSETS,
         "tcs_nav": nav,
         "tcs_note": _NOTE,
+        "tcs_scroll_script": _SCROLL_SCRIPT,
         "tcs_default_alt": "A chart of the teaching notebook (see the text above it)",
         "tcs_environment": environment_html(describe_environment("report")),
         "tcs_footer": f"TCSExam scoring kit {html.escape(kit_version())} · teaching "

@@ -53,7 +53,7 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     "exercise_data": (
         "DIFFER_PAIR",
         "FLOOR_CASE",
-        "MINIMISE_CASE",
+        "MINIMIZE_CASE",
         "RELATIVE_SCORE_A",
         "index_exercise_cohort",
         "index_exercise_scores",

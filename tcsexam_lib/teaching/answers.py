@@ -16,8 +16,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-#: Numeric answers within this distance of the library's value count as right.
-TOLERANCE = 1e-3
+#: Numeric answers within this distance of the library's value count as right: a score in
+#: [0, 1] given to the 3 decimals the exercises teach (intermediate steps rounded too).
+TOLERANCE = 1.5e-3
+#: The same for an index in points (track means rounded to 3 decimals move it by 0.05).
+POINTS_TOLERANCE = 0.05
 
 _COLOURS = {"right": "#0072B2", "wrong": "#D55E00", "unanswered": "#6b6b6b"}  # Okabe-Ito
 _BOX = (
@@ -154,9 +157,9 @@ def _parses_as_number(text: str) -> bool:
         return False
 
 
-def close(a: float, b: float) -> bool:
-    """Whether two numbers agree within :data:`TOLERANCE`."""
-    return abs(a - b) <= TOLERANCE
+def close(a: float, b: float, tolerance: float = TOLERANCE) -> bool:
+    """Whether two numbers agree within ``tolerance``."""
+    return abs(a - b) <= tolerance
 
 
 def numeric_check(
@@ -166,15 +169,17 @@ def numeric_check(
     right_why: str,
     mistakes: Sequence[tuple[float, str]],
     hint: str,
+    tolerance: float = TOLERANCE,
 ) -> Check:
-    """Right within :data:`TOLERANCE`; else the first recognised mistake, else ``hint``."""
+    """Right within ``tolerance``; else the first mistake recognised at that tolerance (so
+    at the rounding its message prints), else ``hint``."""
     if answer is None:
         return exercise.unanswered()
     value = as_number(exercise, answer)
-    if close(value, truth):
+    if close(value, truth, tolerance):
         return exercise.right(right_why)
     for mistaken, why in mistakes:
-        if close(value, mistaken):
+        if close(value, mistaken, tolerance):
             return exercise.wrong(f"{value:.4g}: {why}")
     return exercise.wrong(f"{value:.4g} is not it. {hint}")
 

@@ -18,10 +18,12 @@ from .examples import Attempt, TinyCohort, one_instance_reference, score_tiny_co
 #: Exercise 1: the seed's task with this candidate on example-1 (the seed has 12, and
 #: the section's readouts show 12 and 14).
 RELATIVE_SCORE_A = 13
-#: Exercise 2 (a floor case) and exercise 3 (a minimise task): one instance each, as
-#: (reference values, direction, candidate A).
+#: Exercise 2 (a floor case: the relative floor wins) and exercise 3 (a minimize task: the
+#: sample std wins): one instance each, as (reference values, direction, candidate A).
 FLOOR_CASE = ((99.8, 100.0, 100.2), "maximize", 103.0)
-MINIMISE_CASE = ((199.0, 200.0, 201.0), "minimize", 197.0)
+MINIMIZE_CASE = ((190.0, 200.0, 210.0), "minimize", 197.0)
+#: Exercise 3's second instance: every reference run reached 0, the absolute floor wins.
+ZERO_CASE = ((0.0, 0.0, 0.0), "minimize", 2e-9)
 #: Exercise 7: the pair of the reading exercise's cohort to compare.
 DIFFER_PAIR = ("heron", "wren")
 
@@ -43,8 +45,8 @@ def case_derivation(case: Case) -> str:
 
     Examples
     --------
-    >>> print(case_derivation(MINIMISE_CASE).split("; z")[0])
-    reference [199.0, 200.0, 201.0], minimize: mu = 200, s = 1 (ddof 1); the scale is the largest of sample_std 1, relative_floor 4, absolute_floor 1e-09: 4 (set by relative_floor)
+    >>> print(case_derivation(MINIMIZE_CASE).split("; z")[0])
+    reference [190.0, 200.0, 210.0], minimize: mu = 200, s = 10 (ddof 1); the scale is the largest of sample_std 10, relative_floor 4, absolute_floor 1e-09: 10 (set by sample_std)
     """  # noqa: E501 - a doctest output line
     values, direction, _ = case
     row, stats = score_case(case)

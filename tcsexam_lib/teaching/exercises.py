@@ -26,6 +26,7 @@ from ..scoring.solver import score_solver_task
 from ..stats.wording import name_list
 from ..vocab import FIXED_SCALE_FLOOR_ABSOLUTE, FIXED_SCALE_FLOOR_RELATIVE, TRACK_LETTERS, TRACKS
 from .answers import (
+    POINTS_TOLERANCE,
     Check,
     Exercise,
     Solution,
@@ -42,9 +43,10 @@ from .exercise_data import (
     DIFFER_PAIR,
     FLOOR_CASE,
     INDEX_MODEL,
-    MINIMISE_CASE,
+    MINIMIZE_CASE,
     RELATIVE_SCORE_A,
     SELF_CHECK_MODEL,
+    ZERO_CASE,
     case_derivation,
     index_exercise_cohort,
     score_case,
@@ -55,6 +57,9 @@ from .uncertainty import READING_COHORT, READING_TASKS, could_be_first, pairs
 
 #: The fixed reference's floors (relative, absolute), used by every exercise.
 _FLOORS = (FIXED_SCALE_FLOOR_RELATIVE, FIXED_SCALE_FLOOR_ABSOLUTE)
+
+#: Exercise 3's two instances: the sample std sets one scale, the absolute floor the other.
+MINIMIZE_CASES = (MINIMIZE_CASE, ZERO_CASE)
 
 #: The model statuses of ``tcsexam score``.
 STATUSES = ("complete", "provisional", "incomplete")
@@ -86,7 +91,7 @@ def _check_relative_score(answer: Any) -> Check:
          "mean over both scored instances, and the timed-out example-2 scores 0."),
         (with_ddof_0, f"you used the population std (ddof 0, s = {population_s:.4g}). "
          "The kit uses the sample std (ddof 1)."),
-        (flipped, "you flipped the sign of z: this task maximises, so z = (A - mu)/scale."),
+        (flipped, "you flipped the sign of z: this task maximizes, so z = (A - mu)/scale."),
         (row.z, "that is z of example-1; the instance score is Phi(z), and the relative "
          "score averages the instance scores."),
         (0.25, "0.25 is the seed's worked example, with A = 12."),
@@ -102,29 +107,63 @@ def _check_relative_score(answer: Any) -> Check:
     return numeric_check(exercise, answer, result.relative_score, right, mistakes, hint)
 
 
-# --- 2. A floor case, 3. a minimise task ----------------------------------------------------
+# --- 2. A floor case, 3. a minimize task ----------------------------------------------------
+
+
+def _instance_mistakes(case) -> list[tuple[float, str]]:
+    _, direction, a = case
+    row, stats = score_case(case)
+    other = "minimize" if direction == "maximize" else "maximize"
+    verb, sign = ("maximizes", "(A - mu)") if direction == "maximize" else ("minimizes", "(mu - A)")
+    # Contrasts (common mistakes), not the rule: a scale term that does not win, the sign
+    terms = scale_terms(stats.mu, stats.s, *_FLOORS)
+    wrong = {k: v for k, v in terms.items() if k != stats.scale_term and v > 1e-6}
+    named = {"sample_std": "the sample std s =", "relative_floor": "the relative floor 0.02|mu| ="}
+    largest = "The scale is the largest of s, 0.02|mu| and 1e-9: compare the three."
+    mistakes = [
+        (phi(z_score(a, stats.mu, v, direction)), f"you took {named[k]} {v:.4g} as the scale. "
+         f"{largest}") for k, v in wrong.items()
+    ]  # fmt: skip
+    mistakes += [
+        (phi(z_score(a, stats.mu, stats.scale, other)),
+         f"you flipped the sign of z: this task {verb}, so z = {sign}/scale."),
+        *((phi(z_score(a, stats.mu, v, other)), f"two slips: the sign of z (this task {verb}) "
+           f"and the scale. {largest}") for v in wrong.values()),
+        (row.z, "that is z; the instance score is Phi(z)."),
+    ]  # fmt: skip
+    return mistakes
 
 
 def _check_instance(exercise_id: str, case, answer: Any) -> Check:
     exercise = EXERCISES[exercise_id]
-    _, direction, a = case
-    row, stats = score_case(case)
-    other = "minimize" if direction == "maximize" else "maximize"
-    verb, sign = ("maximises", "(A - mu)") if direction == "maximize" else ("minimises", "(mu - A)")
-    # Contrasts (common mistakes), not the rule:
-    no_floor = phi(z_score(a, stats.mu, stats.s, direction))
-    flipped = phi(z_score(a, stats.mu, stats.scale, other))
-    both = phi(z_score(a, stats.mu, stats.s, other))
-    largest = "The scale is the largest of s, 0.02|mu| and 1e-9: compare the three."
-    mistakes = [
-        (no_floor, f"you took the sample std s = {stats.s:.4g} as the scale. {largest}"),
-        (flipped, f"you flipped the sign of z: this task {verb}, so z = {sign}/scale."),
-        (both, f"two slips: the sign of z (this task {verb}) and the scale. {largest}"),
-        (row.z, "that is z; the instance score is Phi(z)."),
-    ]
+    row, _ = score_case(case)
     hint = "Compute mu, s and the three terms of the scale, then z and Phi(z)."
-    right = case_derivation(case)
-    return numeric_check(exercise, answer, row.score, right, mistakes, hint)
+    mistakes = _instance_mistakes(case)
+    return numeric_check(exercise, answer, row.score, case_derivation(case), mistakes, hint)
+
+
+def _check_minimize(answer: Any) -> Check:
+    exercise = EXERCISES["minimize"]
+    scores = [score_case(case)[0].score for case in MINIMIZE_CASES]
+    mistakes = [
+        (scores[0], "that is inst-1's instance score alone: average both instances."),
+        (mean_score([scores[0], 0.5]), "inst-2: A = 2e-9 is not the reference mean 0. With s "
+         "and 0.02|mu| both 0, the absolute floor 1e-9 sets the scale."),
+    ]  # fmt: skip
+    for k, case in enumerate(MINIMIZE_CASES):
+        for value, why in _instance_mistakes(case)[:-1]:  # not "that is z"
+            mistakes.append(
+                (mean_score([*scores[:k], value, *scores[k + 1 :]]), f"inst-{k + 1}: {why}")
+            )
+    derivation = "\n".join(
+        f"inst-{k}: {case_derivation(case)}" for k, case in enumerate(MINIMIZE_CASES, start=1)
+    )
+    right = (
+        f"{derivation}\nrelative_score = ({scores[0]:.4f} + {scores[1]:.4f})/2 = "
+        f"{mean_score(scores):.4f}."
+    )
+    hint = "For each instance: mu, s, the three terms of the scale, z and Phi(z); then the mean."
+    return numeric_check(exercise, answer, mean_score(scores), right, mistakes, hint)
 
 
 def _instance_truth(case) -> float:
@@ -176,7 +215,7 @@ def _check_index(answer: Any) -> Check:
         f"{entry.index:.4g} points."
     )
     hint = f"{first} Then weigh the track means: 30P + 30S + 30C + 10O."
-    return numeric_check(exercise, answer, entry.index, right, mistakes, hint)
+    return numeric_check(exercise, answer, entry.index, right, mistakes, hint, POINTS_TOLERANCE)
 
 
 # --- 5. Predict the statuses ---------------------------------------------------------------
@@ -232,18 +271,18 @@ def _check_could_be_first(answer: Any) -> Check:
     truth = set(_could_be_first_truth())
     ahead = {pair.second: pair.first for pair in _reading_pairs() if pair.differ}
     if given == truth:
-        behind = [f"{ahead[n]} is significantly ahead of {n}" for n in names if n in ahead]
+        behind = [f"{ahead[n]} is shown to be ahead of {n}" for n in names if n in ahead]
         return exercise.right(
-            f"{name_list([n for n in names if n in truth])}: no model is significantly "
+            f"{name_list([n for n in names if n in truth])}: no model is shown to be "
             f"ahead of them. The others: {'; '.join(behind)}."
         )
     hints = [
-        f"{n}: the row {ahead[n]} - {n} says a model is significantly ahead of it."
+        f"{n}: the row {ahead[n]} - {n} says a model is shown to be ahead of it."
         for n in names
         if n in given - truth
     ]
     hints += [
-        f"{n}: is any model significantly ahead of it? Read every row where it comes second."
+        f"{n}: is any model shown to be ahead of it? Read every row where it comes second."
         for n in names
         if n in truth - given
     ]
@@ -277,9 +316,12 @@ def _check_differ(answer: Any) -> Check:
         if p.differ and len({p.first, p.second} & {pair.first, pair.second}) == 1
     ]
     via = f" ({third[0].first} differs from {third[0].second})" if third else ""
+    n_pairs = len(_reading_pairs())
+    holds = "holds 0 too" if pair.ci[0] <= 0 <= pair.ci[1] else "excludes 0, yet the verdict"
     return exercise.right(
-        f"No: {row} has an adjusted p above 5% (its interval holds 0). That another "
-        f"model differs from one of them{via} tells nothing about these two."
+        f"No: {row} has an adjusted p above 5%: the verdict adjusts for {n_pairs} pairs. "
+        f"Its interval, this pair alone, {holds}. That another model differs from one of "
+        f"them{via} tells nothing about these two."
     )
 
 
@@ -324,15 +366,15 @@ def _check_self_check(answer: Any) -> Check:
     exercise = EXERCISES["self-check"]
     status, index = _self_check_answer(exercise, answer)
     entry = self_check_cohort().model(SELF_CHECK_MODEL)
-    problems = []
+    problems = []  # never the true status: the hints use the status answered
     if status != entry.status:
         problems.append(_STATUS_HINTS[entry.status].format(model="The status"))
-    if entry.index is None and index is not None:
+    if status == "incomplete" and index is not None:
         problems.append("An incomplete model has no index: answer None.")
-    elif entry.index is not None and index is None:
-        problems.append(f"A {entry.status} model has an index: compute it.")
-    elif index is not None and not close(index, entry.index):
-        if close(index, _index_counting_excluded(entry)):
+    elif status != "incomplete" and index is None:
+        problems.append(f"A {status} model has an index: compute it.")
+    elif None not in (index, entry.index) and not close(index, entry.index, POINTS_TOLERANCE):
+        if close(index, _index_counting_excluded(entry), POINTS_TOLERANCE):
             problems.append("The index counts an excluded attempt: excluded rows are kept, "
                             "never averaged.")  # fmt: skip
         else:
@@ -354,7 +396,7 @@ def _number_4(x: float) -> str:
 
 def _instance_task(case, what: str) -> str:
     values, direction, a = case
-    kind = "maximise" if direction == "maximize" else "minimise"
+    kind = "maximize" if direction == "maximize" else "minimize"
     return f"reference values {list(values)}, a {kind} task, A = {a:g}: give {what}, 3 decimals."
 
 
@@ -383,12 +425,13 @@ EXERCISES: dict[str, Exercise] = {
             _number_4,
         ),
         Exercise(
-            "minimise",
+            "minimize",
             3,
-            _instance_task(MINIMISE_CASE, "the instance score"),
+            "a minimize task: inst-1 reference values [190, 200, 210], A = 197; inst-2 "
+            "reference values [0, 0, 0], A = 2e-9: give its relative_score, 3 decimals.",
             _NUMBER,
-            lambda answer: _check_instance("minimise", MINIMISE_CASE, answer),
-            lambda: _instance_truth(MINIMISE_CASE),
+            _check_minimize,
+            lambda: mean_score([score_case(case)[0].score for case in MINIMIZE_CASES]),
             _number_4,
         ),
         Exercise(
@@ -487,8 +530,8 @@ def solution(exercise: str | int) -> Solution:
 
     Examples
     --------
-    >>> solution("minimise").answer
-    '0.7734'
+    >>> solution("minimize").answer
+    '0.3203'
     """
     found = _find(exercise)
     truth = found.truth()

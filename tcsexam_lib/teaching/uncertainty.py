@@ -33,9 +33,10 @@ import numpy as np
 
 from ..number_format import interval, points
 from ..stats.analysis import CohortAnalysis, analyse_cohort
+from ..stats.intervals import METHOD_WILSON, WILSON_MAX_RATIO
 from ..stats.method import METHOD
 from ..stats.wording import name_list, percent
-from ..vocab import TRACKS
+from ..vocab import TRACK_LETTERS, TRACKS
 
 #: The numbers of tasks per track the slider offers, and the one shown first.
 TASKS_PER_TRACK = (5, 10, 20, 40, 80, 160)
@@ -120,7 +121,7 @@ def analyse(cohort: SimulatedCohort, n_tasks: int, level: float = 0.95) -> Cohor
 
 
 def could_be_first(cohort: SimulatedCohort, n_tasks: int, level: float = 0.95) -> list[str]:
-    """The models that no model is significantly ahead of, in rank order."""
+    """The models that no model is shown to be ahead of, in rank order."""
     names = cohort.names
     return [names[k] for k in analyse(cohort, n_tasks, level).leader_group]
 
@@ -154,17 +155,45 @@ def pairs(cohort: SimulatedCohort, n_tasks: int, level: float = 0.95) -> list[Pa
     ]
 
 
+def capped_tracks(cohort: SimulatedCohort, n_tasks: int, row: int) -> list[str]:
+    """The letters of the tracks whose Wilson interval hit the effective-n cap
+    (``n* = p (1 - p) / se^2`` at most ``WILSON_MAX_RATIO n_t``): task scores that agree so
+    closely that the interval counts them as fewer tasks, which widens it."""
+    out = analyse(cohort, n_tasks)
+    m = out.moments
+    n_star = m.mean[row] * (1 - m.mean[row]) * m.n / m.sd[row] ** 2
+    wilson = out.track_ci_methods[row] == METHOD_WILSON
+    capped = wilson & (n_star > WILSON_MAX_RATIO * m.n)
+    return [TRACK_LETTERS[track] for track, cap in zip(TRACKS, capped, strict=True) if cap]
+
+
 def _model_lines(cohort: SimulatedCohort, n_tasks: int, level: float) -> list[str]:
     names = cohort.names
     out = analyse(cohort, n_tasks, level)
-    lines = []
+    lines, capped = [], False
     for row in out.order:
         low, high = out.index_ci[0][row], out.index_ci[1][row]
+        cap = capped_tracks(cohort, n_tasks, row)
+        capped |= bool(cap)
         lines.append(
             f"  {names[row]}: index {points(out.index[row])}, {percent(level)} interval "
-            f"{interval(low, high)} (width {points(high - low)})"
+            f"{interval(low, high)} (width {points(high - low)}; SE {points(out.index_se[row])}"
+            f"{'; n* capped: ' + ', '.join(cap) if cap else ''})"
         )
+    lines.append(WIDTH_NOTE + (CAP_NOTE if capped else "") + ".")
     return lines
+
+
+#: How a width compares with the standard error, and why it can be wider (the readouts).
+WIDTH_NOTE = (
+    "  Width against SE: 2 x 1.96 SE with many tasks; wider with few tasks (a t quantile),\n"
+    "  on C's skewed side"
+)
+CAP_NOTE = (
+    ", and on an n* capped track: its task scores agree so closely that the\n"
+    f"  interval counts them as at most {WILSON_MAX_RATIO:g} times its tasks "
+    "(rare failures may not have been drawn)"
+)
 
 
 def interval_report(n_tasks: int = DEFAULT_TASKS, level: float = 0.95) -> str:
@@ -181,14 +210,27 @@ def interval_report(n_tasks: int = DEFAULT_TASKS, level: float = 0.95) -> str:
     ]
     lines += _model_lines(cohort, n_tasks, level)
     lines.append(f"Could be first: {name_list(could_be_first(cohort, n_tasks, level))}")
-    lines.append("Do they differ? (paired over the same tasks, adjusted for the pairs compared)")
+    lines.append(_pairs_heading(len(cohort.models), level))
     for pair in pairs(cohort, n_tasks, level):
-        verdict = "differ" if pair.differ else "cannot be told apart"
+        verdict = "shown to differ" if pair.differ else "not shown to differ"
         lines.append(
-            f"  {pair.first} - {pair.second}: {points(pair.delta)} points, {percent(level)} "
-            f"interval {interval(*pair.ci)}: {verdict}"
+            f"  {pair.first} - {pair.second}: {points(pair.delta)} points, interval "
+            f"{interval(*pair.ci)}: {verdict} (adjusted p {_p(pair.p_holm)})"
         )
     return "\n".join(lines)
+
+
+def _pairs_heading(models: int, level: float) -> str:
+    n_pairs = models * (models - 1) // 2
+    return (
+        "Pairs (first minus second, paired over the same tasks); each interval:\n"
+        f"  this pair alone; the verdict adjusts for {n_pairs} pairs (Holm, adjusted p at most "
+        f"{percent(1 - level)})"
+    )
+
+
+def _p(p: float) -> str:
+    return "< 0.001" if p < 0.0005 else f"{p:.3f}"
 
 
 def reading_exercise_report(level: float = 0.95) -> str:
@@ -208,12 +250,11 @@ def reading_exercise_report(level: float = 0.95) -> str:
         f"{READING_TASKS} tasks per track"
     ]
     lines += _model_lines(cohort, READING_TASKS, level)
-    lines.append("Pairs (first minus second, paired over the same tasks):")
+    lines.append(_pairs_heading(len(cohort.models), level))
     for pair in pairs(cohort, READING_TASKS, level):
-        p = "< 0.001" if pair.p_holm < 0.0005 else f"{pair.p_holm:.3f}"
         lines.append(
-            f"  {pair.first} - {pair.second}: {points(pair.delta)} points, {percent(level)} "
-            f"interval {interval(*pair.ci)}, adjusted p {p}"
+            f"  {pair.first} - {pair.second}: {points(pair.delta)} points, interval "
+            f"{interval(*pair.ci)}, adjusted p {_p(pair.p_holm)}"
         )
     return "\n".join(lines)
 

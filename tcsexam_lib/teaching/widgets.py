@@ -66,6 +66,11 @@ def _readout_html(text: str) -> str:
     return f'<pre style="font-size:12px;line-height:1.35;margin:0">{html.escape(text)}</pre>'
 
 
+def _show_together(readout: Any, image: Any, text: str, png: bytes) -> None:
+    """Both computed first, then sent one after the other: the plot never lags the readout."""
+    readout.value, image.value = _readout_html(text), png
+
+
 def _slider(
     widgets: Any,
     description: str,
@@ -168,8 +173,7 @@ def solver_score_widget(
     image = widgets.Image(format="png", layout=widgets.Layout(width="470px"))
 
     def refresh(change: Any = None) -> None:
-        readout.value = _readout_html(report())
-        image.value = figure_png(plot_solver_instance(**arguments()))
+        _show_together(readout, image, report(), figure_png(plot_solver_instance(**arguments())))
 
     for control in controls.values():
         control.observe(refresh, names="value")
@@ -218,8 +222,7 @@ def track_means_widget(means: Mapping[str, float] = SEED_MEANS) -> TeachingWidge
     image = widgets.Image(format="png", layout=widgets.Layout(width="470px"))
 
     def refresh(change: Any = None) -> None:
-        readout.value = _readout_html(report())
-        image.value = figure_png(plot_track_contributions(current()))
+        _show_together(readout, image, report(), figure_png(plot_track_contributions(current())))
 
     for control in controls.values():
         control.observe(refresh, names="value")
@@ -259,8 +262,7 @@ def tasks_per_track_widget(n_tasks: int = DEFAULT_TASKS) -> TeachingWidget:
     image = widgets.Image(format="png", layout=widgets.Layout(width="470px"))
 
     def refresh(change: Any = None) -> None:
-        readout.value = _readout_html(report())
-        image.value = figure_png(plot_index_intervals(slider.value))
+        _show_together(readout, image, report(), figure_png(plot_index_intervals(slider.value)))
 
     slider.observe(refresh, names="value")
     refresh()

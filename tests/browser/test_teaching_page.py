@@ -105,3 +105,39 @@ def test_the_page_passes_an_accessibility_audit(browser, teaching_page, width):
         assert violations(page) == []
     finally:
         page.close()
+
+
+def test_a_phone_keeps_formulas_full_size_and_outputs_in_columns(browser, teaching_page):
+    """Issue 41: at 390 px the formulas keep their size and scroll, the printed outputs keep
+    their columns (no line wraps), each box that scrolls is reachable by the keyboard, and
+    every line of the Contents links to its section."""
+    sizes = {}
+    for width in WIDTHS:
+        page = open_offline(browser, teaching_page.as_uri(), width)
+        try:
+            page.wait_for_function("() => document.querySelectorAll('.tcs-scrolls').length > 0 "
+                                   "|| window.innerWidth > 1000")  # fmt: skip
+            sizes[width] = page.evaluate(
+                "() => [...document.querySelectorAll(\"mjx-container[display='true'] svg\")]"
+                ".map(s => Math.round(s.getBoundingClientRect().width))"
+            )
+            wrapped = page.evaluate(
+                "() => [...document.querySelectorAll('.jp-OutputArea-output pre')]"
+                ".filter(p => getComputedStyle(p).whiteSpace !== 'pre').length"
+            )
+            unreachable = page.evaluate(
+                "() => [...document.querySelectorAll(\"mjx-container[display='true'], "
+                '.jp-OutputArea-output pre, .jp-RenderedMarkdown table")]'
+                ".filter(e => e.scrollWidth > e.clientWidth + 1 && e.tabIndex < 0).length"
+            )
+            links = page.evaluate(
+                "() => [...document.querySelectorAll('.jp-RenderedMarkdown a[href^=\"#\"]')]"
+                ".map(a => [a.textContent, !!document.getElementById("
+                "decodeURIComponent(a.getAttribute('href').slice(1)))])"
+            )
+            assert wrapped == 0 and unreachable == 0
+            assert len(links) >= 11 + 2 and all(found for _, found in links), links
+            assert page.remote == [] and page.problems == []
+        finally:
+            page.close()
+    assert sizes[390] == sizes[1400] and max(sizes[390]) > 390  # full size: wider formulas scroll

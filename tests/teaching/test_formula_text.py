@@ -1,5 +1,5 @@
 """The two formulas as text for fixed values (``teaching/formula_text.py``): the seed's numbers,
-the floor that wins, the minimise direction, the ddof contrast and the refusals.
+the floor that wins, the minimize direction, the ddof contrast and the refusals.
 """
 
 from __future__ import annotations

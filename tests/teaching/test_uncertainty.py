@@ -50,7 +50,35 @@ def test_the_interval_report_quotes_the_stats_analysis():
         )
     leaders = [names[k] for k in out.leader_group]
     assert f"Could be first: {' and '.join(leaders)}" in text
-    assert text.count(": differ") + text.count(": cannot be told apart") == 3
+    assert text.count(": shown to differ") + text.count(": not shown to differ") == 3
+
+
+@pytest.mark.parametrize("n_tasks", uncertainty.TASKS_PER_TRACK)
+def test_a_pair_s_interval_and_its_verdict_say_how_each_is_read(n_tasks):
+    """Issue 41, defect 1: the interval is this pair's alone, the verdict Holm-adjusted."""
+    text = teaching.interval_report(n_tasks)
+    assert "each interval:\n  this pair alone; the verdict adjusts for 3 pairs" in text
+    assert "cannot be told apart" not in text
+    solution = teaching.solution("differ").derivation
+    assert "the verdict adjusts for 6 pairs" in solution and "this pair alone" in solution
+
+
+@pytest.mark.parametrize("n_tasks", uncertainty.TASKS_PER_TRACK)
+def test_each_width_stands_beside_its_se_and_the_cap_is_named_where_it_widens(n_tasks):
+    """Issue 41, defect 2: each model's SE beside its width; n* capped tracks named."""
+    out = uncertainty.analyse(uncertainty.SLIDER_COHORT, n_tasks)
+    text = teaching.interval_report(n_tasks)
+    for row, name in enumerate(uncertainty.SLIDER_COHORT.names):
+        width = out.index_ci[1][row] - out.index_ci[0][row]
+        line = next(line for line in text.splitlines() if line.startswith(f"  {name}:"))
+        assert f"(width {width:.2f}; SE {out.index_se[row]:.2f}" in line
+        capped = uncertainty.capped_tracks(uncertainty.SLIDER_COHORT, n_tasks, row)
+        assert ("n* capped: " + ", ".join(capped) in line) is bool(capped), line
+        if not capped:  # no cap: about 2 x 1.96 SE (wider with few tasks, C's skew)
+            assert 3.9 * out.index_se[row] < width < 8 * out.index_se[row]
+    assert "counts them as at most 8 times its tasks" in text
+    a = uncertainty.SLIDER_COHORT.names.index("illustrative-a")
+    assert uncertainty.capped_tracks(uncertainty.SLIDER_COHORT, 20, a) == ["P", "S", "O"]
 
 
 def test_more_tasks_narrow_every_interval():
