@@ -101,7 +101,10 @@ def test_runner_on_a_demo_run_set_lists_every_model_as_run_score_does(published)
                     "Task x model"):  # fmt: skip
         assert f">{heading}<" in cohort
     assert "The lead is not established: sim-alpha and sim-beta could each be first" in cohort
-    ties = "Tie groups down the ranking (no pair inside one is shown to differ; a model may be in two): "
+    ties = (
+        "Tie groups down the ranking (no pair inside one is shown to differ; a model may be "
+        "in two): "
+    )
     assert ties in cohort
     assert cohort.count('class="tcs-banner"') == 1  # the banner once; each chart its label
     alpha = expected["models"]["sim-alpha"]["index"]
