@@ -93,7 +93,12 @@ class RunSetSummary(Record):
     pairs_untested: Annotated[
         str | None, Doc("why no pair could be tested (tcsexam stats' pairs_untested), or null")
     ] = None
-    notes: Annotated[list[str] | None, Doc("the notes of tcsexam stats, or null")] = None
+    notes: Annotated[
+        list[str] | None,
+        Doc(
+            "the notes of tcsexam stats that qualify the lead (no pair can reach Holm's first step)"
+        ),
+    ] = None
 
 
 class ComparedModel(Record):

@@ -27,6 +27,7 @@ from ..scoring.fill import FillResult
 from ..scoring.from_records import EVIDENCE
 from ..scoring.index_document import IndexDocument, as_index_document, load_index
 from ..stats.document import ComputedStats, StatsDocument, StatsModel, as_stats_document
+from ..stats.wording import NO_PAIR_CAN_DIFFER
 from .comparisons import compared_by
 from .execute import NotebookJob, NotebookOutcome, Progress
 from .history import append_publication
@@ -87,7 +88,8 @@ def summary(
     (1 = best; null without an index), its index interval (``index_ci``, points) and its
     half-width (``index_ci_half_width``; both null without an index) and ``could_be_first`` (no
     model shown to be ahead of it; false without an index), and the summary the
-    ``leader_group``, ``level``, ``pairs_untested`` and the stats ``notes``.
+    ``leader_group``, ``level``, ``pairs_untested`` and the stats note that no pair can
+    reach Holm's first step, if it is there (the notes that qualify the lead).
 
     Examples
     --------
@@ -121,7 +123,7 @@ def summary(
         "level": stats.level,
         "leader_group": list(stats.leader_group),
         "pairs_untested": stats.pairs_untested,
-        "notes": list(stats.notes),
+        "notes": [note for note in stats.notes if note.startswith(NO_PAIR_CAN_DIFFER)],
     }
 
 

@@ -36,7 +36,7 @@ from .power import (
     project_index_se,
 )
 from .signflip import smallest_p
-from .wording import name_list
+from .wording import NO_PAIR_CAN_DIFFER, name_list
 
 #: Largest ``--resamples`` accepted (recorded only: no figure is resampled).
 MAX_RESAMPLES = 1_000_000
@@ -478,7 +478,7 @@ def _notes(
     pairs, tasks = len(source.ranked) * (len(source.ranked) - 1) // 2, sum(n_tasks)
     if pairs and not single and smallest_p(tasks) > (1.0 - level) / pairs:
         notes.append(
-            f"no pair can be shown to differ: with {tasks} tasks the smallest p-value a pair "
+            f"{NO_PAIR_CAN_DIFFER}: with {tasks} tasks the smallest p-value a pair "
             f"can reach is 2/2^{tasks} = {smallest_p(tasks):.3g}, above Holm's first step "
             f"{1.0 - level:g}/{pairs} = {(1.0 - level) / pairs:.3g}; more tasks, not more "
             "attempts, would change that"

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+#: How the stats note that no pair can reach Holm's first step begins (the landing page
+#: shows that note beside the lead: it qualifies every rank claim).
+NO_PAIR_CAN_DIFFER = "no pair can be shown to differ"
 #: What "could be first" means, wherever a page shows the column.
 COULD_BE_FIRST_TIP = (
     "yes: no model is shown to be ahead of it (paired sign-flip tests over the common tasks, "

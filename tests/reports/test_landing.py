@@ -128,3 +128,20 @@ def test_failures_are_listed_escaped_and_a_model_without_pages_shows_a_dash():
     assert "<p>x &lt;b&gt; &amp; &#x27;y&#x27;</p>" in page  # not simulated: its description
     rows = re.findall(r"<tr><td class='num'.*?</tr>", page)
     assert rows[0].endswith("<td class='tcs-nowrap'>—</td></tr>")  # a has no pages
+
+
+def test_pairs_that_cannot_be_tested_and_a_design_that_cannot_separate_are_said():
+    """Issue 38: never 'no model is shown to be ahead' when no test could be made."""
+    models = {
+        "alpha": _entry("complete", 75.43, 1, 14.26, True, [61.17, 84.03]),
+        "beta": _entry("complete", 57.67, 2, 17.15, True, [40.52, 74.82]),
+    }
+    untested = "fewer than two tasks in conjecture, so how much its tasks differ cannot be seen"
+    page = build_landing_page([_manifest(models, level=0.95, leader_group=["alpha", "beta"],
+                                         pairs_untested=untested)])  # fmt: skip
+    assert f"the pairs cannot be tested ({untested})" in page
+    assert "shown to be ahead of them" not in page
+    note = "no pair can be shown to differ: with 8 tasks the smallest p-value a pair can reach"
+    page = build_landing_page([_manifest(models, level=0.95, leader_group=["alpha", "beta"],
+                                         notes=[note])])  # fmt: skip
+    assert f"Note: {note}." in page

@@ -121,3 +121,24 @@ def test_pairs_give_way_to_each_model_against_the_next_at_scale(demo, many):
         big["models"][first]["index"] - big["models"][second]["index"]
     )
     assert neighbours_table({**big_stats, "ranking": [], "pairs": []}).empty
+
+
+def test_every_page_says_when_the_pairs_cannot_be_tested():
+    """Issue 38: a one-task track. The cohort page's lead and tie note, and the model page."""
+    from tcsexam_lib.views import index_interval_note
+
+    reason = "fewer than two tasks in conjecture, so how much its tasks differ cannot be seen"
+    track = {"mean": 1.0, "n_tasks": 1, "se": None, "ci": [0.025, 1.0]}
+    entry = {"status": "complete", "index": 50.0, "index_ci": [40.0, 60.0], "rank": 1,
+             "index_ci_half_width": 10.0, "index_se": None, "rank_ci": [1, 2],
+             "tracks": {"conjecture": track}}  # fmt: skip
+    stats = {"level": 0.95, "leader_group": ["a", "b"], "ranking": ["a", "b"],
+             "tie_groups": [["a", "b"]], "pairs_untested": reason, "notes": [],
+             "pairs": [{"significant": False, "ci": None, "p_value": None}],
+             "models": {"a": entry}}  # fmt: skip
+    assert f"the pairs cannot be tested ({reason})" in lead_note(stats).text
+    assert f"The one pair cannot be tested: {reason}." in ties_note(stats).text
+    assert "shown to differ" not in ties_note(stats).text.splitlines()[1]
+    assert "Its pairs cannot be tested: fewer than two tasks in conjecture" in (
+        index_interval_note(stats, "a").text
+    )
