@@ -48,7 +48,7 @@ class PublishedModel(Record):
         Annotated[list[Annotated[int, Doc(ge=1)]], Doc(min_length=2, max_length=2)] | None,
         Doc("the ranks the paired tests allow, best and worst (1 = best)"),
     ] = record_field()
-    could_be_first: Annotated[bool, Doc("no model significantly ahead of it")] = record_field()
+    could_be_first: Annotated[bool, Doc("no model shown to be ahead of it")] = record_field()
 
 
 class PublicationRecord(Record):

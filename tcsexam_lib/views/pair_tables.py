@@ -5,7 +5,7 @@ Up to :data:`MATRIX_MODELS` ranked models the cohort report shows the matrix of 
 of every pair. Beyond, a matrix of tens of thousands of cells reads as noise: the page
 shows instead, for each model in rank order, its difference to the next model down
 (with its interval and whether the pair differs) and how many models it is
-significantly ahead of and behind; every pair stays in the intervals JSON.
+shown to be ahead of and behind; every pair stays in the intervals JSON.
 """
 
 from __future__ import annotations
@@ -162,7 +162,7 @@ def neighbours_table(stats: StatsDocument | dict[str, Any]) -> pd.DataFrame:
 
     The view of the pairs at scale: rank, model, Δ to the next model (points) with its
     interval and whether that pair differs after Holm, then how many models this one is
-    significantly ahead of, behind, and not separated from.
+    shown to be ahead of, behind, and not separated from.
 
     Examples
     --------
