@@ -195,7 +195,9 @@ def test_teaching_notebook_contents_lists_every_section():
     assert len(sections) >= 8
     for position, heading in enumerate(sections, start=1):
         title = re.sub(r"^\d+\. ", "", heading)
-        assert f"\n{position}. {title}" in contents, f"Contents lacks section {heading!r}"
+        assert f"\n{position}. [{title}" in contents, f"Contents lacks section {heading!r}"
+        anchor = "#" + heading.replace(" ", "-")  # JupyterLab's and nbconvert's anchors
+        assert f"]({anchor})" in contents, f"Contents does not link {heading!r}"
 
 
 def _kernel_language_info() -> dict:

@@ -32,9 +32,7 @@ from .answers import (
     Solution,
     WrongKind,
     as_names,
-    as_number,
     as_yes_no,
-    close,
     numeric_check,
     refuse_outside,
 )
@@ -50,8 +48,14 @@ from .exercise_data import (
     case_derivation,
     index_exercise_cohort,
     score_case,
-    self_check_cohort,
     status_exercise_cohort,
+)
+from .self_check import (
+    STATUS_HINTS,
+    STATUSES,
+    check_self_check,
+    self_check_truth,
+    show_self_check,
 )
 from .uncertainty import READING_COHORT, READING_TASKS, could_be_first, pairs
 
@@ -60,9 +64,6 @@ _FLOORS = (FIXED_SCALE_FLOOR_RELATIVE, FIXED_SCALE_FLOOR_ABSOLUTE)
 
 #: Exercise 3's two instances: the sample std sets one scale, the absolute floor the other.
 MINIMIZE_CASES = (MINIMIZE_CASE, ZERO_CASE)
-
-#: The model statuses of ``tcsexam score``.
-STATUSES = ("complete", "provisional", "incomplete")
 
 
 # --- 1. A relative score by hand ----------------------------------------------------------
@@ -220,15 +221,6 @@ def _check_index(answer: Any) -> Check:
 
 # --- 5. Predict the statuses ---------------------------------------------------------------
 
-#: A hint for a model whose status was mistaken, by its true status.
-_STATUS_HINTS = {
-    "complete": "{model}: an excluded row never counts, and a missing note is a warning, "
-    "which changes no status. Does every planned attempt have an adopted valid row?",
-    "provisional": "{model}: every planned attempt has an adopted valid row; look at how "
-    "each row is adopted.",
-    "incomplete": "{model}: count its adopted valid rows against the attempts it plans.",
-}
-
 
 def _statuses_truth() -> dict[str, str]:
     return {m: e.status for m, e in status_exercise_cohort().result.results.items()}
@@ -247,7 +239,7 @@ def _check_statuses(answer: Any) -> Check:
     wrong = [m for m in models if answer[m] != truth[m]]
     if wrong:
         right_ones = name_list([m for m in models if m not in wrong]) or "none"
-        hints = " ".join(_STATUS_HINTS[truth[m]].format(model=m) for m in wrong)
+        hints = " ".join(STATUS_HINTS[truth[m]].format(model=m) for m in wrong)
         return exercise.wrong(f"{right_ones} right; {name_list(wrong)} not right. {hints}")
     said = ", ".join(f"{m} {truth[m]}" for m in models)
     return exercise.right(f"{said}. What the kit says of each:\n{cohort.status_report()}")
@@ -323,68 +315,6 @@ def _check_differ(answer: Any) -> Check:
         f"Its interval, this pair alone, {holds}. That another model differs from one of "
         f"them{via} tells nothing about these two."
     )
-
-
-# --- 8. Self-check: from an attempts table to a status and an index -----------------------
-
-
-def _self_check_truth() -> dict[str, Any]:
-    entry = self_check_cohort().model(SELF_CHECK_MODEL)
-    return {"status": entry.status, "index": entry.index}
-
-
-def _show_self_check(truth: dict[str, Any]) -> str:
-    index = "None" if truth["index"] is None else f"{truth['index']:.4g}"
-    return f"status {truth['status']}, index {index}"
-
-
-def _self_check_answer(exercise: Exercise, answer: Any) -> tuple[str, float | None]:
-    if isinstance(answer, Mapping) and sorted(answer) == ["index", "status"]:
-        status, index = answer["status"], answer["index"]
-    elif isinstance(answer, list | tuple) and len(answer) == 2:
-        status, index = answer
-    else:
-        raise WrongKind(f"expected {exercise.expects}; got {answer!r}")
-    refuse_outside({"status": status}, STATUSES, "status")
-    return status, None if index is None else as_number(exercise, index)
-
-
-def _index_counting_excluded(entry) -> float:
-    """Contrast, not the rule: the index had every row with a score been averaged."""
-    means = {}
-    for track in TRACKS:
-        task_means = [
-            mean_score([row.score for row in task.rows if row.score is not None])
-            for task in entry.tasks
-            if task.track == track
-        ]
-        means[track] = mean_score(task_means)
-    return combine_track_means(means)
-
-
-def _check_self_check(answer: Any) -> Check:
-    exercise = EXERCISES["self-check"]
-    status, index = _self_check_answer(exercise, answer)
-    entry = self_check_cohort().model(SELF_CHECK_MODEL)
-    problems = []  # never the true status: the hints use the status answered
-    if status != entry.status:
-        problems.append(_STATUS_HINTS[entry.status].format(model="The status"))
-    if status == "incomplete" and index is not None:
-        problems.append("An incomplete model has no index: answer None.")
-    elif status != "incomplete" and index is None:
-        problems.append(f"A {status} model has an index: compute it.")
-    elif None not in (index, entry.index) and not close(index, entry.index, POINTS_TOLERANCE):
-        if close(index, _index_counting_excluded(entry), POINTS_TOLERANCE):
-            problems.append("The index counts an excluded attempt: excluded rows are kept, "
-                            "never averaged.")  # fmt: skip
-        else:
-            problems.append("The index: each task's mean over its adopted valid attempts, "
-                            "then each track's mean, then 30P + 30S + 30C + 10O.")  # fmt: skip
-    if problems:
-        return exercise.wrong(" ".join(problems))
-    means = "; ".join(f"{TRACK_LETTERS[t]} = {entry.tracks[t].mean:.4g}" for t in TRACKS)
-    report = self_check_cohort().status_report()
-    return exercise.right(f"{_show_self_check(_self_check_truth())}; {means}.\n{report}")
 
 
 # --- The registry -------------------------------------------------------------------------
@@ -474,9 +404,9 @@ EXERCISES: dict[str, Exercise] = {
             8,
             f"give the status and the index of {SELF_CHECK_MODEL}.",
             'a dict {"status": ..., "index": ...} (index None when there is none)',
-            _check_self_check,
-            _self_check_truth,
-            _show_self_check,
+            lambda answer: check_self_check(EXERCISES["self-check"], answer),
+            self_check_truth,
+            show_self_check,
         ),
     )
 }
