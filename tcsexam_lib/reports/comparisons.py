@@ -3,9 +3,9 @@
 The same models run under the other solver protocol (same suite), or on another suite
 (same protocol), answered the same tasks, or some of the same tasks: their difference is
 paired task by task over the **common tasks**, with the kit's paired test
-(:func:`tcsexam_lib.stats.pairs.paired_tests`: the Welch–Satterthwaite t on the stratified
-mean of the per-task differences, with its small-sample corrections), exactly as two
-models of one run set are compared.
+(:func:`tcsexam_lib.stats.pairs.paired_tests`: the sign-flip test of the per-task
+differences, and its interval of this pair alone), exactly as two models of one run set
+are compared.
 
 - Same tasks (offline vs online): Δ index is the difference of the published indexes,
   and its interval is paired over every task.
@@ -61,7 +61,7 @@ def paired_delta(
     Examples
     --------
     The same results on theorem and conjecture, 0.1 more on every solver and construction
-    task (no spread: no width):
+    task: the 12 tasks' sign patterns give the width (and only two reach the lead):
 
     >>> a = {t: {f"x{k}": 0.5 + 0.1 * (k % 2) for k in range(6)} for t in
     ...      ("theorem", "solver", "construction", "conjecture")}
@@ -70,7 +70,7 @@ def paired_delta(
     ...      for t, tasks in a.items()}
     >>> out = paired_delta(a, b)
     >>> round(out["delta"], 6), out["n_common_tasks"], [round(x, 6) for x in out["ci"]]
-    (6.0, 24, [6.0, 6.0])
+    (6.0, 24, [2.605243, 9.394757])
     """
     paired = _paired_delta(mine, theirs, level, index)
     return None if paired is None else asdict(paired)
