@@ -30,9 +30,12 @@ rather than let an override go unused; an untested version is warned about.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import json
 import os
 import signal
+import socket
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -171,15 +174,75 @@ def _check_installed_jupyter_client() -> None:
 _check_installed_jupyter_client()
 
 
+class ForkedKernel:
+    """A kernel forked by the run's kernel server (see :func:`.kernel_launch.serve`), with
+    what jupyter_client uses of a ``Popen``: its exit code comes from the server."""
+
+    stdin = stdout = stderr = returncode = None
+
+    def __init__(self, address: str, cmd: list[str], env: dict[str, str], cwd: str) -> None:
+        self.conn = socket.socket(socket.AF_UNIX)
+        self.conn.connect(address)
+        data = json.dumps({"argv": cmd, "env": env, "cwd": cwd}).encode()
+        socket.send_fds(self.conn, [len(data).to_bytes(8, "big")], [1, 2])
+        self.conn.sendall(data)
+        answer = self.conn.makefile("rb").readline().decode()  # waits for the server's imports
+        if not answer.startswith("pid "):
+            self.conn.close()
+            raise OSError(answer.strip() or "the kernel server ended without forking a kernel")
+        self.pid = int(answer.split()[1])
+
+    def poll(self) -> int | None:
+        return self.wait(0.0)
+
+    def wait(self, timeout: float | None = None) -> int | None:
+        if self.returncode is None:
+            self.conn.settimeout(timeout)
+            with contextlib.suppress(TimeoutError, BlockingIOError):
+                answer = self.conn.recv(64).decode()  # "exit N"; nothing: the server is gone
+                self.returncode = int(answer.split()[1]) if answer else -signal.SIGKILL
+                self.conn.close()
+        return self.returncode
+
+    def send_signal(self, signum: int) -> None:
+        if self.poll() is None:
+            os.kill(self.pid, signum)
+
+    def terminate(self) -> None:
+        self.send_signal(signal.SIGTERM)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+
 class ReportKernelManager(AsyncKernelManager):
-    """jupyter_client's kernel manager: the kit's launcher, no interrupt before a shutdown,
-    and a kernel that does not stop cleanly reported to ``on_stop``."""
+    """jupyter_client's kernel manager: the kit's launcher, forked by the run's kernel
+    server when there is one, no interrupt before a shutdown, and a kernel that does not
+    start warm or stop cleanly reported to ``on_stop``."""
 
     #: called with what went wrong when the kernel did not stop cleanly on its shutdown request
     on_stop: Callable[[str], None] | None = None
+    #: the run's kernel server (its socket), "" for none
+    kernel_server = ""
 
     def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
         return report_kernel_cmd(super().format_kernel_cmd(extra_arguments))
+
+    async def _async_launch_kernel(self, kernel_cmd: list[str], **kw: Any) -> None:
+        if not self.kernel_server or KIT_LAUNCHER not in kernel_cmd:
+            return await super()._async_launch_kernel(kernel_cmd, **kw)
+        try:
+            env, cwd = kw.get("env") or dict(os.environ), kw.get("cwd") or os.getcwd()
+            process = ForkedKernel(self.kernel_server, kernel_cmd, env, cwd)
+        except OSError as exc:
+            if callable(self.on_stop):
+                self.on_stop(f"kernel started cold, through the kit's launcher: the run's "
+                             f"kernel server did not fork it ({exc})")  # fmt: skip
+            return await super()._async_launch_kernel(kernel_cmd, **kw)
+        provisioner: Any = self.provisioner
+        provisioner.process, provisioner.pid, provisioner.pgid = process, process.pid, process.pid
+        provisioner.cwd = cwd
+        self._reconcile_connection_info(provisioner.connection_info)
 
     async def _async_interrupt_kernel(self) -> None:
         if self.shutting_down:
@@ -218,6 +281,7 @@ class ReportNotebookClient(PapermillNotebookClient):
     kernel_starts = Integer(KERNEL_STARTS, help="starts allowed over TCP")
     on_retry = AnyTrait(None, allow_none=True, help="called with the cause of each retry")
     on_stop = AnyTrait(None, allow_none=True, help="called when a kernel does not stop cleanly")
+    kernel_server = Unicode("", help="the run's kernel server (its socket), or none")
 
     @default("kernel_manager_class")
     def _default_kernel_manager_class(self) -> type:
@@ -227,6 +291,7 @@ class ReportNotebookClient(PapermillNotebookClient):
         km = super().create_kernel_manager()
         km.transport = self.transport
         km.on_stop = self.on_stop
+        km.kernel_server = self.kernel_server
         if self.runtime_folder:
             name = os.path.join(self.runtime_folder, f"k{os.getpid()}-{next(_KERNEL_NUMBERS)}")
             km.connection_file = name + ".json"
@@ -309,10 +374,12 @@ def engine_options(
     runtime_folder: str,
     on_retry: Callable[[str], None] | None,
     on_stop: Callable[[str], None] | None = None,
+    kernel_server: str = "",
 ) -> dict[str, Any]:
     """The keyword arguments of ``papermill.execute_notebook`` that select this engine."""
     return {
         "engine_name": ENGINE,
+        "kernel_server": kernel_server,
         "transport": transport,
         "runtime_folder": runtime_folder,
         "on_retry": on_retry,

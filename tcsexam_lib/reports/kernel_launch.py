@@ -51,6 +51,7 @@ was tested with (:data:`TESTED_IPYKERNEL`).
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import sys
 from collections.abc import Callable
@@ -324,9 +325,155 @@ def main() -> None:
     _report_kernel_app().launch_instance()
 
 
+#: What a kernel server imports once, before it forks a kernel for each notebook.
+WARM_MODULES = ("ipykernel.kernelapp", "ipykernel.ipkernel", "matplotlib_inline.backend_inline",
+                "matplotlib.pyplot", "pandas", "tcsexam_lib.views")  # fmt: skip
+
+
+def serve(address: str) -> None:
+    """The run's kernel server (``--serve ADDRESS``): returns only in a forked kernel.
+
+    It listens on the Unix socket ``address``, imports :data:`WARM_MODULES`, then for
+    each request (a kernel command starting as its own, its environment, working folder,
+    stdout and stderr) forks a kernel, which answers ``pid N``; the server answers ``exit
+    N`` when it ends, and kills it when the requester goes. It ends, killing its kernels,
+    when its stdin (a pipe from the runner) closes: also when the runner is killed.
+    """
+    import importlib
+    import os
+    import select
+    import signal
+    import socket
+
+    listener = socket.socket(socket.AF_UNIX)
+    listener.bind(address)
+    listener.listen(64)  # requests wait here while the imports run
+    os.environ.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")  # as ipykernel
+    for name in WARM_MODULES:
+        importlib.import_module(name)
+    prefix = sys.orig_argv[: sys.orig_argv.index("--serve")]
+    wake, woken = socket.socketpair()
+    woken.setblocking(False)
+    signal.set_wakeup_fd(woken.fileno())
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    kernels: dict[socket.socket, int] = {}
+    while True:
+        ready = select.select([listener, wake, 0, *kernels], [], [])[0]
+        if 0 in ready and not os.read(0, 512):
+            _kill(*kernels.values())
+            os._exit(0)
+        if wake in ready:
+            wake.recv(512)
+            _reap(kernels)
+        for conn in [c for c in ready if c in kernels]:
+            if not conn.recv(1):  # the requester went: its kernel goes too
+                _kill(kernels.pop(conn))
+                conn.close()
+        if listener in ready:
+            conn = listener.accept()[0]
+            request, fds = _request(conn, prefix)
+            if request:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                if (pid := os.fork()) == 0:
+                    for held in (listener, wake, woken, *kernels):
+                        held.close()
+                    return _become_kernel(conn, fds, request["env"], request["cwd"],
+                                          request["argv"][len(prefix) :])  # fmt: skip
+                kernels[conn] = pid
+            else:
+                conn.close()
+            for fd in fds:
+                os.close(fd)
+
+
+def _request(conn: Any, prefix: list[str]) -> tuple[dict[str, Any], list[int]]:
+    """A request read from ``conn`` and its two file descriptors; ``{}`` for a request
+    refused (answered ``cold: why``) or broken."""
+    import json
+    import socket
+
+    fds: list[int] = []
+    try:
+        head, fds, _, _ = socket.recv_fds(conn, 8, 2)
+        request = json.loads(_receive(conn, int.from_bytes(head, "big")))
+        if request["argv"][: len(prefix)] == prefix and len(fds) == 2:
+            return request, fds
+        conn.sendall(f"cold: not the server's command {prefix}\n".encode())
+    except (OSError, ValueError, KeyError, TypeError):  # a requester gone, or not the kit's
+        pass
+    return {}, fds
+
+
+def _kill(*pids: int) -> None:
+    import os
+    import signal
+
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            os.killpg(pid, signal.SIGKILL)
+
+
+def _receive(conn: Any, size: int) -> bytes:
+    data = b""
+    while len(data) < size and (chunk := conn.recv(size - len(data))):
+        data += chunk
+    return data
+
+
+def _reap(kernels: dict[Any, int]) -> None:
+    """Send each ended kernel's exit code (as ``Popen.returncode``) to its requester."""
+    import os
+
+    by_pid = {pid: conn for conn, pid in kernels.items()}
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        if (conn := by_pid.get(pid)) is not None:
+            del kernels[conn]
+            with contextlib.suppress(OSError):
+                conn.sendall(f"exit {os.waitstatus_to_exitcode(status)}\n".encode())
+            conn.close()
+
+
+def _become_kernel(conn: Any, fds: list[int], env: dict[str, str], cwd: str,
+                   args: list[str]) -> None:  # fmt: skip
+    """In the forked child: the kernel's session, stdio, folder, environment and seeds."""
+    import os
+    import random
+    import signal
+
+    signal.set_wakeup_fd(-1)
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    os.setsid()  # a process group of its own, as jupyter_client starts kernels
+    fds.append(os.open(os.devnull, os.O_RDONLY))
+    os.dup2(fds[2], 0)
+    os.dup2(fds[0], 1)
+    os.dup2(fds[1], 2)
+    for fd in fds:
+        os.close(fd)
+    os.chdir(cwd)
+    os.environ.clear()
+    os.environ.update(env, JPY_PARENT_PID=str(os.getppid()))
+    # ipykernel read JPY_PARENT_PID when the server imported it: the server is the parent
+    # its poller watches (the kernel ends within a second of it)
+    sys.argv = [__file__, *args, f"--IPKernelApp.parent_handle={os.getppid()}"]
+    random.seed()
+    if "numpy" in sys.modules:  # seeded in the server: each kernel gets its own
+        sys.modules["numpy"].random.seed()
+    conn.sendall(f"pid {os.getpid()}\n".encode())
+    conn.close()
+
+
 if __name__ == "__main__":
     # As ipykernel_launcher: the working folder is left out of sys.path while ipykernel
     # loads (IPython puts it back for the notebook's code).
     if sys.path[0] == "" or Path(sys.path[0]) == Path.cwd():
         del sys.path[0]
+    if sys.argv[1:2] == ["--serve"]:
+        serve(sys.argv[2])  # returns in a forked kernel, its arguments in sys.argv
     main()
