@@ -50,6 +50,7 @@ from traitlets import Integer, Unicode, default
 from ..errors import KernelStartFailed
 from ..internals import LibraryChanged, broken_message, calls_missing, missing_names, say_untested
 from .kernels import KERNEL_STARTS
+from .kernelspec import KIT_LAUNCHER, with_launcher
 
 #: The name this engine is registered under with papermill.
 ENGINE = "tcsexam-report"
@@ -57,17 +58,13 @@ ENGINE = "tcsexam-report"
 _KERNEL_NUMBERS = itertools.count(1)
 
 
-#: ipykernel's entry point, and the kit's in its place (see :mod:`.kernel_launch`).
-IPYKERNEL_LAUNCHER = "ipykernel_launcher"
-REPORT_LAUNCHER = KIT_LAUNCHER = "tcsexam_lib.reports.kernel_launch"
+#: The launcher of the runner's kernels (``bench_kernel_stops`` swaps in ipykernel's).
+REPORT_LAUNCHER = KIT_LAUNCHER
 
 
 def report_kernel_cmd(cmd: list[str], python: str = sys.executable) -> list[str]:
-    """A kernel command with the kit's launcher in place of ipykernel's.
-
-    Only a kernel of this Python (``python``, the kit's environment, where the kit can
-    be imported) started as ``-m ipykernel_launcher`` is changed; any other kernel
-    command (another environment, another launcher) is returned as it is.
+    """A kernel command of this Python (``python``) with the kit's launcher in place of
+    ipykernel's; any other kernel command is returned as it is.
 
     Examples
     --------
@@ -76,12 +73,8 @@ def report_kernel_cmd(cmd: list[str], python: str = sys.executable) -> list[str]
     >>> report_kernel_cmd(["/other/python", "-m", "ipykernel_launcher"], "/env/python")
     ['/other/python', '-m', 'ipykernel_launcher']
     """
-    if not cmd or os.path.abspath(cmd[0]) != os.path.abspath(python):
-        return cmd
-    for at in range(1, len(cmd) - 1):  # the kernelspec may name either launcher already
-        if cmd[at] == "-m" and cmd[at + 1] in (IPYKERNEL_LAUNCHER, KIT_LAUNCHER):
-            return [*cmd[: at + 1], REPORT_LAUNCHER, *cmd[at + 2 :]]
-    return cmd
+    ours = bool(cmd) and os.path.abspath(cmd[0]) == os.path.abspath(python)
+    return with_launcher(cmd, REPORT_LAUNCHER) if ours else cmd
 
 
 def describe_stop(code: int | None, forced: str) -> str:

@@ -1,52 +1,27 @@
-"""The report runner's kernel: ipykernel, stopping its channel threads before it exits.
+"""The report runner's kernel: ipykernel, stopping its channel threads before it exits,
+and the run's kernel server, which forks those kernels warm (docs/reports.md, "How
+kernels are started", has the why and the measurements).
 
-The runner starts each notebook's kernel as ``python -m tcsexam_lib.reports.kernel_launch``
-in place of ipykernel's ``ipykernel_launcher`` (see
-:meth:`.kernel_client.ReportKernelManager.format_kernel_cmd`). It is ipykernel's own
-application with one change, to how it ends.
+**Shutdown.** ipykernel (7.4 and earlier) leaves the end of a kernel to the interpreter's
+exit handlers, the first of which stops the IOPub thread while the control thread may
+still write into it: the kernel then hangs, logs ``ZMQError``, or libzmq aborts it.
+Here the control and shell-channel threads are stopped and joined when the main loop
+ends (:func:`stop_channel_threads`), before the exit handlers run.
 
-**Why.** A kernel asked to shut down answers on its control thread, then stops its main
-loop; the control thread still flushes stdout and stderr through the IOPub thread. Once
-the main loop has ended, ipykernel (7.4 and earlier) leaves the rest to the interpreter's
-exit handlers, and the first of them stops the IOPub thread and closes its pipes, with the
-control thread possibly still writing into them. Depending on the moment, the control
-thread then blocks for good on a pipe nobody reads (the kernel hangs until its manager
-terminates it, 2.5 s later: about 1 kernel in 20 on a busy machine), raises
-``ZMQError: Socket operation on non-socket``, or libzmq aborts the process with
-``Assertion failed: pfd.revents & POLLIN (src/signaler.cpp)`` (a socket used by one thread
-while another closes it). The report runner saw all three.
+**Interrupts reach running code only.** With ``interrupt_mode`` ``message`` (the
+kernelspec, :mod:`.kernelspec`), the kernel signals itself only while a cell's code
+(IPython's ``run_code``) or a widget's callback runs (:class:`RunningCode`); an
+interrupt at any other moment (jupyter_client sends one before every shutdown) is
+answered and ignored.
 
-**The change.** When the main loop ends, the control and shell-channel threads are
-stopped and joined, while the IOPub thread still runs; only then do the exit handlers
-run, with no other thread left writing. Everything else (options, configuration, the
-working folder left out of ``sys.path`` while ipykernel loads) is ipykernel's.
+**What it relies on.** ``IPKernelApp.control_thread`` and ``shell_channel_thread``, the
+kernel's ``shell_handlers`` and its shell's ``run_code``: :func:`check_ipykernel` and
+:func:`track_user_code` warn (in the kernel log) when any is gone or ipykernel is
+untested (:data:`TESTED_IPYKERNEL`).
 
-**Interrupts reach running code only.** jupyter_client interrupts every kernel before it
-shuts it down (papermill run directly, JupyterLab). Sent as a signal, that interrupt
-lands in whatever request the kernel is handling at that moment: papermill asks for the
-kernel's info just before the shutdown, and about 1 direct run in 30 logged
-``KeyboardInterrupt caught in kernel`` from that request. The environment's kernelspec
-(:mod:`.kernelspec`) therefore asks for interrupts as messages (``interrupt_mode``
-``message``), and this kernel signals itself, as ipykernel does, only while code of the
-notebook runs: a cell's code (IPython's ``run_code``, the one place that turns a
-``KeyboardInterrupt`` into the cell's error) or a widget's callback
-(:data:`USER_CODE_REQUESTS`); at any other moment it answers the interrupt and does
-nothing (:class:`RunningCode`). The narrow window matters: a signal that lands while
-ipykernel handles the request *around* a cell (an interrupt sent just as a cell starts)
-is caught by ipykernel, which then sends no reply for that cell, and the client waits
-until its timeout (measured on 2026-12-03, two busy cores, an interrupt sent just before
-each of 120 cells: with the whole request counted, 22 cells got no reply; with
-``run_code`` only, none; ``tests/reports/test_kernelspec.py`` repeats it).
-
-**What it relies on.** ``IPKernelApp.control_thread`` and ``shell_channel_thread``, not
-a public API: ipykernel's own ``IPKernelApp.close()`` stops the IOPub thread *first*,
-the order that causes the race, so it cannot be called instead; the kernel's
-``shell_handlers`` (the handler of each shell request) and its shell's ``run_code``.
-When the kernel starts, :func:`check_ipykernel` (the threads) and
-:func:`track_user_code` (the handlers and ``run_code``) warn (on stderr, so in the run
-set's kernel log, naming ipykernel's version and what is gone) when any is gone (that
-fix is then off), and :func:`check_ipykernel` when ipykernel is not a version the kit
-was tested with (:data:`TESTED_IPYKERNEL`).
+**Forked warm.** ``--serve ADDRESS`` runs :func:`serve`, the run's kernel server: it
+imports :data:`WARM_MODULES` once and forks each notebook's kernel, which then starts as
+any other (:func:`main`), in a process, session, folder and environment of its own.
 """
 
 from __future__ import annotations

@@ -130,10 +130,7 @@ def private_runtime_folder() -> Iterator[Path]:
     >>> folder.exists()
     False
     """
-    base = tempfile.gettempdir()
-    if not _fits_sockets(os.path.join(base, RUNTIME_PREFIX + "x" * 8)) and os.path.isdir("/tmp"):
-        base = "/tmp"
-    folder = Path(tempfile.mkdtemp(prefix=RUNTIME_PREFIX, dir=base))  # mode 0700
+    folder = Path(tempfile.mkdtemp(prefix=RUNTIME_PREFIX, dir=_base()))  # mode 0700
     try:
         yield folder
     finally:
@@ -170,10 +167,15 @@ def expected_kernel_log_header() -> str:
     A run set whose pages are all reused from the store starts no kernel; its log still
     says how its kernels would have been reached, as a run that made them does.
     """
+    return kernel_log_header(*kernel_transport(Path(_base()) / (RUNTIME_PREFIX + "x" * 8)))
+
+
+def _base() -> str:
+    """Where private folders are made: ``$TMPDIR``, or ``/tmp`` when that is too long."""
     base = tempfile.gettempdir()
     if not _fits_sockets(os.path.join(base, RUNTIME_PREFIX + "x" * 8)) and os.path.isdir("/tmp"):
-        base = "/tmp"
-    return kernel_log_header(*kernel_transport(Path(base) / (RUNTIME_PREFIX + "x" * 8)))
+        return "/tmp"
+    return base
 
 
 def kernel_log_header(transport: str, why_tcp: str = "") -> str:
