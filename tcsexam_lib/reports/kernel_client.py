@@ -37,9 +37,12 @@ import os
 import signal
 import socket
 import sys
+import time
 from collections.abc import Callable
+from queue import Empty
 from typing import Any
 
+from jupyter_client.asynchronous import AsyncKernelClient
 from jupyter_client.manager import AsyncKernelManager
 from papermill.clientwrap import PapermillNotebookClient
 from papermill.engines import NBClientEngine, papermill_engines
@@ -208,6 +211,26 @@ class ForkedKernel:
         self.send_signal(signal.SIGKILL)
 
 
+class ReportKernelClient(AsyncKernelClient):
+    """jupyter_client's client, ready once the kernel has answered ``kernel_info`` and IOPub
+    has carried a message (it is connected): without then waiting for 0.2 s of silence on
+    IOPub, since nbclient takes each output by the request it answers."""
+
+    async def wait_for_ready(self, timeout: float | None = None) -> None:  # type: ignore[override]
+        deadline = time.monotonic() + (float("inf") if timeout is None else timeout)
+        while True:
+            self.kernel_info()
+            with contextlib.suppress(Empty):
+                reply = await self.shell_channel.get_msg(timeout=1)
+                if reply["msg_type"] == "kernel_info_reply":
+                    await self.iopub_channel.get_msg(timeout=0.2)
+                    return self._handle_kernel_info_reply(reply)
+            if not await self.is_alive():
+                raise RuntimeError("Kernel died before replying to kernel_info")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"Kernel didn't respond in {timeout} seconds")
+
+
 class ReportKernelManager(AsyncKernelManager):
     """jupyter_client's kernel manager: the kit's launcher, forked by the run's kernel
     server when there is one, no interrupt before a shutdown, and a kernel that does not
@@ -217,6 +240,10 @@ class ReportKernelManager(AsyncKernelManager):
     on_stop: Callable[[str], None] | None = None
     #: the run's kernel server (its socket), "" for none
     kernel_server = ""
+
+    @default("client_factory")
+    def _default_client_factory(self) -> type:
+        return ReportKernelClient
 
     def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
         return report_kernel_cmd(super().format_kernel_cmd(extra_arguments))
