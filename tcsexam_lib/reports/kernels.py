@@ -88,9 +88,11 @@ def kernel_server(folder: Path) -> Iterator[tuple[str, str]]:
     deadline = time.monotonic() + SERVER_START_SECONDS
     while not address.exists() and server.poll() is None and time.monotonic() < deadline:
         time.sleep(0.01)
+    said = (folder / "kernel-server.stderr").read_text(errors="replace").strip().splitlines()
+    why = "; ".join([f"exit code {server.poll()}", *said[-1:]])  # its last words
     try:
-        yield (str(address), "") if address.exists() else ("", "the kernel server did not "
-               f"start (exit code {server.poll()}; see its lines below)")  # fmt: skip
+        yield (str(address), "") if address.exists() else ("", f"the kernel server did not "
+                                                           f"start ({why})")  # fmt: skip
     finally:
         server.stdin.close()  # type: ignore[union-attr]
         try:

@@ -74,12 +74,12 @@ def test_kernels_start_cold_when_the_server_is_off_or_does_not_start(tmp_path, m
     assert not _printed(cold)["warm"] and "--serve" not in _printed(cold)["parent"]
     assert (tmp_path / "report-kernels.log").read_text().count("\n") == 1  # off by choice
     monkeypatch.delenv(kernels.KERNEL_SERVER_ENV)
-    monkeypatch.setattr(kernels, "_kernel_prefix", lambda: [sys.executable, "-c", "exit(3)"])
+    monkeypatch.setattr(kernels, "_kernel_prefix", lambda: [sys.executable, "-c", "exit('gone')"])
     (cold,) = execute_notebooks([_job(tmp_path, "broken", SHOW)], 1, lambda _: None)
     assert _printed(cold)[-1] == "broken"
     assert (
         "[report runner] kernels started cold, through the kit's launcher: the kernel "
-        "server did not start (exit code 3"
+        "server did not start (exit code 1; gone)"
     ) in (tmp_path / "report-kernels.log").read_text()
 
 
