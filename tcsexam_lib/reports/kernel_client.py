@@ -1,31 +1,25 @@
 """The papermill engine of the report runner: where kernels are started, and how they stop.
 
 Imported only in the worker processes (it imports papermill and jupyter_client). It is
-papermill's own engine (nbclient) with three changes, each for a reason given in
-:mod:`.kernels`:
+papermill's own engine (nbclient) with these changes, each for a reason given in
+docs/reports.md ("How kernels are started"):
 
-- each kernel gets its connection file, and over IPC its sockets, in the run's private
+- each kernel's connection file, and over IPC its sockets, are in the run's private
   folder, under a name of its own (``k<worker pid>-<n>``);
-- over TCP, a kernel that dies before replying to ``kernel_info`` (its port was taken) is
-  started again on new ports, at most :data:`~.kernels.KERNEL_STARTS` times in all, each
-  retry reported through ``on_retry`` with its cause; a kernel that dies at every start,
-  or once over IPC (where a retry would not help), raises :class:`KernelStartFailed`;
-- a kernel is asked to shut down without first being interrupted: jupyter_client sends
-  SIGINT before every shutdown (to stop a busy kernel), and a kernel still finishing its
-  last reply logs it as ``ERROR | KeyboardInterrupt caught in kernel``. The kernel of a
-  finished notebook is idle; one that does not stop within jupyter_client's wait is killed
-  as before;
-- the kit's kernel is started through :mod:`.kernel_launch` (ipykernel, its channel
-  threads stopped before it exits, so that a shutdown cannot hang or abort), and a kernel
-  that does not end cleanly on its shutdown request (it had to be terminated, or it
-  exited with an error code or a signal) is reported through ``on_stop``, never passed
-  over in silence.
+- the kit's kernel is forked by the run's kernel server when there is one
+  (:class:`ForkedKernel`), else started through :mod:`.kernel_launch`;
+- the client is ready without waiting for IOPub's silence (:class:`ReportKernelClient`);
+- over TCP, a kernel that dies before replying to ``kernel_info`` is started again, at
+  most :data:`~.kernels.KERNEL_STARTS` times in all, each retry reported to ``on_retry``;
+  one that never starts raises :class:`KernelStartFailed`;
+- a kernel is shut down without an interrupt first, and one that does not end cleanly
+  (terminated, an error code, a signal) is reported to ``on_stop``.
 
-The kernel manager overrides private methods of jupyter_client (no public hook exists
-for either change): :func:`check_jupyter_client` checks, when this module is imported,
-that each is still there and still called where the kit relies on it, and refuses
-(:class:`~tcsexam_lib.internals.LibraryChanged`, naming jupyter_client's version)
-rather than let an override go unused; an untested version is warned about.
+The kernel manager overrides private parts of jupyter_client (no public hook exists):
+:func:`check_jupyter_client` checks, on import, that each is still there and still
+called where the kit relies on it, and refuses (:class:`~tcsexam_lib.internals.
+LibraryChanged`) rather than let an override go unused; an untested version is warned
+about.
 """
 
 from __future__ import annotations
@@ -161,10 +155,11 @@ def _check_installed_jupyter_client() -> None:
     from jupyter_client.provisioning import LocalProvisioner
 
     check_jupyter_client(AsyncKernelManager, __version__)
-    if missing_names(LocalProvisioner, ["process"]):  # how a kernel's exit code is read
-        raise LibraryChanged(
-            broken_message("jupyter_client", __version__, ["LocalProvisioner.process"], _RELIES)
-        )
+    missing = [f"LocalProvisioner.{n}" for n in missing_names(LocalProvisioner, ["process"])]
+    reconcile = missing_names(AsyncKernelManager, ["_reconcile_connection_info"])
+    missing += [f"KernelManager.{name}" for name in reconcile]
+    if missing:  # how a kernel's exit code is read, and a forked kernel's connection
+        raise LibraryChanged(broken_message("jupyter_client", __version__, missing, _RELIES))
 
 
 _check_installed_jupyter_client()
