@@ -23,6 +23,13 @@ kernel on the written index and intervals, then the HTML page), with the ratio o
 medians (goal: 3x or less), and the whole ``tcsexam report`` command of each (scoring
 the 200 models' 1,600 solver records included). Nothing is asserted: the figures are
 printed for the record.
+
+First of all, kernels forked warm (see docs/reports.md, How kernels are started): in
+rotated order, ``index.ipynb`` as the runner runs it in a warm worker (papermill and the
+HTML page), its kernel forked by the run's kernel server and started cold, against
+papermill's two-cell notebook in this warm process (goal: forked at most 1.0x); then
+``tcsexam report params/demo-*.yaml -j 2`` from scratch with kernels forked and cold
+(``TCSEXAM_KERNEL_SERVER=off``), alternately. ``--only-forked`` runs these alone.
 """
 
 from __future__ import annotations
@@ -157,6 +164,95 @@ def cohort_at_scale(pairs: int) -> None:
         print(f"  ratio of medians, 200 vs 3 models: {ratio:.2f}x{goal}")
 
 
+def forked_vs_warm(pairs: int) -> None:
+    """index.ipynb as the runner runs it (papermill and HTML in a warm worker), its kernel
+    forked by the run's server or started cold, against papermill's two-cell notebook in
+    this warm process; rounds in rotated order."""
+    import os
+    from dataclasses import replace
+
+    import papermill
+    import yaml
+
+    sys.path.insert(0, str(KIT))
+    from tcsexam_lib.reports import kernels
+    from tcsexam_lib.reports.execute import NotebookJob, execute_notebook
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        baseline = folder / "two_cell.ipynb"
+        _two_cell(baseline)
+        params = yaml.safe_load((KIT / "params/notebooks/index.yaml").read_text(encoding="utf-8"))
+        given = _runner_inputs(folder)  # -p index_json PATH -p stats_json PATH
+        params.update({given[1]: given[2], given[4]: given[5]})
+        params.update({key: str(KIT / params[key]) for key in ("cohort", "attempts")},
+                      output=str(folder / "i.json"))  # fmt: skip
+        job = NotebookJob(label="bench/index", name="index", source=KIT / "notebooks/index.ipynb",
+                          folder=folder / "page", parameters=params)  # fmt: skip
+        with kernels.private_runtime_folder() as runtime, kernels.kernel_server(runtime) as served:
+            assert served[0], f"no kernel server: {served[1]}"
+            job = replace(job, runtime=runtime, transport=kernels.kernel_transport(runtime)[0],
+                          stderr_file=runtime / "index.stderr")  # fmt: skip
+
+            def two_cell() -> None:
+                papermill.execute_notebook(str(baseline), str(folder / "two-out.ipynb"),
+                                           progress_bar=False, log_output=False)  # fmt: skip
+
+            runs = {
+                "forked": lambda: execute_notebook(replace(job, kernel_server=served[0])),
+                "cold": lambda: execute_notebook(job),
+                "baseline": two_cell,
+            }
+            times: dict[str, list[float]] = {name: [] for name in runs}
+            for turn in range(pairs + 1):  # the first round warms this process, not counted
+                names = list(runs)
+                for name in names[turn % 3 :] + names[: turn % 3]:
+                    start = time.perf_counter()
+                    outcome = runs[name]()
+                    assert outcome is None or outcome.ok, outcome.error
+                    if turn:
+                        times[name].append(time.perf_counter() - start)
+    medians = {name: statistics.median(values) for name, values in times.items()}
+    print(f"a report notebook as the runner runs it, in a warm worker ({pairs} rounds, "
+          f"order rotated; pid {os.getpid()})")  # fmt: skip
+    labels = {"forked": "index.ipynb, its kernel forked by the run's server (papermill + HTML)",
+              "cold": "index.ipynb, its kernel started cold (papermill + HTML)",
+              "baseline": "papermill's two-cell notebook in a warm process"}  # fmt: skip
+    for name, label in labels.items():
+        print(f"  {label:<72} median {medians[name]:5.2f} s  "
+              f"(min {min(times[name]):.2f}, max {max(times[name]):.2f})")  # fmt: skip
+    base = medians["baseline"]
+    print(f"  ratio of medians, forked vs the two-cell notebook: "
+          f"{medians['forked'] / base:.2f}x (goal: 1.0x or less)")  # fmt: skip
+    print(f"  ratio of medians, cold vs the two-cell notebook:   {medians['cold'] / base:.2f}x")
+
+
+def publication_forked_vs_cold(pairs: int) -> None:
+    """``tcsexam report params/demo-*.yaml -j 2`` from scratch (a new output folder), with
+    kernels forked and cold (``TCSEXAM_KERNEL_SERVER=off``), in alternating order."""
+    import os
+
+    tcsexam = str(Path(sys.executable).with_name("tcsexam"))
+    params = sorted(str(path) for path in (KIT / "params").glob("demo-*.yaml"))
+    times: dict[str, list[float]] = {"forked": [], "cold": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        for turn in range(pairs):
+            for name in list(times) if turn % 2 == 0 else list(times)[::-1]:
+                env = {**os.environ, "TCSEXAM_KERNEL_SERVER": "on" if name == "forked" else "off"}
+                output = Path(tmp) / f"{name}-{turn}"
+                start = time.perf_counter()
+                subprocess.run([tcsexam, "report", *params, "-j", "2", "--output", str(output)],
+                               cwd=KIT, env=env, check=True, capture_output=True)  # fmt: skip
+                times[name].append(time.perf_counter() - start)
+    print(f"a from-scratch publication of the demo run sets (tcsexam report params/demo-*.yaml "
+          f"-j 2, {pairs} pairs, order alternated)")  # fmt: skip
+    for name, values in times.items():
+        print(f"  kernels {name:<6} median {statistics.median(values):6.2f} s  "
+              f"(min {min(values):.2f}, max {max(values):.2f})")  # fmt: skip
+    ratios = [forked / cold for forked, cold in zip(times["forked"], times["cold"], strict=True)]
+    print(f"  median of the paired ratios, forked vs cold: {statistics.median(ratios):.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pairs", type=int, default=7, help="paired runs (default 7)")
@@ -164,9 +260,17 @@ def main() -> None:
                         help="rounds of the cohort page, 200 vs 3 models (default 5)")  # fmt: skip
     parser.add_argument("--only-scale", action="store_true",
                         help="run only the cohort page at scale")  # fmt: skip
+    parser.add_argument("--publication-pairs", type=int, default=3,
+                        help="demo publications, forked and cold (default 3)")  # fmt: skip
+    parser.add_argument("--only-forked", action="store_true",
+                        help="run only the forked-kernel comparisons")  # fmt: skip
     args = parser.parse_args()
     if args.only_scale:
         cohort_at_scale(args.scale_pairs)
+        return
+    forked_vs_warm(args.pairs)
+    publication_forked_vs_cold(args.publication_pairs)
+    if args.only_forked:
         return
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)

@@ -23,9 +23,11 @@ from typing import Any
 
 from ..outputfiles import write_text_atomic
 from .kernels import (
+    RUNNER_PREFIX,
     append_to_log,
     kernel_log_block,
     kernel_log_header,
+    kernel_server,
     kernel_transport,
     private_runtime_folder,
 )
@@ -46,8 +48,9 @@ class NotebookJob:
     footer (see :mod:`.pages`), ``log`` the
     file that receives the kernel's messages, ``source_name`` how the executed
     notebook names its source (relative to the kit). :func:`execute_notebooks` sets
-    the rest: the run's private ``runtime`` folder, the kernels' ``transport`` and the
-    file that holds the notebook's stderr until it is written to the log.
+    the rest: the run's private ``runtime`` folder, the kernels' ``transport``, the
+    file that holds the notebook's stderr until it is written to the log, and the
+    socket of the run's ``kernel_server`` ("": kernels start cold).
     """
 
     label: str
@@ -68,6 +71,7 @@ class NotebookJob:
     runtime: Path | None = None
     transport: str = ""
     stderr_file: Path | None = None
+    kernel_server: str = ""
 
     @property
     def executed(self) -> Path:
@@ -129,12 +133,14 @@ def execute_notebooks(
     total = len(jobs)
     outcomes: list[NotebookOutcome | None] = [None] * total
     done = 0
-    with private_runtime_folder() as runtime:
+    with private_runtime_folder() as runtime, kernel_server(runtime) as (server, why_cold):
         transport, why_tcp = kernel_transport(runtime)
-        for log in dict.fromkeys(job.log for job in jobs if job.log is not None and headers):
-            append_to_log(log, kernel_log_header(transport, why_tcp))
+        cold = kernel_log_block(RUNNER_PREFIX[1:-1], f"kernels started cold, through the kit's "
+                                f"launcher: {why_cold}", transport) if why_cold else ""  # fmt: skip
+        for log in dict.fromkeys(job.log for job in jobs if job.log is not None):
+            append_to_log(log, (kernel_log_header(transport, why_tcp) if headers else "") + cold)
         jobs = [
-            replace(job, runtime=runtime, transport=transport,
+            replace(job, runtime=runtime, transport=transport, kernel_server=server,
                     stderr_file=runtime / f"notebook-{position}.stderr")
             for position, job in enumerate(jobs)
         ]  # fmt: skip
@@ -365,7 +371,7 @@ def _run_papermill(
             cwd=str(job.folder),
             progress_bar=False,
             log_output=False,
-            **engine_options(job.transport, str(job.runtime), on_retry, on_stop),
+            **engine_options(job.transport, str(job.runtime), on_retry, on_stop, job.kernel_server),
         )
     except papermill.PapermillExecutionError as exc:
         error = (

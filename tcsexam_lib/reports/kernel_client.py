@@ -1,42 +1,42 @@
 """The papermill engine of the report runner: where kernels are started, and how they stop.
 
 Imported only in the worker processes (it imports papermill and jupyter_client). It is
-papermill's own engine (nbclient) with three changes, each for a reason given in
-:mod:`.kernels`:
+papermill's own engine (nbclient) with these changes, each for a reason given in
+docs/reports.md ("How kernels are started"):
 
-- each kernel gets its connection file, and over IPC its sockets, in the run's private
+- each kernel's connection file, and over IPC its sockets, are in the run's private
   folder, under a name of its own (``k<worker pid>-<n>``);
-- over TCP, a kernel that dies before replying to ``kernel_info`` (its port was taken) is
-  started again on new ports, at most :data:`~.kernels.KERNEL_STARTS` times in all, each
-  retry reported through ``on_retry`` with its cause; a kernel that dies at every start,
-  or once over IPC (where a retry would not help), raises :class:`KernelStartFailed`;
-- a kernel is asked to shut down without first being interrupted: jupyter_client sends
-  SIGINT before every shutdown (to stop a busy kernel), and a kernel still finishing its
-  last reply logs it as ``ERROR | KeyboardInterrupt caught in kernel``. The kernel of a
-  finished notebook is idle; one that does not stop within jupyter_client's wait is killed
-  as before;
-- the kit's kernel is started through :mod:`.kernel_launch` (ipykernel, its channel
-  threads stopped before it exits, so that a shutdown cannot hang or abort), and a kernel
-  that does not end cleanly on its shutdown request (it had to be terminated, or it
-  exited with an error code or a signal) is reported through ``on_stop``, never passed
-  over in silence.
+- the kit's kernel is forked by the run's kernel server when there is one
+  (:class:`ForkedKernel`), else started through :mod:`.kernel_launch`;
+- the client is ready without waiting for IOPub's silence (:class:`ReportKernelClient`);
+- over TCP, a kernel that dies before replying to ``kernel_info`` is started again, at
+  most :data:`~.kernels.KERNEL_STARTS` times in all, each retry reported to ``on_retry``;
+  one that never starts raises :class:`KernelStartFailed`;
+- a kernel is shut down without an interrupt first, and one that does not end cleanly
+  (terminated, an error code, a signal) is reported to ``on_stop``.
 
-The kernel manager overrides private methods of jupyter_client (no public hook exists
-for either change): :func:`check_jupyter_client` checks, when this module is imported,
-that each is still there and still called where the kit relies on it, and refuses
-(:class:`~tcsexam_lib.internals.LibraryChanged`, naming jupyter_client's version)
-rather than let an override go unused; an untested version is warned about.
+The kernel manager overrides private parts of jupyter_client (no public hook exists):
+:func:`check_jupyter_client` checks, on import, that each is still there and still
+called where the kit relies on it, and refuses (:class:`~tcsexam_lib.internals.
+LibraryChanged`) rather than let an override go unused; an untested version is warned
+about.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import json
 import os
 import signal
+import socket
 import sys
+import time
 from collections.abc import Callable
+from queue import Empty
 from typing import Any
 
+from jupyter_client.asynchronous import AsyncKernelClient
 from jupyter_client.manager import AsyncKernelManager
 from papermill.clientwrap import PapermillNotebookClient
 from papermill.engines import NBClientEngine, papermill_engines
@@ -47,6 +47,7 @@ from traitlets import Integer, Unicode, default
 from ..errors import KernelStartFailed
 from ..internals import LibraryChanged, broken_message, calls_missing, missing_names, say_untested
 from .kernels import KERNEL_STARTS
+from .kernelspec import KIT_LAUNCHER, with_launcher
 
 #: The name this engine is registered under with papermill.
 ENGINE = "tcsexam-report"
@@ -54,17 +55,13 @@ ENGINE = "tcsexam-report"
 _KERNEL_NUMBERS = itertools.count(1)
 
 
-#: ipykernel's entry point, and the kit's in its place (see :mod:`.kernel_launch`).
-IPYKERNEL_LAUNCHER = "ipykernel_launcher"
-REPORT_LAUNCHER = KIT_LAUNCHER = "tcsexam_lib.reports.kernel_launch"
+#: The launcher of the runner's kernels (``bench_kernel_stops`` swaps in ipykernel's).
+REPORT_LAUNCHER = KIT_LAUNCHER
 
 
 def report_kernel_cmd(cmd: list[str], python: str = sys.executable) -> list[str]:
-    """A kernel command with the kit's launcher in place of ipykernel's.
-
-    Only a kernel of this Python (``python``, the kit's environment, where the kit can
-    be imported) started as ``-m ipykernel_launcher`` is changed; any other kernel
-    command (another environment, another launcher) is returned as it is.
+    """A kernel command of this Python (``python``) with the kit's launcher in place of
+    ipykernel's; any other kernel command is returned as it is.
 
     Examples
     --------
@@ -73,12 +70,8 @@ def report_kernel_cmd(cmd: list[str], python: str = sys.executable) -> list[str]
     >>> report_kernel_cmd(["/other/python", "-m", "ipykernel_launcher"], "/env/python")
     ['/other/python', '-m', 'ipykernel_launcher']
     """
-    if not cmd or os.path.abspath(cmd[0]) != os.path.abspath(python):
-        return cmd
-    for at in range(1, len(cmd) - 1):  # the kernelspec may name either launcher already
-        if cmd[at] == "-m" and cmd[at + 1] in (IPYKERNEL_LAUNCHER, KIT_LAUNCHER):
-            return [*cmd[: at + 1], REPORT_LAUNCHER, *cmd[at + 2 :]]
-    return cmd
+    ours = bool(cmd) and os.path.abspath(cmd[0]) == os.path.abspath(python)
+    return with_launcher(cmd, REPORT_LAUNCHER) if ours else cmd
 
 
 def describe_stop(code: int | None, forced: str) -> str:
@@ -162,24 +155,109 @@ def _check_installed_jupyter_client() -> None:
     from jupyter_client.provisioning import LocalProvisioner
 
     check_jupyter_client(AsyncKernelManager, __version__)
-    if missing_names(LocalProvisioner, ["process"]):  # how a kernel's exit code is read
-        raise LibraryChanged(
-            broken_message("jupyter_client", __version__, ["LocalProvisioner.process"], _RELIES)
-        )
+    missing = [f"LocalProvisioner.{n}" for n in missing_names(LocalProvisioner, ["process"])]
+    reconcile = missing_names(AsyncKernelManager, ["_reconcile_connection_info"])
+    missing += [f"KernelManager.{name}" for name in reconcile]
+    if missing:  # how a kernel's exit code is read, and a forked kernel's connection
+        raise LibraryChanged(broken_message("jupyter_client", __version__, missing, _RELIES))
 
 
 _check_installed_jupyter_client()
 
 
+class ForkedKernel:
+    """A kernel forked by the run's kernel server (see :func:`.kernel_launch.serve`), with
+    what jupyter_client uses of a ``Popen``: its exit code comes from the server."""
+
+    stdin = stdout = stderr = returncode = None
+
+    def __init__(self, address: str, cmd: list[str], env: dict[str, str], cwd: str) -> None:
+        self.conn = socket.socket(socket.AF_UNIX)
+        self.conn.connect(address)
+        data = json.dumps({"argv": cmd, "env": env, "cwd": cwd}).encode()
+        socket.send_fds(self.conn, [len(data).to_bytes(8, "big")], [1, 2])
+        self.conn.sendall(data)
+        answer = self.conn.makefile("rb").readline().decode()  # waits for the server's imports
+        if not answer.startswith("pid "):
+            self.conn.close()
+            raise OSError(answer.strip() or "the kernel server ended without forking a kernel")
+        self.pid = int(answer.split()[1])
+
+    def poll(self) -> int | None:
+        return self.wait(0.0)
+
+    def wait(self, timeout: float | None = None) -> int | None:
+        if self.returncode is None:
+            self.conn.settimeout(timeout)
+            with contextlib.suppress(TimeoutError, BlockingIOError):
+                answer = self.conn.recv(64).decode()  # "exit N"; nothing: the server is gone
+                self.returncode = int(answer.split()[1]) if answer else -signal.SIGKILL
+                self.conn.close()
+        return self.returncode
+
+    def send_signal(self, signum: int) -> None:
+        if self.poll() is None:
+            os.kill(self.pid, signum)
+
+    def terminate(self) -> None:
+        self.send_signal(signal.SIGTERM)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+
+class ReportKernelClient(AsyncKernelClient):
+    """jupyter_client's client, ready once the kernel has answered ``kernel_info`` and IOPub
+    has carried a message (it is connected): without then waiting for 0.2 s of silence on
+    IOPub, since nbclient takes each output by the request it answers."""
+
+    async def wait_for_ready(self, timeout: float | None = None) -> None:  # type: ignore[override]
+        deadline = time.monotonic() + (float("inf") if timeout is None else timeout)
+        while True:
+            self.kernel_info()
+            with contextlib.suppress(Empty):
+                reply = await self.shell_channel.get_msg(timeout=1)
+                if reply["msg_type"] == "kernel_info_reply":
+                    await self.iopub_channel.get_msg(timeout=0.2)
+                    return self._handle_kernel_info_reply(reply)
+            if not await self.is_alive():
+                raise RuntimeError("Kernel died before replying to kernel_info")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"Kernel didn't respond in {timeout} seconds")
+
+
 class ReportKernelManager(AsyncKernelManager):
-    """jupyter_client's kernel manager: the kit's launcher, no interrupt before a shutdown,
-    and a kernel that does not stop cleanly reported to ``on_stop``."""
+    """jupyter_client's kernel manager: the kit's launcher, forked by the run's kernel
+    server when there is one, no interrupt before a shutdown, and a kernel that does not
+    start warm or stop cleanly reported to ``on_stop``."""
 
     #: called with what went wrong when the kernel did not stop cleanly on its shutdown request
     on_stop: Callable[[str], None] | None = None
+    #: the run's kernel server (its socket), "" for none
+    kernel_server = ""
+
+    @default("client_factory")
+    def _default_client_factory(self) -> type:
+        return ReportKernelClient
 
     def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
         return report_kernel_cmd(super().format_kernel_cmd(extra_arguments))
+
+    async def _async_launch_kernel(self, kernel_cmd: list[str], **kw: Any) -> None:
+        if not self.kernel_server or KIT_LAUNCHER not in kernel_cmd:
+            return await super()._async_launch_kernel(kernel_cmd, **kw)
+        try:
+            env, cwd = kw.get("env") or dict(os.environ), kw.get("cwd") or os.getcwd()
+            process = ForkedKernel(self.kernel_server, kernel_cmd, env, cwd)
+        except OSError as exc:
+            if callable(self.on_stop):
+                self.on_stop(f"kernel started cold, through the kit's launcher: the run's "
+                             f"kernel server did not fork it ({exc})")  # fmt: skip
+            return await super()._async_launch_kernel(kernel_cmd, **kw)
+        provisioner: Any = self.provisioner
+        provisioner.process, provisioner.pid, provisioner.pgid = process, process.pid, process.pid
+        provisioner.cwd = cwd
+        self._reconcile_connection_info(provisioner.connection_info)
 
     async def _async_interrupt_kernel(self) -> None:
         if self.shutting_down:
@@ -218,6 +296,7 @@ class ReportNotebookClient(PapermillNotebookClient):
     kernel_starts = Integer(KERNEL_STARTS, help="starts allowed over TCP")
     on_retry = AnyTrait(None, allow_none=True, help="called with the cause of each retry")
     on_stop = AnyTrait(None, allow_none=True, help="called when a kernel does not stop cleanly")
+    kernel_server = Unicode("", help="the run's kernel server (its socket), or none")
 
     @default("kernel_manager_class")
     def _default_kernel_manager_class(self) -> type:
@@ -227,6 +306,7 @@ class ReportNotebookClient(PapermillNotebookClient):
         km = super().create_kernel_manager()
         km.transport = self.transport
         km.on_stop = self.on_stop
+        km.kernel_server = self.kernel_server
         if self.runtime_folder:
             name = os.path.join(self.runtime_folder, f"k{os.getpid()}-{next(_KERNEL_NUMBERS)}")
             km.connection_file = name + ".json"
@@ -309,10 +389,12 @@ def engine_options(
     runtime_folder: str,
     on_retry: Callable[[str], None] | None,
     on_stop: Callable[[str], None] | None = None,
+    kernel_server: str = "",
 ) -> dict[str, Any]:
     """The keyword arguments of ``papermill.execute_notebook`` that select this engine."""
     return {
         "engine_name": ENGINE,
+        "kernel_server": kernel_server,
         "transport": transport,
         "runtime_folder": runtime_folder,
         "on_retry": on_retry,

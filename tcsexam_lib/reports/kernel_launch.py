@@ -1,56 +1,32 @@
-"""The report runner's kernel: ipykernel, stopping its channel threads before it exits.
+"""The report runner's kernel: ipykernel, stopping its channel threads before it exits,
+and the run's kernel server, which forks those kernels warm (docs/reports.md, "How
+kernels are started", has the why and the measurements).
 
-The runner starts each notebook's kernel as ``python -m tcsexam_lib.reports.kernel_launch``
-in place of ipykernel's ``ipykernel_launcher`` (see
-:meth:`.kernel_client.ReportKernelManager.format_kernel_cmd`). It is ipykernel's own
-application with one change, to how it ends.
+**Shutdown.** ipykernel (7.4 and earlier) leaves the end of a kernel to the interpreter's
+exit handlers, the first of which stops the IOPub thread while the control thread may
+still write into it: the kernel then hangs, logs ``ZMQError``, or libzmq aborts it.
+Here the control and shell-channel threads are stopped and joined when the main loop
+ends (:func:`stop_channel_threads`), before the exit handlers run.
 
-**Why.** A kernel asked to shut down answers on its control thread, then stops its main
-loop; the control thread still flushes stdout and stderr through the IOPub thread. Once
-the main loop has ended, ipykernel (7.4 and earlier) leaves the rest to the interpreter's
-exit handlers, and the first of them stops the IOPub thread and closes its pipes, with the
-control thread possibly still writing into them. Depending on the moment, the control
-thread then blocks for good on a pipe nobody reads (the kernel hangs until its manager
-terminates it, 2.5 s later: about 1 kernel in 20 on a busy machine), raises
-``ZMQError: Socket operation on non-socket``, or libzmq aborts the process with
-``Assertion failed: pfd.revents & POLLIN (src/signaler.cpp)`` (a socket used by one thread
-while another closes it). The report runner saw all three.
+**Interrupts reach running code only.** With ``interrupt_mode`` ``message`` (the
+kernelspec, :mod:`.kernelspec`), the kernel signals itself only while a cell's code
+(IPython's ``run_code``) or a widget's callback runs (:class:`RunningCode`); an
+interrupt at any other moment (jupyter_client sends one before every shutdown) is
+answered and ignored.
 
-**The change.** When the main loop ends, the control and shell-channel threads are
-stopped and joined, while the IOPub thread still runs; only then do the exit handlers
-run, with no other thread left writing. Everything else (options, configuration, the
-working folder left out of ``sys.path`` while ipykernel loads) is ipykernel's.
+**What it relies on.** ``IPKernelApp.control_thread`` and ``shell_channel_thread``, the
+kernel's ``shell_handlers`` and its shell's ``run_code``: :func:`check_ipykernel` and
+:func:`track_user_code` warn (in the kernel log) when any is gone or ipykernel is
+untested (:data:`TESTED_IPYKERNEL`).
 
-**Interrupts reach running code only.** jupyter_client interrupts every kernel before it
-shuts it down (papermill run directly, JupyterLab). Sent as a signal, that interrupt
-lands in whatever request the kernel is handling at that moment: papermill asks for the
-kernel's info just before the shutdown, and about 1 direct run in 30 logged
-``KeyboardInterrupt caught in kernel`` from that request. The environment's kernelspec
-(:mod:`.kernelspec`) therefore asks for interrupts as messages (``interrupt_mode``
-``message``), and this kernel signals itself, as ipykernel does, only while code of the
-notebook runs: a cell's code (IPython's ``run_code``, the one place that turns a
-``KeyboardInterrupt`` into the cell's error) or a widget's callback
-(:data:`USER_CODE_REQUESTS`); at any other moment it answers the interrupt and does
-nothing (:class:`RunningCode`). The narrow window matters: a signal that lands while
-ipykernel handles the request *around* a cell (an interrupt sent just as a cell starts)
-is caught by ipykernel, which then sends no reply for that cell, and the client waits
-until its timeout (measured on 2026-12-03, two busy cores, an interrupt sent just before
-each of 120 cells: with the whole request counted, 22 cells got no reply; with
-``run_code`` only, none; ``tests/reports/test_kernelspec.py`` repeats it).
-
-**What it relies on.** ``IPKernelApp.control_thread`` and ``shell_channel_thread``, not
-a public API: ipykernel's own ``IPKernelApp.close()`` stops the IOPub thread *first*,
-the order that causes the race, so it cannot be called instead; the kernel's
-``shell_handlers`` (the handler of each shell request) and its shell's ``run_code``.
-When the kernel starts, :func:`check_ipykernel` (the threads) and
-:func:`track_user_code` (the handlers and ``run_code``) warn (on stderr, so in the run
-set's kernel log, naming ipykernel's version and what is gone) when any is gone (that
-fix is then off), and :func:`check_ipykernel` when ipykernel is not a version the kit
-was tested with (:data:`TESTED_IPYKERNEL`).
+**Forked warm.** ``--serve ADDRESS`` runs :func:`serve`, the run's kernel server: it
+imports :data:`WARM_MODULES` once and forks each notebook's kernel, which then starts as
+any other (:func:`main`), in a process, session, folder and environment of its own.
 """
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import sys
 from collections.abc import Callable
@@ -324,9 +300,178 @@ def main() -> None:
     _report_kernel_app().launch_instance()
 
 
+#: What a kernel server imports once, before it forks a kernel for each notebook: what
+#: the notebooks import, and what ipykernel imports as a kernel starts.
+WARM_MODULES = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.debugger", "psutil",
+                "IPython.core.completerlib", "IPython.extensions.storemagic", "sqlite3",
+                "tornado.platform.asyncio", "matplotlib_inline.backend_inline",
+                "matplotlib.pyplot", "pandas", "tcsexam_lib.views")  # fmt: skip
+
+
+def serve(address: str) -> None:
+    """The run's kernel server (``--serve ADDRESS``): returns only in a forked kernel.
+
+    It listens on the Unix socket ``address``, imports :data:`WARM_MODULES`, then for
+    each request (a kernel command starting as its own, its environment, working folder,
+    stdout and stderr) forks a kernel, which answers ``pid N``; the server answers ``exit
+    N`` when it ends, and kills it when the requester goes. It ends, killing its kernels,
+    when its stdin (a pipe from the runner) closes: also when the runner is killed.
+    """
+    import importlib
+    import os
+    import select
+    import signal
+    import socket
+
+    listener = socket.socket(socket.AF_UNIX)
+    listener.bind(address)
+    listener.listen(64)  # requests wait here while the imports run
+    os.environ.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")  # as ipykernel
+    for name in WARM_MODULES:
+        importlib.import_module(name)
+    prefix = sys.orig_argv[: sys.orig_argv.index("--serve")]
+    wake, woken = socket.socketpair()
+    woken.setblocking(False)
+    signal.set_wakeup_fd(woken.fileno())
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    kernels: dict[socket.socket, int] = {}
+    while True:
+        ready = select.select([listener, wake, 0, *kernels], [], [])[0]
+        if 0 in ready and not os.read(0, 512):
+            _kill(*kernels.values())
+            os._exit(0)
+        if wake in ready:
+            wake.recv(512)
+            _reap(kernels)
+        for conn in [c for c in ready if c in kernels]:
+            if not conn.recv(1):  # the requester went: its kernel goes too
+                _kill(kernels.pop(conn))
+                conn.close()
+        if listener in ready:
+            conn = listener.accept()[0]
+            request, fds = _request(conn, prefix)
+            if request:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                if (pid := os.fork()) == 0:
+                    for held in (listener, wake, woken, *kernels):
+                        held.close()
+                    return _become_kernel(conn, fds, request["env"], request["cwd"],
+                                          request["argv"][len(prefix) :])  # fmt: skip
+                kernels[conn] = pid
+            else:
+                conn.close()
+            for fd in fds:
+                os.close(fd)
+
+
+def _request(conn: Any, prefix: list[str]) -> tuple[dict[str, Any], list[int]]:
+    """A request read from ``conn`` and its two file descriptors; ``{}`` for a request
+    refused (answered ``cold: why``) or broken."""
+    import json
+    import socket
+
+    fds: list[int] = []
+    try:
+        head, fds, _, _ = socket.recv_fds(conn, 8, 2)
+        request = json.loads(_receive(conn, int.from_bytes(head, "big")))
+        if request["argv"][: len(prefix)] == prefix and len(fds) == 2:
+            return request, fds
+        conn.sendall(f"cold: not the server's command {prefix}\n".encode())
+    except (OSError, ValueError, KeyError, TypeError):  # a requester gone, or not the kit's
+        pass
+    return {}, fds
+
+
+def _kill(*pids: int) -> None:
+    import os
+    import signal
+
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            os.killpg(pid, signal.SIGKILL)
+
+
+def _receive(conn: Any, size: int) -> bytes:
+    data = b""
+    while len(data) < size and (chunk := conn.recv(size - len(data))):
+        data += chunk
+    return data
+
+
+def _reap(kernels: dict[Any, int]) -> None:
+    """Send each ended kernel's exit code (as ``Popen.returncode``) to its requester."""
+    import os
+
+    by_pid = {pid: conn for conn, pid in kernels.items()}
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        if (conn := by_pid.get(pid)) is not None:
+            del kernels[conn]
+            with contextlib.suppress(OSError):
+                conn.sendall(f"exit {os.waitstatus_to_exitcode(status)}\n".encode())
+            conn.close()
+
+
+def _become_kernel(conn: Any, fds: list[int], env: dict[str, str], cwd: str,
+                   args: list[str]) -> None:  # fmt: skip
+    """In the forked child: the kernel's session, stdio, folder, environment and seeds."""
+    import os
+    import random
+    import signal
+
+    signal.set_wakeup_fd(-1)
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    os.setsid()  # a process group of its own, as jupyter_client starts kernels
+    fds.append(os.open(os.devnull, os.O_RDONLY))
+    os.dup2(fds[2], 0)
+    os.dup2(fds[0], 1)
+    os.dup2(fds[1], 2)
+    for fd in fds:
+        os.close(fd)
+    os.chdir(cwd)
+    os.environ.clear()
+    os.environ.update(env, JPY_PARENT_PID=str(os.getppid()))
+    # ipykernel read JPY_PARENT_PID when the server imported it: the server is the parent
+    # its poller watches (the kernel ends within a second of it)
+    sys.argv = [__file__, *args, f"--IPKernelApp.parent_handle={os.getppid()}"]
+    random.seed()
+    if "numpy" in sys.modules:  # seeded in the server: each kernel gets its own
+        sys.modules["numpy"].random.seed()
+    conn.sendall(f"pid {os.getpid()}\n".encode())
+    conn.close()
+
+
+def exit_without_teardown() -> None:
+    """End a forked kernel as the interpreter would (its other threads joined, the exit
+    handlers run: IPython's clears the notebook's namespace), but without tearing down
+    the modules it shares with the server: that took 0.2 to 0.3 s a kernel."""
+    import atexit
+    import os
+    import threading
+
+    for thread in threading.enumerate():
+        if not thread.daemon and thread is not threading.current_thread():
+            thread.join()
+    atexit._run_exitfuncs()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
+
+
 if __name__ == "__main__":
     # As ipykernel_launcher: the working folder is left out of sys.path while ipykernel
     # loads (IPython puts it back for the notebook's code).
     if sys.path[0] == "" or Path(sys.path[0]) == Path.cwd():
         del sys.path[0]
-    main()
+    if sys.argv[1:2] != ["--serve"]:
+        main()
+    else:
+        serve(sys.argv[2])  # returns in a forked kernel, its arguments in sys.argv
+        main()
+        exit_without_teardown()

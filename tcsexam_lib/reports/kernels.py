@@ -23,7 +23,9 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -50,6 +52,67 @@ TCP_WARNING = "Kernel is running over TCP without encryption."
 RUNNER_PREFIX = "[report runner]"
 
 
+#: Set to ``off``, every kernel is started cold, through the kit's launcher.
+KERNEL_SERVER_ENV = "TCSEXAM_KERNEL_SERVER"
+
+#: How long (seconds) the runner waits for its kernel server's socket.
+SERVER_START_SECONDS = 30.0
+
+
+@contextlib.contextmanager
+def kernel_server(folder: Path) -> Iterator[tuple[str, str]]:
+    """The run's kernel server (:func:`.kernel_launch.serve`), its socket in ``folder``:
+    ``(socket, "")``, or ``("", why not)``, ``why`` empty when it is off by choice.
+
+    It starts with the ``python3`` kernelspec's command, its stdin a pipe from here: it
+    ends when the block does, or when this process dies (SIGKILL included).
+    """
+    if os.environ.get(KERNEL_SERVER_ENV, "").lower() in ("off", "0", "no"):
+        yield "", ""
+        return
+    if not sys.platform.startswith("linux"):  # macOS system libraries are not fork-safe
+        yield "", f"kernels are forked on Linux only (this is {sys.platform})"
+        return
+    import subprocess
+
+    address = folder / "kernel-server"
+    try:
+        command = [*_kernel_prefix(), "--serve", str(address)]
+        with open(folder / "kernel-server.stderr", "wb") as stderr:
+            server = subprocess.Popen(command, stdin=subprocess.PIPE, stderr=stderr,
+                                      stdout=subprocess.DEVNULL, cwd=folder,
+                                      start_new_session=True)  # fmt: skip
+    except (OSError, ValueError, KeyError) as exc:
+        yield "", f"the kernel server did not start ({exc})"
+        return
+    deadline = time.monotonic() + SERVER_START_SECONDS
+    while not address.exists() and server.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    said = (folder / "kernel-server.stderr").read_text(errors="replace").strip().splitlines()
+    why = "; ".join([f"exit code {server.poll()}", *said[-1:]])  # its last words
+    try:
+        yield (str(address), "") if address.exists() else ("", f"the kernel server did not "
+                                                           f"start ({why})")  # fmt: skip
+    finally:
+        server.stdin.close()  # type: ignore[union-attr]
+        try:
+            server.wait(SERVER_START_SECONDS)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+def _kernel_prefix() -> list[str]:
+    """The ``python3`` kernelspec's command up to the kit's launcher, when it is this Python."""
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    from .kernelspec import KIT_LAUNCHER, with_launcher
+
+    argv = with_launcher(KernelSpecManager().get_kernel_spec("python3").argv)
+    if os.path.abspath(argv[0]) != os.path.abspath(sys.executable) or KIT_LAUNCHER not in argv:
+        raise ValueError(f"the python3 kernelspec is not the kit's: {argv}")
+    return argv[: argv.index(KIT_LAUNCHER) + 1]
+
+
 def _fits_sockets(folder: str) -> bool:
     return len(os.fsencode(folder)) + KERNEL_NAME_ROOM <= SOCKET_PATH_MAX
 
@@ -69,10 +132,7 @@ def private_runtime_folder() -> Iterator[Path]:
     >>> folder.exists()
     False
     """
-    base = tempfile.gettempdir()
-    if not _fits_sockets(os.path.join(base, RUNTIME_PREFIX + "x" * 8)) and os.path.isdir("/tmp"):
-        base = "/tmp"
-    folder = Path(tempfile.mkdtemp(prefix=RUNTIME_PREFIX, dir=base))  # mode 0700
+    folder = Path(tempfile.mkdtemp(prefix=RUNTIME_PREFIX, dir=_base()))  # mode 0700
     try:
         yield folder
     finally:
@@ -109,10 +169,15 @@ def expected_kernel_log_header() -> str:
     A run set whose pages are all reused from the store starts no kernel; its log still
     says how its kernels would have been reached, as a run that made them does.
     """
+    return kernel_log_header(*kernel_transport(Path(_base()) / (RUNTIME_PREFIX + "x" * 8)))
+
+
+def _base() -> str:
+    """Where private folders are made: ``$TMPDIR``, or ``/tmp`` when that is too long."""
     base = tempfile.gettempdir()
     if not _fits_sockets(os.path.join(base, RUNTIME_PREFIX + "x" * 8)) and os.path.isdir("/tmp"):
-        base = "/tmp"
-    return kernel_log_header(*kernel_transport(Path(base) / (RUNTIME_PREFIX + "x" * 8)))
+        return "/tmp"
+    return base
 
 
 def kernel_log_header(transport: str, why_tcp: str = "") -> str:

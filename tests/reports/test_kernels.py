@@ -250,7 +250,10 @@ def test_a_kernel_that_never_starts_fails_its_notebook_after_bounded_starts(
 
 
 def test_a_worker_that_dies_reports_its_notebook_failed_and_the_others_finish(tmp_path):
-    kill_worker = "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)"
+    kill_worker = (  # the worker's pid names the kernel's connection file: k<pid>-<n>.json
+        "import os, signal\nfrom ipykernel.connect import get_connection_file\n"
+        "os.kill(int(os.path.basename(get_connection_file())[1:].split('-')[0]), signal.SIGKILL)"
+    )
     jobs = [_job(tmp_path, "killer", kill_worker), _job(tmp_path, "fine", 'print("ran")')]
     (killer, fine), said, log = _run(jobs, workers=1)
     assert fine.ok, fine.error
