@@ -17,6 +17,7 @@ from ..number_format import MEAN, RAW, TEXT, Z
 from ..scoring.index_document import IndexDocument, as_index_document
 from ..scoring.solver_document import SolverDocument, as_solver_document
 from .charts import OKABE_ITO, describe, label_simulated, new_axes
+from .notebook import Note
 from .tables import Cell
 
 #: Solver-score outputs as the views take them: the documents, or their parsed JSON.
@@ -272,18 +273,23 @@ def plot_z_histogram(outputs: Outputs, ax: Any = None):
     >>> out = {"task": "t", "instances": [{"z": 0.0}, {"z": 1.5}, {"z": None}, {"z": 1e9}]}
     >>> plot_z_histogram([out]).axes[0].get_title()
     'z of 3 valid values (1 beyond ±5 drawn at the edge; 1 completed failure without z)'
+    >>> plot_z_histogram([{"task": "t", "instances": [{"z": None}, {"z": None}]}])
+    Nothing to draw: no valid candidate value has a z (2 completed failures, scored 0).
     """
     from matplotlib.ticker import MaxNLocator
 
-    fig, ax = new_axes(ax)
     z = [row.z for out in _documents(outputs) for row in out.rows]
     values = [value for value in z if value is not None]
     failures = len(z) - len(values)
+    if not values:  # a sentence, not an empty chart
+        plural = "" if failures == 1 else "s"
+        return Note(f"Nothing to draw: no valid candidate value has a z ({failures} completed "
+                    f"failure{plural}, scored 0).")  # fmt: skip
+    fig, ax = new_axes(ax)
     limit = Z_DISPLAY_LIMIT
     beyond = sum(1 for z in values if abs(z) > limit)
-    if values:
-        shown = [min(max(z, -limit), limit) for z in values]
-        ax.hist(shown, bins=[limit * (k / 20 - 1) for k in range(41)], color=OKABE_ITO[0])
+    shown = [min(max(z, -limit), limit) for z in values]
+    ax.hist(shown, bins=[limit * (k / 20 - 1) for k in range(41)], color=OKABE_ITO[0])
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # counts: no tick at 0.5
     ax.axvline(0.0, color="black", linewidth=1)
     ax.set_xlim(-limit, limit)
