@@ -94,38 +94,25 @@ CI_METHODS = (*_METHODS[1:], METHOD_NONE)
 
 @dataclass(frozen=True)
 class Moments:
-    """Per row (model or pair) and track: the moments the intervals and tests use.
+    """Per model and track: the moments the intervals use.
 
-    Arrays of shape ``(rows, 4)`` (tracks in P, S, C, O order); ``n`` has shape ``(4,)``.
-    ``sd`` and ``df`` are NaN for a track with fewer than two tasks; ``k3`` (the unbiased
-    third cumulant) is 0 with fewer than three.
+    Arrays of shape ``(models, 4)`` (tracks in P, S, C, O order); ``n`` has shape ``(4,)``.
+    ``sd`` and ``df`` are NaN for a track with fewer than two tasks; ``skewness`` (the
+    adjusted sample skewness) is 0 with fewer than three.
     """
 
     n: np.ndarray
     mean: np.ndarray
     sd: np.ndarray
-    k3: np.ndarray
     df: np.ndarray
     skewness: np.ndarray
 
 
-def track_moments(
-    values: Sequence[np.ndarray], *, tasks_first: bool = False, moment_df: bool = True
-) -> Moments:
-    """Means, standard deviations, third cumulants and degrees of freedom per track.
+def track_moments(values: Sequence[np.ndarray]) -> Moments:
+    """Means, standard deviations, degrees of freedom and skewness per track.
 
-    Parameters
-    ----------
-    values : sequence of arrays
-        One array per track in :data:`~tcsexam_lib.vocab.TRACKS` order, shape
-        ``(rows, n_t)``: a row per model (or pair of models), a column per task.
-    tasks_first : bool
-        The arrays are ``(n_t, rows)`` instead (the pairs' layout: a sum over a few
-        tasks is then a few additions of long rows, much faster than many short sums).
-    moment_df : bool
-        ``df`` from the fourth moment (:func:`moment_degrees_of_freedom`, what the track
-        intervals use); ``False``: ``n_t - 1`` (what the paired tests use; the fourth
-        moment is not computed).
+    ``values``: one array per track in :data:`~tcsexam_lib.vocab.TRACKS` order, shape
+    ``(models, n_t)``; ``df`` is :func:`moment_degrees_of_freedom`.
 
     Examples
     --------
@@ -135,34 +122,29 @@ def track_moments(
     >>> m.sd.round(4).tolist(), m.df.tolist(), m.n.tolist()
     ([[0.5774, 0.1414, 0.0, nan]], [[3.0, 1.0, 2.0, nan]], [4, 2, 3, 1])
     """
-    axis = 0 if tasks_first else -1
-    n = np.array([v.shape[axis] for v in values])
-    columns = [_moments_of(v, axis, moment_df) for v in values]
-    mean, sd, k3, df, skewness = (np.stack([c[k] for c in columns], axis=-1) for k in range(5))
-    return Moments(n=n, mean=mean, sd=sd, k3=k3, df=df, skewness=skewness)
+    n = np.array([v.shape[-1] for v in values])
+    columns = [_moments_of(v) for v in values]
+    mean, sd, df, skewness = (np.stack([c[k] for c in columns], axis=-1) for k in range(4))
+    return Moments(n=n, mean=mean, sd=sd, df=df, skewness=skewness)
 
 
-def _moments_of(v: np.ndarray, axis: int, moment_df: bool) -> tuple[np.ndarray, ...]:
-    n = v.shape[axis]
-    mean = v.mean(axis=axis)
-    nan = np.full(mean.shape, np.nan)
+def _moments_of(v: np.ndarray) -> tuple[np.ndarray, ...]:
+    n = v.shape[-1]
+    mean = v.mean(axis=-1)
+    nan, zero = np.full(mean.shape, np.nan), np.zeros(mean.shape)
     if n < 2:
-        return mean, nan, np.zeros(mean.shape), nan, np.zeros(mean.shape)
-    centred = v - np.expand_dims(mean, axis)
+        return mean, nan, nan, zero
+    centred = v - mean[..., None]
     squares = centred * centred
-    m2 = squares.mean(axis=axis)
+    m2 = squares.mean(axis=-1)
     sd = np.sqrt(m2 * n / (n - 1))
-    if moment_df:
-        df = moment_degrees_of_freedom(m2, (squares * squares).mean(axis=axis), n)
-    else:
-        df = np.full(mean.shape, n - 1.0)
+    df = moment_degrees_of_freedom(m2, (squares * squares).mean(axis=-1), n)
     if n < 3:
-        return mean, sd, np.zeros(mean.shape), df, np.zeros(mean.shape)
-    m3 = (squares * centred).mean(axis=axis)
-    k3 = m3 * n * n / ((n - 1) * (n - 2))
+        return mean, sd, df, zero
+    m3 = (squares * centred).mean(axis=-1)
     with np.errstate(divide="ignore", invalid="ignore"):
         skewness = np.where(m2 > 0, m3 / m2**1.5 * np.sqrt(n * (n - 1)) / (n - 2), 0.0)
-    return mean, sd, k3, df, skewness
+    return mean, sd, df, skewness
 
 
 def moment_degrees_of_freedom(m2: np.ndarray, m4: np.ndarray, n: int) -> np.ndarray:

@@ -32,29 +32,20 @@ _BLOCK_ELEMENTS = 1 << 22
 _RELATIVE_TIE = 1e-9
 
 
-def pattern_count(widths: Sequence[int]) -> int:
-    """How many sums the exact count enumerates: the product of the factors' widths.
+def pattern_count(n_tasks: Sequence[int], pass_fail: Sequence[bool]) -> float:
+    """How many sums the exact count enumerates: a pass/fail track is one factor of
+    ``n + 1`` sums, any other task one of two.
 
     Examples
     --------
-    >>> pattern_count(factor_widths([5, 5, 5, 5], [True, False, False, True]))
-    36864
+    >>> pattern_count([5, 5, 5, 5], [True, False, False, True])
+    36864.0
     """
-    return int(np.prod([float(w) for w in widths]))
-
-
-def factor_widths(n_tasks: Sequence[int], pass_fail: Sequence[bool]) -> list[int]:
-    """A pass/fail track is one factor of ``n + 1`` sums; any other task one of two.
-
-    Examples
-    --------
-    >>> factor_widths([2, 3], [True, False])
-    [3, 2, 2, 2]
-    """
-    widths = []
-    for n, merged in zip(n_tasks, pass_fail, strict=True):
-        widths.extend([n + 1] if merged else [2] * n)
-    return widths
+    return float(
+        np.prod(
+            [n + 1.0 if merged else 2.0**n for n, merged in zip(n_tasks, pass_fail, strict=True)]
+        )
+    )
 
 
 def sign_flip_p(
@@ -89,7 +80,7 @@ def sign_flip_p(
     # in units of the row's largest sum, less the rounding a sum of parts may carry
     threshold = observed[tested] / scale[tested] - _RELATIVE_TIE
     p, exact = np.ones(len(observed)), np.ones(len(observed), dtype=bool)
-    patterns = pattern_count(factor_widths(n_tasks, pass_fail))
+    patterns = pattern_count(n_tasks, pass_fail)
     if patterns <= EXACT_LIMIT:
         parts = [q[tested] / scale[tested, None] for q in parts]
         p[tested] = 2.0 * _exact_share(parts, pass_fail, threshold, patterns)

@@ -1,8 +1,8 @@
 """Hall's (1992) skewness correction of a studentised estimate, used only to lengthen.
 
 With ``T = (estimate - theta) / se`` and ``A`` the standardised third cumulant of the
-estimate (``G1 / sqrt(n)`` for the mean of ``n`` values; ``sum_t W_t^3 k3_t / n_t^2 /
-se^3`` for a stratified mean), Hall's transformation
+estimate (``G1 / sqrt(n)`` for the mean of ``n`` values: a construction track's
+interval), Hall's transformation
 
     ``g(T) = T + A T^2 / 3 + A^2 T^3 / 27 + A / 6``
 
