@@ -28,22 +28,22 @@ tail):
 - **other tracks in [0, 1]** (solver; theorem and conjecture with fractional task
   means): the Wilson score interval with quantile ``q`` at the effective sample size
   ``n* = p (1 - p) / se^2`` (Korn & Graubard 1998; ``n* = n_t`` when the task means
-  have no spread or ``p`` is 0 or 1), never more than :data:`WILSON_MAX_RATIO` ``n_t``.
-  It respects the bounds, reaches further towards the middle than towards a bound, and
-  never has width 0. The cap: scores near a bound (a solver model that fails one task in
-  ten) often show no failure among a few tasks, and their spread then gives an ``n*`` of
-  hundreds, a Wald interval that cannot see the failures it did not draw;
+  have no spread or ``p`` is 0 or 1), each end reaching at least as far as a share
+  :func:`undrawn_share` of the tasks at the far bound would take the mean. It respects the
+  bounds and never has width 0. The reach: scores near a bound (near-binary solver scores,
+  a model that fails one task in ten) often show no failure among a few tasks, and their
+  spread alone gives a Wald interval that cannot see the failures it did not draw;
 - **construction** (``[0, inf)``, often zero-inflated and heavy-tailed): the t-interval
   ``mean -+ q se`` lengthened on the side of the sample's skewness by Hall's (1992)
   transformation, used one way only (:mod:`.skewness`): with ``A = G / sqrt(n_t)``,
-  ``G`` the adjusted sample skewness ``G1`` but at least the coefficient of variation
-  ``s_t / mean``, the long side reaches ``-g^-1(-q)`` standard errors with ``|A|`` capped
-  where that reach is largest (about ``4 q``). The short side is not shortened: a sample
-  of a few rewards that holds one zero looks skewed to the left although the rewards are
-  skewed to the right. The floor on ``G``: rewards ``>= 0`` whose spread is comparable
-  with their mean have a long right tail (a gamma distribution of that mean and spread
-  has twice that skewness, a log-normal more), and a few tasks that missed the rare
-  large rewards under-state it. Rewards all equal to ``c`` have
+  ``G`` the adjusted sample skewness ``G1`` but at least twice the coefficient of
+  variation ``s_t / mean``, the long side reaches ``-g^-1(-q)`` standard errors with
+  ``|A|`` capped where that reach is largest (about ``4 q``). The short side is not
+  shortened: a sample of a few rewards that holds one zero looks skewed to the left
+  although the rewards are skewed to the right. The floor on ``G``: rewards ``>= 0`` whose
+  spread is comparable with their mean have a long right tail (a gamma distribution of
+  that mean and spread has twice that skewness, a log-normal more), and a few tasks that
+  missed the rare large rewards under-state it. Rewards all equal to ``c`` have
   no spread to go on: the Wilson interval of ``c / U`` out of ``n_t`` with ``U = max(1,
   c)`` (it assumes rewards of at most ``max(1, c)``, 1 being the reference level);
 - a construction track of one task has no interval; reported intervals are clipped to
@@ -71,9 +71,6 @@ from ..formulas import WEIGHT_VECTOR
 from ..vocab import TRACKS
 from .skewness import one_sided_interval
 
-#: The effective sample size of a Wilson interval is at most this many times ``n_t``
-#: (chosen on the calibration's development seed: see docs/uncertainty.md).
-WILSON_MAX_RATIO = 8.0
 #: The values a track mean can take; reported intervals are clipped to them.
 TRACK_RANGES = {
     "theorem": (0.0, 1.0),
@@ -267,8 +264,10 @@ def track_intervals(values: Sequence[np.ndarray], moments: Moments, level: float
             with np.errstate(divide="ignore", invalid="ignore"):
                 n_eff = mean * (1.0 - mean) / (se * se)
             n_eff = np.where(flat | (mean <= 0) | (mean >= 1), n, n_eff)
-            n_eff = np.minimum(n_eff, WILSON_MAX_RATIO * n)
             low[:, k], high[:, k] = wilson_interval(mean, n_eff, q)
+            share = undrawn_share(n, alpha)
+            low[:, k] = np.minimum(low[:, k], mean * (1.0 - share))
+            high[:, k] = np.maximum(high[:, k], mean + share * (1.0 - mean))
             method[:, k] = _METHODS.index(METHOD_WILSON)
             if binary.any():
                 low[binary, k], high[binary, k] = clopper_pearson(
@@ -278,7 +277,7 @@ def track_intervals(values: Sequence[np.ndarray], moments: Moments, level: float
             continue
         with np.errstate(divide="ignore", invalid="ignore"):
             variation = np.where(mean > 0, sd / mean, 0.0)  # rewards >= 0: skewed right
-        skew = np.maximum(moments.skewness[:, k], variation) / np.sqrt(n)
+        skew = np.maximum(moments.skewness[:, k], 2.0 * variation) / np.sqrt(n)  # gamma's
         low[:, k], high[:, k] = one_sided_interval(mean, se, skew, q)
         method[:, k] = _METHODS.index(METHOD_HALL)
         if flat.any():
@@ -287,6 +286,18 @@ def track_intervals(values: Sequence[np.ndarray], moments: Moments, level: float
             low[flat, k], high[flat, k] = w_low * bound, w_high * bound
             method[flat, k] = _METHODS.index(METHOD_WILSON_BOUND)
     return TrackIntervals(low=low, high=high, quantile=quantile, df=df, method=method)
+
+
+def undrawn_share(n: int, alpha: float) -> float:
+    """The largest share of tasks that ``n`` tasks all miss with probability ``alpha / 2``:
+    ``1 - (alpha/2)^(1/n)`` (the exact rule of three; Clopper–Pearson's upper end at 0).
+
+    Examples
+    --------
+    >>> round(undrawn_share(5, 0.05), 4), round(undrawn_share(160, 0.05), 4)
+    (0.5218, 0.0228)
+    """
+    return 1.0 - (alpha / 2.0) ** (1.0 / n)
 
 
 def clopper_pearson(k: np.ndarray, n: int, alpha: float) -> tuple[np.ndarray, np.ndarray]:
@@ -357,7 +368,7 @@ def index_interval(
     >>> index = np.array([30 * 0.6 + 30 * 0.4 + 30 * 1.0])
     >>> low, high, _, _ = index_interval(index, tracks, m, 0.95)
     >>> round(float(low[0]), 2), round(float(high[0]), 2)
-    (46.49, 71.58)
+    (46.39, 72.83)
     """
     weights = np.asarray(WEIGHT_VECTOR, dtype=float)
     sides = np.stack([moments.mean - tracks.low, tracks.high - moments.mean])  # (2, M, 4)

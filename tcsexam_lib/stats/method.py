@@ -12,7 +12,8 @@ METHOD = {
     "name": "track intervals: clopper-pearson (0/1 tracks), wilson with effective n (other "
     "[0, 1] tracks), t lengthened on the side of the skewness by hall's transformation "
     "(construction), wilson (no spread); index interval: mover-welch; pairs: fisher's sign-flip "
-    "randomisation test (exact count, saddlepoint beyond 2^22 patterns); holm",
+    "randomisation test (exact count; beyond 2^22 patterns a grid count, a saddlepoint where "
+    "p > 0.5); holm",
     "model": "tasks are sampled within tracks; attempts are noise inside a task mean and are "
     "not resampled; index = sum_t W_t * mean_t with W = 30, 30, 30, 10 points",
     "resamples": "no figure is computed by resampling (every interval and test is analytic), "
@@ -25,10 +26,13 @@ METHOD = {
     "attempts a binomial has the largest variance a mean in [0, 1] can have); all equal "
     "otherwise: Wilson interval of c/U out of n_t with q (U = 1; construction U = max(1, c)); "
     "other means in [0, 1]: Wilson interval with q at the effective sample size n* = p(1 - p) "
-    "/ se^2, at most 8 n_t (n_t when p is 0 or 1); construction: mean -+ q se, the side of "
+    "/ se^2, each end at least as far as a share r = 1 - (alpha/2)^(1/n_t) of the tasks at the "
+    "far bound would take the mean (the exact rule of three: a share n_t tasks all miss with "
+    "probability alpha/2); construction: mean -+ q se, the side of "
     "the sample's skewness lengthened to -g^-1(-q) standard errors, g Hall's (1992) "
-    "transformation with A = G/sqrt(n_t) (G the adjusted sample skewness G1 but at least the "
-    "coefficient of variation s_t / mean: rewards >= 0 are skewed right), |A| capped where "
+    "transformation with A = G/sqrt(n_t) (G the adjusted sample skewness G1 but at least twice "
+    "the coefficient of variation s_t / mean, a gamma's skewness: rewards >= 0 are skewed "
+    "right), |A| capped where "
     "that reach is largest (about 4q standard errors); the other side is not shortened; "
     "clipped to the track's range ([0, 1]; construction [0, inf)); ci_method names the rule",
     "index_ci": "MOVER-Welch: per side, each track's half-width on that side divided by the "
@@ -52,8 +56,11 @@ METHOD = {
     "equal expected indexes); never below 2/2^k for k tasks that differ; does not depend on "
     "the level; counted exactly (meet in the middle, a pass/fail track merged into a "
     "binomial) while the patterns number at most 2^22, else for a pair with at most 22 "
-    "tasks that differ; beyond, the Lugannani-Rice saddlepoint approximation of the same "
-    "tail (0.6 to 3.5 times the exact tail at Holm's first steps, docs/uncertainty.md)",
+    "tasks that differ; beyond, counted on a grid of about 1/8192 of the parts' sum with the "
+    "rounding added to the distance, never below the exact tail (at most 1.3 times it at "
+    "Holm's first steps, 3.5 times for near-binary parts, docs/uncertainty.md), where the "
+    "Lugannani-Rice saddlepoint approximation of the same tail gives p <= 0.5, else that "
+    "approximation",
     "p_holm": "Holm step-down adjustment over all pairs; significant (shown to differ): "
     "p_holm <= 1 - level; otherwise not shown to differ, which is not the same as equal",
     "mdd": "about the difference in favour of model_a that Holm's strictest step would show "

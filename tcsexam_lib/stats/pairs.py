@@ -47,7 +47,8 @@ class PairTests:
     """One entry per pair, in rank order (``a`` ranked at or above ``b``; arrays ``(P,)``).
 
     ``first``/``second`` are model rows; NaN where no test can be made. ``exact``: the
-    p-value is an exact count (else the saddlepoint approximation).
+    p-value is an exact count (else a grid count, never below it, or the saddlepoint
+    approximation where p > 0.5).
     """
 
     first: np.ndarray

@@ -9,9 +9,11 @@ shape, and never below ``2 / 2^k`` for ``k`` tasks that differ (docs/uncertainty
 
 The count is exact (:func:`_exact_tail`, a meet-in-the-middle count) while the sign
 patterns, with the tasks of a pass/fail track merged into a binomial, number at most
-:data:`EXACT_LIMIT`; above that, the Lugannani–Rice saddlepoint approximation of the
-same distribution (:func:`_saddlepoint_tail`), whose accuracy against exact counts is
-tested (tests/stats/test_signflip.py).
+:data:`EXACT_LIMIT`. Above that, the Lugannani–Rice saddlepoint approximation of the
+same distribution (:func:`_saddlepoint_tail`) finds the pairs that could be near a
+verdict (p at most :data:`GRID_BELOW`), and those are counted on a grid
+(:func:`_grid_tail`): parts rounded to ``1 / GRID_STEPS`` of their sum, the rounding
+added to the distance to reach, so the count is never below the exact one.
 """
 
 from __future__ import annotations
@@ -26,6 +28,10 @@ from ..formulas import phi
 
 #: The most sign patterns (pass/fail tracks merged) counted exactly.
 EXACT_LIMIT = 2**22
+#: Above the exact limit, pairs whose saddlepoint p is at most this are counted on a grid.
+GRID_BELOW = 0.5
+#: The grid: a pair's parts in units of ``1 / GRID_STEPS`` of their sum.
+GRID_STEPS = 1 << 13
 #: Elements of the largest array one block of pairs may build (bounds the memory).
 _BLOCK_ELEMENTS = 1 << 22
 #: Sums closer than this share of the sum of ``|c|`` count as equal (rounding).
@@ -53,24 +59,22 @@ def sign_flip_p(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Two-sided sign-flip p-value of each row's sum of parts, and whether it is exact.
 
-        Parameters
-        ----------
-        parts : sequence of arrays
-            Per track, the parts ``W_t / n_t * d`` of each pair, shape ``(pairs, n_t)``.
-        pass_fail : sequence of bool
-            Per track, whether every part is 0 or ``+-W_t / n_t`` (0/1 task means): such a
-            track is counted as one binomial.
+    Parameters
+    ----------
+    parts : sequence of arrays
+        Per track, the parts ``W_t / n_t * d`` of each pair, shape ``(pairs, n_t)``.
+    pass_fail : sequence of bool
+        Per track, whether every part is 0 or ``+-W_t / n_t`` (0/1 task means): such a
+        track is counted as one binomial.
 
-        Examples
-        --------
-        A constant lead on five tasks: only the two patterns with one sign reach it.
+    Examples
+    --------
+    A constant lead on five tasks: only the two patterns with one sign reach it.
 
-        >>> import numpy as np
-
-    from ..formulas import phi
-        >>> lead = [np.zeros((1, 5)), np.full((1, 5), 0.06), np.zeros((1, 5)), np.zeros((1, 5))]
-        >>> sign_flip_p(lead, [True, False, False, True])
-        (array([0.0625]), array([ True]))
+    >>> import numpy as np
+    >>> lead = [np.zeros((1, 5)), np.full((1, 5), 0.06), np.zeros((1, 5)), np.zeros((1, 5))]
+    >>> sign_flip_p(lead, [True, False, False, True])
+    (array([0.0625]), array([ True]))
     """
     n_tasks = [p.shape[1] for p in parts]
     magnitude = np.abs(np.concatenate(parts, axis=1))
@@ -96,6 +100,8 @@ def sign_flip_p(
             tail[rows] = _exact_share([differing], [False], threshold[rows], 2**size)
         else:
             tail[rows] = _saddlepoint_tail(magnitude[rows], threshold[rows])
+            near = rows[2.0 * tail[rows] <= GRID_BELOW]
+            tail[near] = _grid_tail(magnitude[near], threshold[near])
             exact[tested[rows]] = False
     p[tested] = np.maximum(2.0 * tail, np.exp2(1.0 - k))
     return np.minimum(p, 1.0), exact
@@ -176,6 +182,30 @@ def _binomials(n: int) -> np.ndarray:
 def _signs(g: int) -> np.ndarray:
     """The ``2^g`` sign patterns of ``g`` tasks, one a column, ``(g, 2^g)``."""
     return 1.0 - 2.0 * ((np.arange(2**g)[None, :] >> np.arange(g)[:, None]) & 1)
+
+
+def _grid_tail(magnitude: np.ndarray, threshold: np.ndarray) -> np.ndarray:
+    """``P(sum of +-magnitude >= threshold)``, never below the exact share: each row's
+    parts (summing to 1) rounded to whole steps of about ``1 / GRID_STEPS`` (the largest
+    parts exactly), the distribution of their signed sum built task by task, read from
+    ``threshold`` less the row's rounding."""
+    largest = magnitude.max(axis=1, keepdims=True)
+    unit = largest / np.maximum(np.rint(largest * GRID_STEPS), 1.0)  # the largest parts: exact
+    steps = np.rint(magnitude / unit).astype(np.int64)
+    slack = np.abs(magnitude - steps * unit).sum(axis=1)
+    start = np.ceil((threshold - slack) / unit[:, 0] - 1e-9).astype(np.int64)
+    tail = np.empty(len(steps))
+    for row, (sizes, first) in enumerate(zip(steps, start, strict=True)):
+        half = int(sizes.sum())
+        dist = np.zeros(2 * half + 1)  # the sum -half .. half at index 0 .. 2 half
+        dist[half] = 1.0
+        for size in sizes[sizes > 0]:
+            moved = np.zeros_like(dist)
+            moved[size:] += dist[:-size]
+            moved[:-size] += dist[size:]
+            dist = 0.5 * moved
+        tail[row] = dist[min(max(first + half, 0), 2 * half + 1) :].sum()
+    return np.minimum(tail, 0.5)
 
 
 def _saddlepoint_tail(magnitude: np.ndarray, threshold: np.ndarray) -> np.ndarray:

@@ -33,7 +33,7 @@ import numpy as np
 
 from ..number_format import interval, points
 from ..stats.analysis import CohortAnalysis, analyse_cohort
-from ..stats.intervals import METHOD_WILSON, WILSON_MAX_RATIO
+from ..stats.intervals import METHOD_WILSON, undrawn_share
 from ..stats.method import METHOD
 from ..stats.wording import name_list, percent
 from ..vocab import TRACK_LETTERS, TRACKS
@@ -155,32 +155,35 @@ def pairs(cohort: SimulatedCohort, n_tasks: int, level: float = 0.95) -> list[Pa
     ]
 
 
-def capped_tracks(cohort: SimulatedCohort, n_tasks: int, row: int) -> list[str]:
-    """The letters of the tracks whose Wilson interval hit the effective-n cap
-    (``n* = p (1 - p) / se^2`` at most ``WILSON_MAX_RATIO n_t``): task scores that agree so
-    closely that the interval counts them as fewer tasks, which widens it."""
-    out = analyse(cohort, n_tasks)
-    m = out.moments
-    n_star = m.mean[row] * (1 - m.mean[row]) * m.n / m.sd[row] ** 2
-    wilson = out.track_ci_methods[row] == METHOD_WILSON
-    capped = wilson & (n_star > WILSON_MAX_RATIO * m.n)
-    return [TRACK_LETTERS[track] for track, cap in zip(TRACKS, capped, strict=True) if cap]
+def reaching_tracks(
+    cohort: SimulatedCohort, n_tasks: int, row: int, level: float = 0.95
+) -> list[str]:
+    """The letters of the [0, 1] tracks with an interval end set by the undrawn share (task
+    scores that agree so closely that their spread alone would hide undrawn failures)."""
+    out = analyse(cohort, n_tasks, level)
+    mean, (low, high) = out.moments.mean[row], out.track_ci
+    share = undrawn_share(out.moments.n, 1 - level)
+    reach = np.isclose(low[row], mean * (1 - share)) | np.isclose(
+        high[row], mean + share * (1 - mean)
+    )
+    reach &= out.track_ci_methods[row] == METHOD_WILSON
+    return [TRACK_LETTERS[track] for track, r in zip(TRACKS, reach, strict=True) if r]
 
 
 def _model_lines(cohort: SimulatedCohort, n_tasks: int, level: float) -> list[str]:
     names = cohort.names
     out = analyse(cohort, n_tasks, level)
-    lines, capped = [], False
+    lines, reached = [], False
     for row in out.order:
         low, high = out.index_ci[0][row], out.index_ci[1][row]
-        cap = capped_tracks(cohort, n_tasks, row)
-        capped |= bool(cap)
+        reach = reaching_tracks(cohort, n_tasks, row, level)
+        reached |= bool(reach)
         lines.append(
             f"  {names[row]}: index {points(out.index[row])}, {percent(level)} interval "
             f"{interval(low, high)} (width {points(high - low)}; SE {points(out.index_se[row])}"
-            f"{'; n* capped: ' + ', '.join(cap) if cap else ''})"
+            f"{'; undrawn share: ' + ', '.join(reach) if reach else ''})"
         )
-    lines.append(WIDTH_NOTE + (CAP_NOTE if capped else "") + ".")
+    lines.append(WIDTH_NOTE + (REACH_NOTE if reached else "") + ".")
     return lines
 
 
@@ -189,10 +192,10 @@ WIDTH_NOTE = (
     "  Width against SE: 2 x 1.96 SE with many tasks; wider with few tasks (a t quantile),\n"
     "  on C's skewed side"
 )
-CAP_NOTE = (
-    ", and on an n* capped track: its task scores agree so closely that the\n"
-    f"  interval counts them as at most {WILSON_MAX_RATIO:g} times its tasks "
-    "(rare failures may not have been drawn)"
+REACH_NOTE = (
+    ", and on an undrawn share track: its task scores agree so closely that\n"
+    "  the interval reaches as far as a share 1 - (alpha/2)^(1/n_t) of tasks at the far bound\n"
+    "  would take it (rare failures may not have been drawn)"
 )
 
 

@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 from scipy import stats as scipy_stats
 
 from tcsexam_lib.stats.intervals import (
-    WILSON_MAX_RATIO,
     index_interval,
     moment_degrees_of_freedom,
     stratified_standard_error,
@@ -102,13 +101,19 @@ def test_track_interval_rule(case):
 
 
 @pytest.mark.parametrize(
-    "means, capped",
-    [([0.2, 0.4, 0.5, 0.3, 0.6, 0.1, 0.7, 0.45], False), ([0.91, 0.93, 0.95, 0.92, 0.94], True)],
-    ids=["spread", "near-a-bound"],
+    "means, reach",
+    [
+        ([0.0, 1.0, 0.0, 1.0, 0.6], (False, False)),
+        ([0.2, 0.4, 0.5, 0.3, 0.6, 0.1, 0.7, 0.45], (True, True)),
+        ([0.91, 0.93, 0.95, 0.92, 0.94], (True, True)),
+        ([0.2] * 39 + [0.3], (True, True)),
+    ],
+    ids=["near-binary", "spread", "near-a-bound", "many-tasks"],
 )
-def test_wilson_effective_n_uses_the_task_spread(means, capped):
-    """``n* = p (1 - p) / se^2``, at most 8 ``n_t``: five solver scores of 0.91 to 0.95
-    would give ``n* = 1,302``, a Wald interval that no failure can reach."""
+def test_wilson_effective_n_uses_the_task_spread(means, reach):
+    """``n* = p (1 - p) / se^2``, each end at least as far as the undrawn share ``r`` of
+    tasks at the far bound takes the mean: five solver scores of 0.91 to 0.95 give
+    ``n* = 1,302``, a Wald interval that no failure can reach: both ends are set by ``r``."""
     n = len(means)
     values = [np.array([[0.0, 1.0]]), np.array([means]), np.array([[1.0, 1.0]])] + [
         np.array([[0.0, 1.0]])
@@ -116,10 +121,12 @@ def test_wilson_effective_n_uses_the_task_spread(means, capped):
     out = track_intervals(values, track_moments(values), LEVEL)
     p, se = statistics.fmean(means), statistics.stdev(means) / math.sqrt(n)
     n_star = p * (1 - p) / se**2
-    assert (n_star > WILSON_MAX_RATIO * n) == capped
     q = float(out.quantile[0, 1])
     assert q == pytest.approx(scipy_stats.t.ppf(0.975, float(out.df[0, 1])))
-    expected = _oracle_wilson(p, min(n_star, WILSON_MAX_RATIO * n), q)
+    low, high = _oracle_wilson(p, n_star, q)
+    r = 1 - ((1 - LEVEL) / 2) ** (1 / n)
+    assert (p * (1 - r) < low, p + r * (1 - p) > high) == reach
+    expected = (min(low, p * (1 - r)), max(high, p + r * (1 - p)))
     assert (float(out.low[0, 1]), float(out.high[0, 1])) == pytest.approx(expected, abs=1e-12)
 
 
@@ -186,7 +193,7 @@ def test_a_model_without_a_point_has_an_index_interval():
 )
 def test_construction_lengthens_the_right_side_by_the_skewness_or_the_variation(rewards):
     """A zero among moderate rewards looks left-skewed (G1 < 0): the right side still
-    reaches as far as a skewness equal to the coefficient of variation takes it; the left
+    reaches as far as a skewness of twice the coefficient of variation takes it; the left
     side is the t side. Oracle: Hall's g solved by bisection, G from its definition."""
     n = len(rewards)
     values = [np.array([[0.0, 1.0]]), np.array([[0.3, 0.5]]), np.array([rewards])]
@@ -196,7 +203,7 @@ def test_construction_lengthens_the_right_side_by_the_skewness_or_the_variation(
     m2 = sum((x - mean) ** 2 for x in rewards) / n
     m3 = sum((x - mean) ** 3 for x in rewards) / n
     g1 = m3 / m2**1.5 * math.sqrt(n * (n - 1)) / (n - 2)
-    skew = max(g1, s / mean) / math.sqrt(n)
+    skew = max(g1, 2 * s / mean) / math.sqrt(n)
     q = scipy_stats.t.ppf(0.975, float(out.df[0, 2]))
     grid = np.linspace(0.0, skew, 2001)  # the longest reach over skewness 0 to A
 

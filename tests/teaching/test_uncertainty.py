@@ -65,20 +65,20 @@ def test_a_pair_s_interval_and_its_verdict_say_how_each_is_read(n_tasks):
 
 @pytest.mark.parametrize("n_tasks", uncertainty.TASKS_PER_TRACK)
 def test_each_width_stands_beside_its_se_and_the_cap_is_named_where_it_widens(n_tasks):
-    """Issue 41, defect 2: each model's SE beside its width; n* capped tracks named."""
+    """Issue 41, defect 2: each model's SE beside its width; undrawn share tracks named."""
     out = uncertainty.analyse(uncertainty.SLIDER_COHORT, n_tasks)
     text = teaching.interval_report(n_tasks)
     for row, name in enumerate(uncertainty.SLIDER_COHORT.names):
         width = out.index_ci[1][row] - out.index_ci[0][row]
         line = next(line for line in text.splitlines() if line.startswith(f"  {name}:"))
         assert f"(width {width:.2f}; SE {out.index_se[row]:.2f}" in line
-        capped = uncertainty.capped_tracks(uncertainty.SLIDER_COHORT, n_tasks, row)
-        assert ("n* capped: " + ", ".join(capped) in line) is bool(capped), line
-        if not capped:  # no cap: about 2 x 1.96 SE (wider with few tasks, C's skew)
+        reach = uncertainty.reaching_tracks(uncertainty.SLIDER_COHORT, n_tasks, row)
+        assert ("undrawn share: " + ", ".join(reach) in line) is bool(reach), line
+        if not reach:  # about 2 x 1.96 SE (wider with few tasks, C's skew)
             assert 3.9 * out.index_se[row] < width < 8 * out.index_se[row]
-    assert "counts them as at most 8 times its tasks" in text
+    assert "a share 1 - (alpha/2)^(1/n_t) of tasks at the far bound" in text
     a = uncertainty.SLIDER_COHORT.names.index("illustrative-a")
-    assert uncertainty.capped_tracks(uncertainty.SLIDER_COHORT, 20, a) == ["P", "S", "O"]
+    assert uncertainty.reaching_tracks(uncertainty.SLIDER_COHORT, 20, a) == ["P", "S", "O"]
 
 
 def test_more_tasks_narrow_every_interval():
