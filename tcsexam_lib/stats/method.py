@@ -65,7 +65,8 @@ METHOD = {
     "p_holm <= 1 - level; otherwise not shown to differ, which is not the same as equal",
     "mdd": "about the difference in favour of model_a that Holm's strictest step would show "
     "with 80% power: se * (z(1 - (1 - level)/(2m)) + z(0.8)) (normal approximation, m the "
-    "number of pairs); null where no pair can reach that step (2/2^K > (1 - level)/m)",
+    "number of pairs; optimistic with few tasks: see the calibration in docs/uncertainty.md); "
+    "null where no pair can reach that step (2/2^K > (1 - level)/m)",
     "rank_ci": "simultaneous: [1 + the number of models shown to be ahead (Holm over all "
     "pairs), number of ranked models - the number shown to be behind]; all hold together "
     "with probability at least about level (Holm's family-wise error; see the calibration in "
