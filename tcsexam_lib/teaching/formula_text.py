@@ -22,10 +22,11 @@ from ..formulas import (
     z_score,
 )
 from ..vocab import (
-    BINARY_TRACKS,
     FIXED_SCALE_FLOOR_ABSOLUTE,
     FIXED_SCALE_FLOOR_RELATIVE,
+    INDEX_FORMULA,
     TRACK_LETTERS,
+    TRACK_OF,
     TRACK_WEIGHTS,
     TRACKS,
 )
@@ -126,15 +127,16 @@ def check_track_means(means: Mapping[str, float]) -> dict[str, float]:
     checked = {}
     for track in TRACKS:
         value = _finite(f"the {track} mean", means[track])
-        if value < 0 or (value > 1 and (track in BINARY_TRACKS or track == "solver")):
-            allowed = ">= 0" if track == "construction" else "in [0, 1]"
+        high = TRACK_OF[track].high
+        if not 0 <= value <= high:
+            allowed = ">= 0" if high == math.inf else f"in [0, {high:g}]"
             raise ValueError(f"the {track} mean must be {allowed}; got {value!r}")
         checked[track] = value
     return checked
 
 
 def track_means_report(means: Mapping[str, float] = SEED_MEANS) -> str:
-    """The index from four track means, with each track's contribution in points.
+    """The index from the track means, with each track's contribution in points.
 
     Examples
     --------
@@ -151,7 +153,7 @@ def track_means_report(means: Mapping[str, float] = SEED_MEANS) -> str:
         name = f"{TRACK_LETTERS[track]} ({track})"
         points = track_contribution(track, mean)
         lines.append(f"{name:<16}  {mean:<6.4g} x {TRACK_WEIGHTS[track]} = {points:.6g} points")
-    formula = " + ".join(f"{TRACK_WEIGHTS[t]}*{TRACK_LETTERS[t]}" for t in TRACKS)
+    formula = INDEX_FORMULA.replace("·", "*")
     lines.append(f"index = {formula} = {combine_track_means(checked):.6g} points")
     return "\n".join(lines)
 
