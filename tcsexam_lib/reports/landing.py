@@ -44,15 +44,7 @@ from ..environment import describe_environment
 from ..number_format import index_parts, mean, points
 from ..outputfiles import write_text_atomic
 from ..stats.wording import COULD_BE_FIRST_TIP, lead_sentence
-from ..vocab import (
-    INDEX_FORMULA,
-    LETTERS,
-    LETTERS_TEXT,
-    MODEL_STATUSES,
-    SIMULATED_BANNER,
-    TRACK_DECLARATION,
-    TRACKS,
-)
+from ..vocab import INDEX_FORMULA, LETTERS, MODEL_STATUSES, SIMULATED_BANNER, TRACK_DECLARATION
 from .history import (
     Changes,
     PublicationRecord,
@@ -364,8 +356,8 @@ def build_landing_page(
         simulated=any(m.simulated for m in manifests),
         banner=SIMULATED_BANNER,
         formula=INDEX_FORMULA,
-        letters=LETTERS_TEXT,
-        names=", ".join(TRACKS),
+        letters=", ".join(LETTERS),
+        names=", ".join(t.name for t in TRACK_DECLARATION),
         sections=[_section(m, _changes(history, m.name)) for m in manifests],
         failures=_failures(manifests),
         environment=Markup(environment_html(describe_environment("report"))),
