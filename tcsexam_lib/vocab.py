@@ -6,7 +6,6 @@ never configurable: a change would be a new metric id or a new reference id.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 #: Metric id of the index computed by this kit.
@@ -40,7 +39,7 @@ TRACK_DECLARATION = (
     Track("solver", "S", 30, 1.0, False, "#E69F00",
           "solver track mean: relative score against the reference (0 to 1; 0.5 = as good as "
           "the reference mean)", "a relative score in [0, 1]", SCORE_TYPE_SOLVER),
-    Track("construction", "C", 30, math.inf, False, "#009E73",
+    Track("construction", "C", 30, float("inf"), False, "#009E73",
           "construction track mean: raw reward (1 = the reference level; it can exceed 1)",
           "a finite raw reward >= 0"),
     Track("conjecture", "O", 10, 1.0, True, "#CC79A7",

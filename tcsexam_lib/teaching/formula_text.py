@@ -25,9 +25,7 @@ from ..vocab import (
     FIXED_SCALE_FLOOR_ABSOLUTE,
     FIXED_SCALE_FLOOR_RELATIVE,
     INDEX_FORMULA,
-    TRACK_LETTERS,
     TRACK_OF,
-    TRACK_WEIGHTS,
     TRACKS,
 )
 
@@ -150,9 +148,9 @@ def track_means_report(means: Mapping[str, float] = SEED_MEANS) -> str:
     checked = check_track_means(means)
     lines = []
     for track, mean in checked.items():
-        name = f"{TRACK_LETTERS[track]} ({track})"
+        name = f"{TRACK_OF[track].letter} ({track})"
         points = track_contribution(track, mean)
-        lines.append(f"{name:<16}  {mean:<6.4g} x {TRACK_WEIGHTS[track]} = {points:.6g} points")
+        lines.append(f"{name:<16}  {mean:<6.4g} x {TRACK_OF[track].weight} = {points:.6g} points")
     formula = INDEX_FORMULA.replace("·", "*")
     lines.append(f"index = {formula} = {combine_track_means(checked):.6g} points")
     return "\n".join(lines)
