@@ -4,7 +4,7 @@ Public surface (everything else is internal):
 
 - the formulas (:mod:`tcsexam_lib.formulas`): :func:`compute_instance_stats`,
   :func:`scale_terms`, :func:`z_score`, :func:`phi`, :func:`instance_score`,
-  :func:`mean_score` and :func:`combine_track_means` (the index from four track means);
+  :func:`mean_score` and :func:`combine_track_means` (the index from the track means);
 - :func:`load_reference` / :class:`Reference` / :func:`reference_from_data`: a validated
   solver reference; :func:`check_reference` reports every finding on reference files;
 - :func:`score_solver_task`: a task's relative score against a reference (0..1, higher
@@ -12,7 +12,7 @@ Public surface (everything else is internal):
 - :func:`load_suite`, :func:`load_cohort`, :func:`read_attempts`: validated inputs;
 - :func:`compute_index`; :func:`run_solver_score` and :func:`run_score` do what the
   commands do (load, score, add provenance, write): the weighted TCSExam index in points
-  (``30*P + 30*S + 30*C + 10*O``; higher is better; may exceed 100);
+  (``vocab.INDEX_FORMULA``; higher is better; may exceed 100);
 - the outputs as typed documents with tidy tables for notebooks: :func:`load_index`
   (:class:`IndexDocument`: ``.models``, ``.tracks``, ``.tasks``, ``.attempts``,
   ``.issues``), :func:`load_solver_output` (:class:`SolverDocument`),

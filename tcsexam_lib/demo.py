@@ -36,7 +36,7 @@ from .paths import KIT_ROOT
 from .references.load import reference_from_data
 from .references.model import Reference
 from .scoring.solver import score_solver_task
-from .vocab import ATTEMPT_COLUMNS, SCORE_TYPE_OTHER, SCORE_TYPE_SOLVER, SIMULATED, TRACKS
+from .vocab import ATTEMPT_COLUMNS, SIMULATED, TRACK_OF, TRACKS
 
 #: Seed of the generator; a change gives other files (and needs a new reference id).
 DEMO_SEED = 20260925
@@ -78,8 +78,8 @@ def suite_tasks(suite: str) -> dict[str, list[str]]:
     --------
     >>> suite_tasks("demo-lite")["solver"]
     ['sim-maxcut', 'sim-tsp', 'sim-sat', 'sim-knapsack', 'sim-binpack']
-    >>> {track: len(items) for track, items in suite_tasks("demo-full").items()}
-    {'theorem': 8, 'solver': 8, 'construction': 8, 'conjecture': 8}
+    >>> {len(items) for items in suite_tasks("demo-full").values()}
+    {8}
     """
     n = _TASKS_PER_TRACK[suite]
     tracks = {t: [f"{_PREFIX[t]}-{k:02d}" for k in range(1, n + 1)] for t in _PREFIX}
@@ -221,7 +221,7 @@ def attempt_row(
         "score": score if isinstance(score, str) else "" if score is None else repr(score),
         "adoption_status": adoption,
         "score_status": status,
-        "score_type": SCORE_TYPE_SOLVER if solver else SCORE_TYPE_OTHER,
+        "score_type": TRACK_OF[track].score_type,
         "solver_protocol": protocol if solver else "",
         "note": note,
     }

@@ -14,7 +14,7 @@ Solver relative score (higher is better, in [0, 1]; 0.5 is as good as the refere
 
 Index (points, higher is better, may exceed 100): per model, (1) the mean over the adopted
 valid attempts of each task, (2) the equal-weight mean over the tasks of each track, (3)
-``index = 30*P + 30*S + 30*C + 10*O`` with the track means P, S, C, O.
+the weighted sum of the track means (``vocab.INDEX_FORMULA``).
 
 Means and standard deviations of reference values are computed exactly (rational
 arithmetic on the values as given: JSON integers stay integers, of any size) and rounded
@@ -42,7 +42,7 @@ LARGEST_EXACT_INT = 2**53
 SCALE_TERMS = ("sample_std", "relative_floor", "absolute_floor")
 
 #: The index weights in the order of :data:`~tcsexam_lib.vocab.TRACKS` (points per unit
-#: of track mean): ``index = WEIGHT_VECTOR . (P, S, C, O)``.
+#: of track mean): ``index = WEIGHT_VECTOR . track means``.
 WEIGHT_VECTOR = tuple(TRACK_WEIGHTS[track] for track in TRACKS)
 
 
@@ -331,14 +331,13 @@ def track_contribution(track: str, mean: float) -> float:
 
 
 def combine_track_means(means: Mapping[str, float]) -> float:
-    """Weighted index in points from the four track means.
+    """Weighted index in points from the track means.
 
     Examples
     --------
     The worked example of the scoring rules:
 
-    >>> combine_track_means({"theorem": 0.4, "solver": 0.25, "construction": 1.2,
-    ...                      "conjecture": 0.0})
+    >>> combine_track_means(dict(zip(TRACKS, (0.4, 0.25, 1.2, 0.0))))
     55.5
     """
     missing = [t for t in TRACKS if t not in means]
@@ -348,7 +347,7 @@ def combine_track_means(means: Mapping[str, float]) -> float:
 
 
 def combine_track_mean_arrays(means):
-    """The index of many sets of track means at once (a numpy array, last axis P, S, C, O).
+    """The index of many sets of track means at once (a numpy array, last axis the tracks).
 
     For resampling (bootstrap replicates); it agrees with :func:`combine_track_means` to
     rounding.

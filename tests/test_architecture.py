@@ -8,12 +8,15 @@
   circle.
 - ``tcsexam report`` loads each input of a run set once and computes its index once:
   counted on the calls themselves, whatever name a module imported them under.
+- Each track is declared once (``vocab.TRACK_DECLARATION``): no other module spells out
+  the tracks, their letters, weights or formula; the input schemas list the same tracks.
 - ``docs/architecture.md`` ("How the kit is built") names every module.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -22,11 +25,13 @@ import pytest
 from conftest import MODEL, write_run_set
 
 import tcsexam_lib
+from tcsexam_lib import vocab
 from tcsexam_lib.csvio import read_csv_table
 from tcsexam_lib.references.load import load_reference
 from tcsexam_lib.references.records import read_records_with_digest
 from tcsexam_lib.references.suites import load_suite
 from tcsexam_lib.reports import runner
+from tcsexam_lib.schemas import load_schema
 from tcsexam_lib.scoring.attempts import validate_attempts
 from tcsexam_lib.scoring.cohort import load_cohort
 from tcsexam_lib.scoring.index import compute_index
@@ -256,6 +261,54 @@ def test_the_architecture_page_describes_every_module():
         if p.name not in ("__init__.py", "__main__.py") and f"`{_relative(p)}`" not in section
     ]
     assert missing == []
+
+
+# --- each track declared once -------------------------------------------------------------
+
+#: The tracks spelled out: their names in order, their letters in a row, the index formula,
+#: the weights in a row.
+SPELLED_TRACKS = re.compile(
+    r"theorem\b.{0,40}?\bsolver\b.{0,40}?\bconstruction\b.{0,40}?\bconjecture"
+    r"|\bP\W{0,2}S\W{0,2}C\W{0,2}O\b|\d+\s*[·*]\s*P\b|\b30\W+30\W+30\W+10\b",
+    re.DOTALL,
+)
+#: Data keyed by track (suites and worked examples, not facts about the tracks), and a
+#: docstring of a module another change owns: allowed to name them.
+TRACK_DATA = {
+    "demo.py",  # the demo suites' task prefixes
+    "demo_scale.py",  # the Full-size demo suite
+    "teaching/examples.py",  # the worked example's suite
+    "teaching/formula_text.py",  # the worked example's track means and its printout
+    "stats/pairs.py",  # "(P, S, C, O order)" in a docstring: reworded with its next change
+}
+
+
+def _tracks_named(path: Path) -> list[str]:
+    """Where a module spells out the tracks, or holds a literal naming three or more."""
+    text = path.read_text(encoding="utf-8")
+    found = [m.group(0)[:40] for m in SPELLED_TRACKS.finditer(text)]
+    for node in ast.walk(ast.parse(text)):
+        items = node.keys if isinstance(node, ast.Dict) else getattr(node, "elts", [])
+        named = {i.value for i in items if isinstance(i, ast.Constant)} & set(vocab.TRACKS)
+        if len(named) >= 3 and isinstance(node, ast.Dict | ast.Set | ast.List | ast.Tuple):
+            found.append(f"line {node.lineno}: {sorted(named)}")
+    return found
+
+
+def test_only_the_declaration_names_the_tracks():
+    named = {
+        _relative(p): _tracks_named(p)
+        for p in MODULES
+        if _relative(p) not in ("vocab.py", *TRACK_DATA)
+    }
+    assert {name: found for name, found in named.items() if found} == {}
+    assert _tracks_named(PACKAGE / "vocab.py") != []  # the check sees the declaration
+
+
+def test_the_published_input_schemas_list_the_declared_tracks():
+    assert load_schema("attempts-row")["properties"]["track"]["enum"] == list(vocab.TRACKS)
+    tracks = load_schema("suite")["properties"]["tracks"]
+    assert tracks["required"] == list(tracks["properties"]) == list(vocab.TRACKS)
 
 
 # --- one pass per run set ----------------------------------------------------------------

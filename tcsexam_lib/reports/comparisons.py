@@ -28,7 +28,7 @@ from typing import Any
 
 from ..formulas import combine_track_means
 from ..scoring.index_document import IndexDocument
-from ..vocab import TRACK_LETTERS, TRACKS
+from ..vocab import LETTERS, TRACKS
 from .run_set_document import RunSetSummary
 
 #: The field two compared run sets differ by, and the one they share, by ``by``.
@@ -63,8 +63,7 @@ def paired_delta(
     The same results on theorem and conjecture, 0.1 more on every solver and construction
     task: the 12 tasks' sign patterns give the width (and only two reach the lead):
 
-    >>> a = {t: {f"x{k}": 0.5 + 0.1 * (k % 2) for k in range(6)} for t in
-    ...      ("theorem", "solver", "construction", "conjecture")}
+    >>> a = {t: {f"x{k}": 0.5 + 0.1 * (k % 2) for k in range(6)} for t in TRACKS}
     >>> lead = {"solver": 0.1, "construction": 0.1}
     >>> b = {t: {item: value - lead.get(t, 0.0) for item, value in tasks.items()}
     ...      for t, tasks in a.items()}
@@ -181,7 +180,7 @@ def _comparison(
         if both and theirs:
             paired = _paired_delta(mine, theirs, level, (a.index, b.index) if same else None)
         deltas = {}
-        for letter in (TRACK_LETTERS[t] for t in TRACKS):
+        for letter in LETTERS:
             x, y = a.track_means[letter], b.track_means[letter]
             deltas[letter] = None if x is None or y is None else x - y
         rows.append(

@@ -9,7 +9,7 @@ that the data are simulated (when they are), then for each run set:
 - its models **ranked by index** (incomplete models last, without rank): rank, model
   (linked to its index report), index and how far its interval reaches (``± a``, or
   ``+a / −b`` when it is asymmetric: never a ± past its bounds), could be first,
-  status, P, S, C, O and links to the model's three reports; numbers follow the kit's
+  status, the track means and links to the model's three reports; numbers follow the kit's
   number policy (:mod:`tcsexam_lib.number_format`) and sort numerically in the browser,
   a model without an index staying last;
 - links to the files: index JSON, intervals JSON, filled attempts table, kernel log.
@@ -44,7 +44,7 @@ from ..environment import describe_environment
 from ..number_format import index_parts, mean, points
 from ..outputfiles import write_text_atomic
 from ..stats.wording import COULD_BE_FIRST_TIP, lead_sentence
-from ..vocab import MODEL_STATUSES, SIMULATED_BANNER, TRACK_LETTERS, TRACKS
+from ..vocab import INDEX_FORMULA, LETTERS, MODEL_STATUSES, SIMULATED_BANNER, TRACK_DECLARATION
 from .history import (
     Changes,
     PublicationRecord,
@@ -60,17 +60,13 @@ from .run_set_document import NotebookFiles, RunSetDocument, RunSetSummary, Summ
 #: The landing table's column tooltips (plain names on the page, meaning on hover).
 _TIPS = {
     "rank": "1 = highest index; models without an index have no rank",
-    "index": "TCSExam index in points: 30·P + 30·S + 30·C + 10·O (higher is better; it can "
+    "index": f"TCSExam index in points: {INDEX_FORMULA} (higher is better; it can "
     "exceed 100); ± how far its {level} interval reaches (tasks drawn again within each "
     "track), +above / −below when the interval is asymmetric",
     "could be first": COULD_BE_FIRST_TIP,
     "status": "complete: every planned result is there; provisional: some adopted attempt "
     "awaits confirmation; incomplete: no index is published",
-    "P": "theorem track: share of theorems proved (mean over tasks, 0 to 1)",
-    "S": "solver track: mean relative score against the reference (0 to 1; 0.5 = as good as "
-    "the reference mean)",
-    "C": "construction track: mean raw reward (1 = the reference level; it can exceed 1)",
-    "O": "open-conjecture track: share of conjectures settled (0 to 1)",
+    **{t.letter: t.tip for t in TRACK_DECLARATION},
     "reports": "the model's three reports: its index, its solver scoring, its diagnostics",
 }
 
@@ -89,11 +85,11 @@ _PAGE = """
   demo generator.</span></div>
 {% endif %}
 <p>One section per run set: a suite under one solver protocol. Models are ranked by their
-<b>TCSExam index</b> in points (30·P + 30·S + 30·C + 10·O; higher is better; it can exceed
+<b>TCSExam index</b> in points ({{ formula }}; higher is better; it can exceed
 100), shown with <b>±</b> how far its 95% interval reaches (<b>+above / −below</b> when the
 interval is asymmetric); <b>could be first</b>: no model is shown to be ahead of it. A model
-without an index (<b>incomplete</b>) is listed last. P, S, C, O are the track means (theorem,
-solver, construction, conjecture). Click a column to sort; hover a column name for its
+without an index (<b>incomplete</b>) is listed last. {{ letters }} are the track means
+({{ names }}). Click a column to sort; hover a column name for its
 meaning.</p>
 <p>How the scores are computed, step by step, with exercises: <a href='teaching.html'>the
 teaching notebook</a> (a static copy; it reads offline).</p>
@@ -221,7 +217,7 @@ def _ranked(summary: RunSetSummary) -> list[tuple[str, SummaryModel, int | None]
 def _headers(level: str) -> list[dict[str, str]]:
     """The table's column heads: label, classes (numbers right-aligned) and tooltip."""
     columns = [("rank", True), ("model", False), ("index", True), ("could be first", False),
-               ("status", False), *((TRACK_LETTERS[t], True) for t in TRACKS),
+               ("status", False), *((x, True) for x in LETTERS),
                ("reports", False)]  # fmt: skip
     heads = []
     for name, numeric in columns:
@@ -251,7 +247,7 @@ def _index_text(entry: SummaryModel) -> tuple[str, str]:
 
 def _row(folder: str, model: str, entry: SummaryModel, rank: int | None,
          notebooks: list[NotebookFiles]) -> dict[str, Any]:  # fmt: skip
-    """One model's row: rank, linked name, index and reach, status, P S C O, reports."""
+    """One model's row: rank, linked name, index and reach, status, track means, reports."""
     by_name = {nb.name: nb for nb in notebooks}
     index_page = next((nb for nb in notebooks if nb.name == "index" and nb.html), None)
     shown, reach = _index_text(entry)
@@ -267,7 +263,7 @@ def _row(folder: str, model: str, entry: SummaryModel, rank: int | None,
         "could": could,
         "status": entry.status,
         "status_order": MODEL_STATUSES.index(entry.status),
-        "means": [(_order(means[x]), mean(means[x])) for x in (TRACK_LETTERS[t] for t in TRACKS)],
+        "means": [(_order(means[x]), mean(means[x])) for x in LETTERS],
         "reports": [  # in the order of the declarations
             {
                 "href": _href(folder, by_name[d.name].html),
@@ -359,6 +355,9 @@ def build_landing_page(
         assets=ASSETS,
         simulated=any(m.simulated for m in manifests),
         banner=SIMULATED_BANNER,
+        formula=INDEX_FORMULA,
+        letters=", ".join(LETTERS),
+        names=", ".join(t.name for t in TRACK_DECLARATION),
         sections=[_section(m, _changes(history, m.name)) for m in manifests],
         failures=_failures(manifests),
         environment=Markup(environment_html(describe_environment("report"))),

@@ -21,7 +21,7 @@ from ..documents import Doc, Interval, Record, field, frame
 from ..environment import Environment
 from ..jsonio import read_json
 from ..scoring.index_document import Status
-from ..vocab import TRACK_LETTERS, TRACKS
+from ..vocab import LETTERS, LETTERS_TEXT
 
 #: The run set's document in its published folder: what the landing page shows of a run
 #: set, written last into its folder.
@@ -49,7 +49,7 @@ class NotebookFiles(Record):
 
 
 class SummaryModel(Record):
-    """What the landing page shows of a model: status, index (points), P, S, C, O."""
+    """What the landing page shows of a model: status, index (points), track means."""
 
     SCHEMA = (SCHEMA, "/$defs/summary_model")
     status: Status = field()
@@ -133,7 +133,7 @@ class ComparedModel(Record):
     n_common_tasks: Annotated[int | None, Doc("tasks with a mean in both run sets")] = field()
     track_deltas: Annotated[
         dict[str, float | None],
-        Doc("this run set's track means minus the other's, by letter (P, S, C, O)"),
+        Doc(f"this run set's track means minus the other's, by letter ({LETTERS_TEXT})"),
     ] = field()
     status: Status = field()
     other_status: Status = field()
@@ -237,8 +237,7 @@ class RunSetDocument(Record):
 
     @property
     def models(self) -> pd.DataFrame:
-        """One row per model: status, index (points), its ± half-width, P, S, C, O."""
-        letters = [TRACK_LETTERS[t] for t in TRACKS]
+        """One row per model: status, index (points), its ± half-width, track means."""
         rows = [
             {
                 "run_set": self.name,
@@ -246,11 +245,11 @@ class RunSetDocument(Record):
                 "status": entry.status,
                 "index": entry.index,
                 "index_ci_half_width": entry.index_ci_half_width,
-                **{letter: entry.track_means.get(letter) for letter in letters},
+                **{letter: entry.track_means.get(letter) for letter in LETTERS},
             }
             for model, entry in self.summary.results.items()
         ]
-        columns = ["run_set", "model", "status", "index", "index_ci_half_width", *letters]
+        columns = ["run_set", "model", "status", "index", "index_ci_half_width", *LETTERS]
         return frame(rows, columns, index=["run_set", "model"])
 
     @property

@@ -82,7 +82,7 @@ def summary(
     score: IndexDocument | dict[str, Any],
     stats: ComputedStats | StatsDocument | dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """What the landing page and other cohort reports show: status, index, P/S/C/O.
+    """What the landing page and other cohort reports show: status, index, track means.
 
     With the run set's ``tcsexam stats`` document, each model also gets its ``rank``
     (1 = best; null without an index), its index interval (``index_ci``, points) and its

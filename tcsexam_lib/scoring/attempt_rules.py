@@ -30,7 +30,7 @@ from ..vocab import (
     ATTEMPT_COLUMNS,
     SCORE_RANGES,
     SCORE_TYPE_OTHER,
-    SCORE_TYPE_SOLVER,
+    TRACK_OF,
     score_in_range,
 )
 from .cohort import Cohort
@@ -90,8 +90,8 @@ def row_schema_problems(row: dict[str, str], where: str) -> list[Problem]:
     ...        "adoption_status": "selected", "score_status": "valid",
     ...        "score_type": "original_task_score", "solver_protocol": ""}
     >>> for problem in row_schema_problems(row, "a.csv line 2"):
-    ...     print(problem)
-    a.csv line 2: field 'track' = "proof" (allowed: theorem, solver, construction, conjecture)
+    ...     print(problem)  # doctest: +ELLIPSIS
+    a.csv line 2: field 'track' = "proof" (allowed: theorem, solver, ...)
     """
     return [
         Problem(
@@ -346,9 +346,8 @@ def _expected(column: str, track: str, cohort: Cohort) -> tuple[tuple[str, ...],
     solver = track == "solver"
     protocol = cohort.solver_protocol
     if column == "score_type":
-        if solver:
-            return (SCORE_TYPE_SOLVER,), f"'{SCORE_TYPE_SOLVER}' on solver rows"
-        return (SCORE_TYPE_OTHER,), f"'{SCORE_TYPE_OTHER}' on {track} rows"
+        expected = TRACK_OF[track].score_type if track in TRACK_OF else SCORE_TYPE_OTHER
+        return (expected,), f"'{expected}' on {track} rows"
     if solver:
         return (protocol,), f"'{protocol}' (the cohort's protocol)"
     return ("", protocol), f"blank (or the cohort's '{protocol}') on {track} rows"

@@ -1,8 +1,7 @@
 """The weighted TCSExam index of each model of a cohort.
 
-``index = 30*P + 30*S + 30*C + 10*O`` points (metric
-``tcsexam-index-original-30303010-v0.1``), each letter a track mean; higher is
-better and, because construction rewards may exceed 1, the index may exceed 100.
+The index is the weighted sum of the track means, in points (``vocab.INDEX_FORMULA``);
+higher is better and, because construction rewards may exceed 1, the index may exceed 100.
 Averaging order per model: (1) mean over the adopted attempts of each task, (2)
 equal-weight mean over the tasks of each track, (3) the fixed weights. A model is
 ``incomplete`` (index ``null``) when any planned task or repeat lacks an adopted
@@ -22,7 +21,7 @@ from typing import Any
 from ..errors import InputRefused, Problem
 from ..formulas import combine_track_means, mean_score, track_contribution
 from ..references.suites import Suite
-from ..vocab import ADOPTED_STATUSES, METRIC_ID, TRACK_LETTERS, TRACK_WEIGHTS, TRACKS
+from ..vocab import ADOPTED_STATUSES, INDEX_FORMULA, METRIC_ID, TRACK_LETTERS, TRACK_WEIGHTS, TRACKS
 from .attempts import AttemptRows
 from .cohort import Cohort
 from .index_document import (
@@ -327,7 +326,7 @@ def _refuse_overflow(
         field="score",
         value=row["score"],
         detail=f"model '{model}', {task['track']} task '{task['item']}' attempt "
-        f"'{row['attempt']}': the track mean or the index (30*P + 30*S + 30*C + 10*O) "
+        f"'{row['attempt']}': the track mean or the index ({INDEX_FORMULA.replace('·', '*')}) "
         "overflows a float",
         allowed="scores whose weighted means sum to a float (construction rewards below "
         "about 1e306)",

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from ..documents import Doc, Record, field, frame
 from ..errors import InputRefused, Problem
 from ..jsonio import read_json
-from ..vocab import METRIC_ID, TRACK_LETTERS, TRACKS
+from ..vocab import LETTERS, LETTERS_TEXT, METRIC_ID, TRACKS, WEIGHTS_TEXT
 from .issues import ISSUE_CODES
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
@@ -101,7 +101,7 @@ class TrackResult(Record):
     """One track of a model: its mean, letter, weight and contribution (points)."""
 
     SCHEMA = (SCHEMA, "/$defs/track")
-    letter: Literal[tuple(TRACK_LETTERS.values())] = None
+    letter: Literal[LETTERS] = None
     weight: Annotated[int, Doc("points")] = None
     mean: Mean
     contribution: Annotated[float | None, Doc("weight x mean (points), or null")] = None
@@ -150,7 +150,8 @@ class ModelResult(Record):
     index: Annotated[float | None, Doc("index points, or null when incomplete")]
     tracks: Annotated[dict[str, TrackResult], Doc(keys=TRACKS)]
     track_means: Annotated[
-        dict[str, float | None], Doc("the track means by letter (P, S, C, O), null when incomplete")
+        dict[str, float | None],
+        Doc(f"the track means by letter ({LETTERS_TEXT}), null when incomplete"),
     ] = None
     tasks: Annotated[list[TaskResult], Doc(min_length=1)]
     coverage: Coverage = None
@@ -209,10 +210,10 @@ class IndexDocument(Record):
     suite: str = None
     solver_protocol: str = None
     reference_id: str | None = None
-    weights: Annotated[dict[str, int], Doc("the weight (points) of each track: 30, 30, 30, 10")] = (
-        None
-    )
-    letters: Annotated[dict[str, str], Doc("the letter of each track: P, S, C, O")] = None
+    weights: Annotated[
+        dict[str, int], Doc(f"the weight (points) of each track: {WEIGHTS_TEXT}")
+    ] = None
+    letters: Annotated[dict[str, str], Doc(f"the letter of each track: {LETTERS_TEXT}")] = None
     adoption_rule: Annotated[str | None, Doc("the cohort's declared adoption rule, or null")] = None
     status: Annotated[Status, Doc("the worst status of the models")] = None
     results: Annotated[dict[str, ModelResult], Doc(min_length=1)] = field(key="models")
@@ -280,7 +281,7 @@ class IndexDocument(Record):
 
     @property
     def models(self) -> pd.DataFrame:
-        """One row per model: status, index (points), P, S, C, O, coverage, blocking issues.
+        """One row per model: status, index (points), track means, coverage, blocking issues.
 
         Examples
         --------
@@ -290,19 +291,18 @@ class IndexDocument(Record):
         >>> cohort.result.models[["model", "status", "index", "P"]].values.tolist()
         [['a', 'complete', 55.5, 0.4], ['b', 'incomplete', nan, nan]]
         """
-        letters = [TRACK_LETTERS[t] for t in TRACKS]
         rows = [
             {
                 "model": model,
                 "status": entry.status,
                 "index": entry.index,
-                **{letter: entry.track_means[letter] for letter in letters},
+                **{letter: entry.track_means[letter] for letter in LETTERS},
                 **{name: entry.coverage.data[name] for name in _COVERAGE_COLUMNS},
                 "blocking_issues": len(entry.blocking_issues),
             }
             for model, entry in self.results.items()
         ]
-        columns = ["model", "status", "index", *letters, *_COVERAGE_COLUMNS, "blocking_issues"]
+        columns = ["model", "status", "index", *LETTERS, *_COVERAGE_COLUMNS, "blocking_issues"]
         return frame(rows, columns, index=["model"])
 
     @property

@@ -62,17 +62,17 @@ class CohortAnalysis:
 
     @property
     def track_means(self) -> np.ndarray:
-        """``(M, 4)`` track means."""
+        """``(M, tracks)`` track means."""
         return self.moments.mean
 
     @functools.cached_property
     def track_ci(self) -> tuple[np.ndarray, np.ndarray]:
-        """``(M, 4)`` track intervals as reported: clipped to each track's range."""
+        """``(M, tracks)`` track intervals as reported: clipped to each track's range."""
         return self.tracks.clipped()
 
     @functools.cached_property
     def track_ci_methods(self) -> np.ndarray:
-        """``(M, 4)`` the name of the rule that gave each track interval."""
+        """``(M, tracks)`` the name of the rule that gave each track interval."""
         return self.tracks.method_names()
 
 
@@ -88,7 +88,7 @@ def analyse_cohort(
     Parameters
     ----------
     values : sequence of arrays
-        Per track (P, S, C, O order) the task means, shape ``(M, n_t)``: a row per
+        Per track (``TRACKS`` order) the task means, shape ``(M, n_t)``: a row per
         model with an index, the same tasks in the same column for every model.
     names : sequence of str, optional
         Model names (break rank ties; default ``"0"``, ``"1"``, ...).

@@ -38,7 +38,7 @@ class IndexInput:
     """What ``tcsexam stats`` uses from a ``tcsexam score`` output.
 
     ``models`` lists every model (input order); ``ranked`` those with an index, whose
-    rows ``values`` holds: per track (P, S, C, O order) an array ``(len(ranked), n_t)``
+    rows ``values`` holds: per track (``TRACKS`` order) an array ``(len(ranked), n_t)``
     of task means, columns in the order of ``items``. ``scores[model][t][i]`` are the
     adopted valid attempt scores of task ``i`` of track ``t``.
     """

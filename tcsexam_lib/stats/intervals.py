@@ -3,7 +3,7 @@
 The sampling model: the tasks of each track are a sample from a larger pool (stratified
 by track); the attempts of a task are noise already averaged into its task mean. A track
 mean is then the mean of ``n_t`` task means, and the index ``sum_t W_t * mean_t``
-(W = 30, 30, 30, 10 points) a stratified mean.
+(``W_t`` the track weights in points) a stratified mean.
 
 Standard errors (the spec's fields):
 
@@ -68,16 +68,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..formulas import WEIGHT_VECTOR
-from ..vocab import TRACKS
+from ..vocab import TRACK_DECLARATION, TRACKS
 from .skewness import one_sided_interval
 
 #: The values a track mean can take; reported intervals are clipped to them.
-TRACK_RANGES = {
-    "theorem": (0.0, 1.0),
-    "solver": (0.0, 1.0),
-    "construction": (0.0, np.inf),
-    "conjecture": (0.0, 1.0),
-}
+TRACK_RANGES = {t.name: (0.0, t.high) for t in TRACK_DECLARATION}
 #: Interval methods, as the output names them (``tracks.<t>.ci_method``).
 METHOD_CLOPPER_PEARSON = "clopper-pearson"
 METHOD_WILSON = "wilson-effective-n"
@@ -93,7 +88,7 @@ CI_METHODS = (*_METHODS[1:], METHOD_NONE)
 class Moments:
     """Per model and track: the moments the intervals use.
 
-    Arrays of shape ``(models, 4)`` (tracks in P, S, C, O order); ``n`` has shape ``(4,)``.
+    Arrays of shape ``(models, tracks)`` (in ``TRACKS`` order); ``n`` has shape ``(tracks,)``.
     ``sd`` and ``df`` are NaN for a track with fewer than two tasks; ``skewness`` (the
     adjusted sample skewness) is 0 with fewer than three.
     """
@@ -202,7 +197,7 @@ def welch_satterthwaite(terms: np.ndarray, df: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class TrackIntervals:
-    """Per model and track (``(models, 4)`` arrays): the interval and how it was made.
+    """Per model and track (``(models, tracks)`` arrays): the interval and how it was made.
 
     ``low``/``high`` are unclipped (the index interval combines them); ``quantile`` and
     ``df`` are those that turn a half-width back into a standard error; ``method``
@@ -371,7 +366,7 @@ def index_interval(
     (46.39, 72.83)
     """
     weights = np.asarray(WEIGHT_VECTOR, dtype=float)
-    sides = np.stack([moments.mean - tracks.low, tracks.high - moments.mean])  # (2, M, 4)
+    sides = np.stack([moments.mean - tracks.low, tracks.high - moments.mean])  # (2, M, tracks)
     terms = np.square(weights * sides / tracks.quantile)
     df = welch_satterthwaite(terms, tracks.df)
     q = t_quantile(0.5 + level / 2.0, np.where(np.isnan(df), 1.0, df))

@@ -7,6 +7,8 @@ reader of the JSON alone can tell which test and which interval gave each figure
 
 from __future__ import annotations
 
+from ..vocab import WEIGHTS_TEXT
+
 #: How each number of the output is computed (the output's ``method``).
 METHOD = {
     "name": "track intervals: clopper-pearson (0/1 tracks), wilson with effective n (other "
@@ -15,7 +17,7 @@ METHOD = {
     "randomisation test (exact count; beyond 2^22 patterns a grid count, a saddlepoint where "
     "p > 0.5); holm",
     "model": "tasks are sampled within tracks; attempts are noise inside a task mean and are "
-    "not resampled; index = sum_t W_t * mean_t with W = 30, 30, 30, 10 points",
+    f"not resampled; index = sum_t W_t * mean_t with W = {WEIGHTS_TEXT} points",
     "resamples": "no figure is computed by resampling (every interval and test is analytic), "
     "so the numbers do not depend on resamples or seed; both are recorded as given",
     "index_se": "analytic stratified standard error sqrt(sum_t W_t^2 s_t^2 / n_t), s_t the "

@@ -108,7 +108,7 @@ def project_index_se(
 
     Examples
     --------
-    >>> sd = {"theorem": 0.5, "solver": 0.2, "construction": 0.4, "conjecture": 0.5}
+    >>> sd = dict(zip(TRACKS, (0.5, 0.2, 0.4, 0.5)))
     >>> n = dict.fromkeys(sd, 20)
     >>> out = project_index_se(sd, n, dict.fromkeys(sd))
     >>> round(out["twice_tasks"], 4), out["twice_attempts"]

@@ -33,8 +33,7 @@ from ..vocab import (
     FIXED_SCALE_FLOOR_ABSOLUTE,
     FIXED_SCALE_FLOOR_RELATIVE,
     SCORE_STATUSES,
-    SCORE_TYPE_OTHER,
-    SCORE_TYPE_SOLVER,
+    TRACK_OF,
     TRACKS,
 )
 
@@ -286,7 +285,7 @@ def _rows(model: str, attempts: AttemptsSpec) -> list[dict[str, Any]]:
                     "score": "" if row.score is None else row.score,
                     "adoption_status": row.adoption_status,
                     "score_status": row.score_status,
-                    "score_type": SCORE_TYPE_SOLVER if solver else SCORE_TYPE_OTHER,
+                    "score_type": TRACK_OF[track].score_type,
                     "solver_protocol": TEACHING_PROTOCOL if solver else "",
                     "note": row.note,
                 }

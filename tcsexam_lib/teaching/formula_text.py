@@ -22,11 +22,10 @@ from ..formulas import (
     z_score,
 )
 from ..vocab import (
-    BINARY_TRACKS,
     FIXED_SCALE_FLOOR_ABSOLUTE,
     FIXED_SCALE_FLOOR_RELATIVE,
-    TRACK_LETTERS,
-    TRACK_WEIGHTS,
+    INDEX_FORMULA,
+    TRACK_OF,
     TRACKS,
 )
 
@@ -126,15 +125,16 @@ def check_track_means(means: Mapping[str, float]) -> dict[str, float]:
     checked = {}
     for track in TRACKS:
         value = _finite(f"the {track} mean", means[track])
-        if value < 0 or (value > 1 and (track in BINARY_TRACKS or track == "solver")):
-            allowed = ">= 0" if track == "construction" else "in [0, 1]"
+        high = TRACK_OF[track].high
+        if not 0 <= value <= high:
+            allowed = ">= 0" if high == math.inf else f"in [0, {high:g}]"
             raise ValueError(f"the {track} mean must be {allowed}; got {value!r}")
         checked[track] = value
     return checked
 
 
 def track_means_report(means: Mapping[str, float] = SEED_MEANS) -> str:
-    """The index from four track means, with each track's contribution in points.
+    """The index from the track means, with each track's contribution in points.
 
     Examples
     --------
@@ -148,10 +148,10 @@ def track_means_report(means: Mapping[str, float] = SEED_MEANS) -> str:
     checked = check_track_means(means)
     lines = []
     for track, mean in checked.items():
-        name = f"{TRACK_LETTERS[track]} ({track})"
+        name = f"{TRACK_OF[track].letter} ({track})"
         points = track_contribution(track, mean)
-        lines.append(f"{name:<16}  {mean:<6.4g} x {TRACK_WEIGHTS[track]} = {points:.6g} points")
-    formula = " + ".join(f"{TRACK_WEIGHTS[t]}*{TRACK_LETTERS[t]}" for t in TRACKS)
+        lines.append(f"{name:<16}  {mean:<6.4g} x {TRACK_OF[track].weight} = {points:.6g} points")
+    formula = INDEX_FORMULA.replace("·", "*")
     lines.append(f"index = {formula} = {combine_track_means(checked):.6g} points")
     return "\n".join(lines)
 

@@ -23,21 +23,19 @@ from ..formulas import (
     z_score,
 )
 from ..scoring.index_document import ModelResult, as_model_result
-from ..vocab import FIXED_SCALE_FLOOR_ABSOLUTE, FIXED_SCALE_FLOOR_RELATIVE, TRACK_LETTERS, TRACKS
+from ..vocab import FIXED_SCALE_FLOOR_ABSOLUTE, FIXED_SCALE_FLOOR_RELATIVE, TRACK_LETTERS, TRACK_OF
 from .formula_text import SEED_VALUES, check_solver_inputs, check_track_means
 from .uncertainty import SLIDER_COHORT, TASKS_PER_TRACK, analyse, could_be_first
 
 #: Okabe-Ito colours (colour-blind safe).
-BLUE, ORANGE, GREEN, VERMILLION, SKY, PURPLE, GREY = (
+BLUE, ORANGE, GREEN, VERMILLION, SKY, GREY = (
     "#0072B2",
     "#E69F00",
     "#009E73",
     "#D55E00",
     "#56B4E9",
-    "#CC79A7",
     "#6b6b6b",
 )
-TRACK_COLOURS = dict(zip(TRACKS, (BLUE, ORANGE, GREEN, PURPLE), strict=True))
 
 
 def _figure(ncols: int = 1, size: tuple[float, float] = (6.5, 3.5)) -> tuple[Any, Any]:
@@ -128,13 +126,13 @@ def plot_solver_instance(
 
 
 def plot_track_contributions(means: Mapping[str, float]):
-    """The index as a stacked bar of the four tracks' contributions, in points."""
+    """The index as a stacked bar of the tracks' contributions, in points."""
     checked = check_track_means(means)
     fig, ax = _figure(size=(5.2, 2.2))
     left = 0.0
     for track, mean in checked.items():
         points = track_contribution(track, mean)
-        ax.barh([0], [points], left=left, color=TRACK_COLOURS[track],
+        ax.barh([0], [points], left=left, color=TRACK_OF[track].colour,
                 label=f"{TRACK_LETTERS[track]} {points:.4g}")  # fmt: skip
         left += points
     ax.axvline(100, color=GREY, linestyle=":", linewidth=1)
@@ -142,7 +140,7 @@ def plot_track_contributions(means: Mapping[str, float]):
     ax.set_yticks([])
     ax.set_xlabel("index (points); the dotted line is 100")
     ax.set_title(f"index = {left:.4g} points", fontsize=10)
-    fig.legend(loc="outside lower center", ncols=4, fontsize=8, frameon=False)
+    fig.legend(loc="outside lower center", ncols=len(checked), fontsize=8, frameon=False)
     return fig
 
 

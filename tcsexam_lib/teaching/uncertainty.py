@@ -84,7 +84,7 @@ def _pattern(n_tasks: int, rng: np.random.Generator) -> np.ndarray:
 
 
 def simulated_task_means(cohort: SimulatedCohort, n_tasks: int) -> list[np.ndarray]:
-    """ILLUSTRATIVE task means per track (P, S, C, O), a row per model, ``n_tasks`` each.
+    """ILLUSTRATIVE task means per track (``TRACKS`` order), a row per model, ``n_tasks`` each.
 
     Seeded through numpy's ``Generator`` (the same cohort and ``n_tasks``, the same
     values). Every value is in [0, 1].

@@ -14,7 +14,7 @@ import html
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..vocab import FIXED_SCALE_FLOOR_ABSOLUTE, FIXED_SCALE_FLOOR_RELATIVE, TRACK_LETTERS, TRACKS
+from ..vocab import FIXED_SCALE_FLOOR_ABSOLUTE, FIXED_SCALE_FLOOR_RELATIVE, TRACK_OF, TRACKS
 from .formula_text import (
     DIRECTIONS,
     SEED_MEANS,
@@ -190,7 +190,7 @@ def solver_score_widget(
 
 
 def track_means_widget(means: Mapping[str, float] = SEED_MEANS) -> TeachingWidget:
-    """Sliders for the four track means; the readout is the index and each contribution.
+    """Sliders for the track means; the readout is the index and each contribution.
 
     The readout is :func:`~tcsexam_lib.teaching.track_means_report`; the plot is
     :func:`~tcsexam_lib.teaching.plot_track_contributions`, redrawn on every change.
@@ -201,10 +201,10 @@ def track_means_widget(means: Mapping[str, float] = SEED_MEANS) -> TeachingWidge
     controls = {
         track: _slider(
             widgets,
-            f"{TRACK_LETTERS[track]} ({track})",
+            f"{TRACK_OF[track].letter} ({track})",
             value,
             0.0,
-            max(2.0, value) if track == "construction" else 1.0,
+            1.0 if TRACK_OF[track].high == 1 else max(2.0, value),
             0.01,
             width="30em",
             description_width="9em",

@@ -18,7 +18,7 @@ from ..reports.comparisons import COMPARED_BY
 from ..reports.run_set_document import RunSetComparison
 from ..scoring.index_document import IndexDocument, as_index_document
 from ..stats.wording import percent
-from ..vocab import TRACK_LETTERS, TRACKS
+from ..vocab import LETTERS, LETTERS_TEXT
 from .notebook import Note, run_set_beside
 from .tables import Cell
 
@@ -50,7 +50,7 @@ def _side_by_side(comparison: RunSetComparison) -> pd.DataFrame:
             "differs": None if ci is None else "yes" if ci[0] > 0 or ci[1] < 0 else "not shown",
             "common tasks": entry.n_common_tasks,
         }
-        for letter in (TRACK_LETTERS[t] for t in TRACKS):
+        for letter in LETTERS:
             row[f"Δ {letter}"] = entry.track_deltas[letter]
         row[f"status ({this})"] = entry.status
         row[f"status ({that})"] = entry.other_status
@@ -62,7 +62,7 @@ def _side_by_side(comparison: RunSetComparison) -> pd.DataFrame:
     table.attrs["kinds"] = {"model": TEXT, f"index ({this})": POINTS, f"index ({that})": POINTS,
                             "Δ index": POINTS, "Δ on common tasks": POINTS,
                             "common tasks": "count",
-                            **{f"Δ {x}": MEAN for x in "PSCO"}}  # fmt: skip
+                            **{f"Δ {x}": MEAN for x in LETTERS}}  # fmt: skip
     table.attrs["tooltips"] = {
         "Δ index": f"index ({this}) − index ({that}), points",
         "Δ on common tasks": "the same difference with both indexes recomputed on the tasks "
@@ -72,12 +72,12 @@ def _side_by_side(comparison: RunSetComparison) -> pd.DataFrame:
         "differs": f"yes: the {lvl} interval excludes 0; not shown: it holds 0 (not the same "
         "as equal)",
         "common tasks": "tasks with a mean in both run sets",
-        **{f"Δ {x}": f"difference of the {x} track means ({this} − {that})" for x in "PSCO"},
+        **{f"Δ {x}": f"difference of the {x} track means ({this} − {that})" for x in LETTERS},
     }
     what = "Δ index" if comparison.same_tasks else "Δ on common tasks"
     table.attrs["caption"] = (
         f"{this} vs {that}: Δ = {this} − {that} in points; the {lvl} interval of {what} is "
-        "paired over the common tasks; Δ P, S, C, O: differences of the track means."
+        f"paired over the common tasks; Δ {LETTERS_TEXT}: differences of the track means."
     )
     return table
 

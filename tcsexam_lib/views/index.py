@@ -1,6 +1,6 @@
 """Tables, plots and plain-language notes of an index output for the report notebooks.
 
-The index is in points (``30*P + 30*S + 30*C + 10*O``), higher is better; a model is
+The index is in points (``vocab.INDEX_FORMULA``), higher is better; a model is
 complete, provisional (complete, but some adopted attempt awaits confirmation) or
 incomplete (no index is published).
 """
@@ -75,7 +75,7 @@ def check_protocol(result: Result, protocol: str) -> str:
 
 
 def status_table(result: Result) -> pd.DataFrame:
-    """Every model's status, index (points; empty when incomplete) and P, S, C, O.
+    """Every model's status, index (points; empty when incomplete) and track means.
 
     Examples
     --------

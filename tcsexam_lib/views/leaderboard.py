@@ -3,7 +3,7 @@
 A cohort report leads with one line saying whether the lead is real, then the
 leaderboard: the models ranked by their index (incomplete models last, without rank),
 with how far each index's interval reaches (± or +above / −below), the ranks the paired
-tests allow, whether it could be first, its tie group, its status and its four track
+tests allow, whether it could be first, its tie group, its status and its track
 means. Every task's mean for every
 model follows, as a heatmap and a table whose layout holds at 200 models.
 
@@ -24,7 +24,7 @@ from ..number_format import MEAN, POINTS, TEXT, format_value, task_kind
 from ..scoring.index_document import IndexDocument, ModelResult, as_index_document
 from ..stats.document import StatsDocument, as_stats_document
 from ..stats.wording import COULD_BE_FIRST_TIP, lead_sentence, percent
-from ..vocab import BINARY_TRACKS, TRACK_LETTERS, TRACKS
+from ..vocab import INDEX_FORMULA, LETTERS, LETTERS_TEXT, TRACK_DECLARATION, TRACKS
 from .charts import describe, label_simulated, new_axes
 from .notebook import INDEX_REPORT, Note
 from .tables import Cell
@@ -36,8 +36,7 @@ WIDE_MODELS = 12
 #: The leaderboard's column tooltips (the page shows plain names; hover for the meaning).
 LEADERBOARD_TIPS = {
     "rank": "1 = highest index; a model without an index has no rank",
-    "index": "TCSExam index in points: 30·P + 30·S + 30·C + 10·O (higher is better; it can "
-    "exceed 100)",
+    "index": f"TCSExam index in points: {INDEX_FORMULA} (higher is better; it can exceed 100)",
     "±": "how far the index's {level} interval reaches from it (the tasks of each track drawn "
     "again from the same pool): one number when both sides are equal, +above / −below when "
     "the interval is asymmetric",
@@ -48,11 +47,7 @@ LEADERBOARD_TIPS = {
     "the model is in two (it is not shown to differ from either of two models that are)",
     "status": "complete: every planned result is there; provisional: some adopted attempt "
     "awaits confirmation; incomplete: no index is published",
-    "P": "theorem track mean: share of theorems proved (0 to 1)",
-    "S": "solver track mean: relative score against the reference (0 to 1; 0.5 = as good as "
-    "the reference mean)",
-    "C": "construction track mean: raw reward (1 = the reference level; it can exceed 1)",
-    "O": "open-conjecture track mean: share of conjectures settled (0 to 1)",
+    **{t.letter: t.tip for t in TRACK_DECLARATION},
     "note": "why a model has no index, or what awaits confirmation",
 }
 
@@ -126,7 +121,7 @@ def leaderboard(
     stats: StatsDocument | dict[str, Any] | None = None,
     pages: dict[str, dict[str, str]] | None = None,
 ) -> pd.DataFrame:
-    """The cohort's leaderboard, best first: rank, model, index, ±, ..., P, S, C, O, note.
+    """The cohort's leaderboard, best first: rank, model, index, ±, ..., track means, note.
 
     Models with an index are ranked by it (1 = highest); a provisional model is ranked
     and its note says how many adoptions await confirmation; an incomplete model has no
@@ -177,22 +172,22 @@ def leaderboard(
                 "index": entry.index,
                 **({} if stats is None else interval_columns(stats, model)),
                 "status": entry.status,
-                **{TRACK_LETTERS[t]: means[TRACK_LETTERS[t]] for t in TRACKS},
+                **{x: means[x] for x in LETTERS},
                 "note": _note(entry),
             }
         )
     intervals = [] if stats is None else ["±", "could be first", "possible ranks", "tie group"]
-    columns = ["rank", "model", "index", *intervals, "status", "P", "S", "C", "O", "note"]
+    columns = ["rank", "model", "index", *intervals, "status", *LETTERS, "note"]
     table = pd.DataFrame(rows, columns=columns, dtype=object)
     level = percent(stats.level) if stats is not None else "95%"
     table.attrs["tooltips"] = {
         c: tip.replace("{level}", level) for c, tip in LEADERBOARD_TIPS.items()
     }
     table.attrs["kinds"] = {"rank": "count", "index": POINTS, "±": POINTS,
-                            **{x: MEAN for x in "PSCO"}}  # fmt: skip
+                            **dict.fromkeys(LETTERS, MEAN)}  # fmt: skip
     table.attrs["caption"] = (
         f"Index in points, ± how far its {level} interval reaches (+above / −below when it is "
-        "asymmetric); P, S, C, O: track means. "
+        f"asymmetric); {LETTERS_TEXT}: track means. "
         "Hover a column name for its meaning."
     )
     table.attrs["empty_text"] = "The cohort declares no model."
@@ -323,8 +318,8 @@ def plot_task_heatmap(
             extend="max",
         )
     bar.set_label("task mean (1 or more: brightest; hatched: no mean)", fontsize=8)
-    tracks_shown = ", ".join(f"{TRACK_LETTERS[t]} {t}" for t in TRACKS)
-    binary = " and ".join(t for t in TRACKS if t in BINARY_TRACKS)
+    tracks_shown = ", ".join(f"{t.letter} {t.name}" for t in TRACK_DECLARATION)
+    binary = " and ".join(t.name for t in TRACK_DECLARATION if t.binary)
     describe(
         fig,
         f"Heatmap of the task means of {len(models)} models on {len(tasks)} tasks "
