@@ -1,29 +1,11 @@
 """The ``tcsexam stats`` document: its typed records, its pairs kept as columns, its JSON text.
 
-:class:`StatsDocument` and the records under it (:class:`StatsModel`,
-:class:`StatsTrack`, :class:`ProjectedSE`, :class:`StatsPair`) declare the shape of the
-output as the reports read it; the published schema
-``references/schemas/stats-output.schema.json`` is generated from them; every module
-outside the stats package reads the document by attribute (:func:`as_stats_document`,
-:func:`load_stats`).
-
-A cohort of ``M`` models has ``M (M - 1) / 2`` pairs: 499,500 at 1,000 models, about
-175 MB of JSON. Building a dictionary per pair costs more than everything else the
-command does, so the document as computed (:class:`ComputedStats`) keeps the pairs as
-the numpy columns they were computed in (:class:`PairTable`) and
-:func:`write_stats_json` writes them straight from the columns: orjson turns each
-column into text at C speed, and the objects are assembled by joining those texts with
-the keys, block by block.
-
-The text is ``orjson.dumps(document.to_dict(), option=OPT_INDENT_2)`` with each pair
-written on one line (``tests/stats/test_command.py`` checks it): two-space
-indentation, keys in order, numbers as the shortest text that reads back as the same
-double (orjson writes ``1e-7`` where Python writes ``1e-07``), ``null`` where a figure
-cannot be computed. One line a pair keeps a 1,000-model file greppable and a third
-smaller than one line a field. orjson writes a NaN or an infinity as ``null``: the
-head's figures are turned into ``None`` where they cannot be computed before (see
-``_number`` in :mod:`.command`), and the tests compare the file read back with the
-document, which would show any other.
+:class:`StatsDocument` and its records declare the output's shape (the published schema
+is generated from them). A 1,000-model cohort has 499,500 pairs, so the computed document
+(:class:`ComputedStats`) keeps them as numpy columns (:class:`PairTable`) and
+:func:`write_stats_json` writes them with orjson a column at a time, one line a pair:
+the text of ``orjson.dumps(document.to_dict(), option=OPT_INDENT_2)`` otherwise
+(``tests/stats/test_command.py``). Why: docs/speed.md.
 """
 
 from __future__ import annotations

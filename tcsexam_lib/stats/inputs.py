@@ -1,14 +1,9 @@
 """Reading a ``tcsexam score`` output for ``tcsexam stats``, and refusing what is not one.
 
-The file is read as strict JSON, validated against the published schema
-``references/schemas/index-output.schema.json`` (the fields read here), and checked for
-agreement: the kit's metric id; an index exactly when the model is not incomplete; for
-a model with an index, attempt scores in their track's range, a mean for every task,
-each task mean the mean of its scores, each track mean the mean of its task means, the
-index the weighted sum of the track means; and the same tasks for every model with an
-index. Every disagreement is one
-:class:`~tcsexam_lib.errors.Problem` naming the file, the field, the value and what is
-allowed.
+Strict JSON, validated against ``index-output.schema.json``, then checked for agreement
+(metric id, index present exactly when not incomplete, scores in range, every mean
+recomputed, the same tasks for every model with an index); each disagreement is one
+:class:`~tcsexam_lib.errors.Problem`.
 """
 
 from __future__ import annotations

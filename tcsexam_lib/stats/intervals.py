@@ -1,62 +1,12 @@
 """Standard errors and intervals of track means and of the index, for each model.
 
-The sampling model: the tasks of each track are a sample from a larger pool (stratified
-by track); the attempts of a task are noise already averaged into its task mean. A track
-mean is then the mean of ``n_t`` task means, and the index ``sum_t W_t * mean_t``
-(``W_t`` the track weights in points) a stratified mean.
-
-Standard errors (the spec's fields):
-
-- ``se_t = s_t / sqrt(n_t)``, ``s_t`` the sample standard deviation (ddof 1) of the
-  ``n_t`` task means of the track;
-- ``index_se = sqrt(sum_t W_t^2 s_t^2 / n_t)``.
-
-Intervals (at ``level``; ``alpha = 1 - level``), chosen by what a track's task means can
-be, because few tasks, 0/1 scores and skewed rewards break the plain t-interval (it
-gives ``[0, 0]`` to a track whose five scores are all 0, and misses a skewed track's
-tail):
-
-- degrees of freedom (:func:`moment_degrees_of_freedom`): the Satterthwaite match of
-  ``s_t^2`` to a scaled chi-square, with the variance of ``s_t^2`` estimated from the
-  fourth moment, never more than ``n_t - 1`` (heavy tails make ``s_t^2`` less stable);
-  ``q`` is the t quantile at that df;
-- **0/1 track** (theorem, conjecture: every task mean is 0 or 1): the Clopper–Pearson
-  interval of ``k`` solved out of ``n_t``. With one attempt a task the count is exactly
-  Binomial(n_t, P) under the sampling model, so it covers with probability at least
-  ``level``; with more attempts, a binomial has the largest variance a mean in [0, 1]
-  can have;
-- **other tracks in [0, 1]** (solver; theorem and conjecture with fractional task
-  means): the Wilson score interval with quantile ``q`` at the effective sample size
-  ``n* = p (1 - p) / se^2`` (Korn & Graubard 1998; ``n* = n_t`` when the task means
-  have no spread or ``p`` is 0 or 1), each end reaching at least as far as a share
-  :func:`undrawn_share` of the tasks at the far bound would take the mean. It respects the
-  bounds and never has width 0. The reach: scores near a bound (near-binary solver scores,
-  a model that fails one task in ten) often show no failure among a few tasks, and their
-  spread alone gives a Wald interval that cannot see the failures it did not draw;
-- **construction** (``[0, inf)``, often zero-inflated and heavy-tailed): the t-interval
-  ``mean -+ q se`` lengthened on the side of the sample's skewness by Hall's (1992)
-  transformation, used one way only (:mod:`.skewness`): with ``A = G / sqrt(n_t)``,
-  ``G`` the adjusted sample skewness ``G1`` but at least twice the coefficient of
-  variation ``s_t / mean``, the long side reaches ``-g^-1(-q)`` standard errors with
-  ``|A|`` capped where that reach is largest (about ``4 q``). The short side is not
-  shortened: a sample of a few rewards that holds one zero looks skewed to the left
-  although the rewards are skewed to the right. The floor on ``G``: rewards ``>= 0`` whose
-  spread is comparable with their mean have a long right tail (a gamma distribution of
-  that mean and spread has twice that skewness, a log-normal more), and a few tasks that
-  missed the rare large rewards under-state it. Rewards all equal to ``c`` have
-  no spread to go on: the Wilson interval of ``c / U`` out of ``n_t`` with ``U = max(1,
-  c)`` (it assumes rewards of at most ``max(1, c)``, 1 being the reference level);
-- a construction track of one task has no interval; reported intervals are clipped to
-  the track's range ([0, 1]; construction [0, inf)).
-
-The index interval combines the track intervals by MOVER (Zou & Donner 2008, "method
-of variance estimates recovery"): each side's half-width on each track is turned back
-into a standard error by the track's t quantile ``q`` (the one that built a Wilson or a
-skewness-lengthened side; a Clopper–Pearson side, which no quantile built, is scaled by
-the same ``q``), the sides' standard errors are
-summed with the index weights as variances, and the Welch–Satterthwaite degrees of
-freedom of that sum give the quantile. So the index interval is asymmetric where its
-tracks are, and a track without spread never vanishes from it.
+Tasks are a sample from each track's pool; attempts are noise inside a task mean.
+``se_t = s_t / sqrt(n_t)`` and ``index_se = sqrt(sum_t W_t^2 s_t^2 / n_t)`` (the spec's
+fields). Each track's interval follows what its task means can be: Clopper–Pearson for
+0/1 tracks, Wilson at the effective sample size reaching at least the undrawn share for
+other [0, 1] tracks, the t-interval lengthened by Hall's transformation for construction
+(:mod:`.skewness`); the index interval combines them by MOVER–Welch. The rules and why:
+docs/uncertainty.md, "Methods, and why".
 """
 
 from __future__ import annotations

@@ -1,28 +1,11 @@
 """Paired comparisons of models, Holm's adjustment, and the rank claims built on them.
 
-Two models answered the same tasks, so they are compared task by task: per track, ``d``
-is the task mean of model a minus that of model b; their ``delta`` is the index of a
-minus the index of b, the sum over tasks of the parts ``W_t / n_t * d``.
-
-**The test** is Fisher's sign-flip randomisation test of that sum (:mod:`.signflip`):
-exact under the null that the two models are exchangeable on each task, whatever the
-scores' shape, and, since the sign patterns' spread is the sum of squared parts,
-conservative for the wider null of equal expected indexes. Its smallest p-value is
-``2 / 2^k`` for ``k`` tasks that differ: five tasks never give less than 0.0625.
-
-``se`` is the spec's paired standard error ``sqrt(sum_t W_t^2 s_t^2 / n_t)`` (``s_t`` the
-ddof-1 standard deviation of ``d`` in track ``t``). ``ci`` is this pair's alone, not
-adjusted: ``delta -+ z sqrt(sum c^2)`` (the normal spread of the sign patterns), its end
-moved to 0 where it disagrees with the pair's own test at ``1 - level``. ``mdd`` is the
-difference the pair would detect with 80 % power at Holm's strictest step (normal
-approximation), null where no pair can reach that step (``2 / 2^K > alpha / m``).
-A track with fewer than two tasks leaves every pair untested (NaN).
-
-**Holm** adjusts over all pairs (family-wise error at most ``alpha = 1 - level``). From
-the Holm-significant pairs ("a is significantly ahead of b"): ``rank_ci`` (simultaneous:
-``[1 + #ahead, M - #behind]``), ``rank_ci_marginal`` (Holm over that model's own ``M - 1``
-pairs), ``leader_group`` (no model is shown to be ahead of them) and ``tie_groups``
-(:func:`tie_groups`); none of them depends on the models' names or input order.
+A pair's ``delta`` is the sum over tasks of the parts ``W_t / n_t * d`` (``d``: a task
+mean of model a minus that of model b), tested by Fisher's sign-flip test
+(:mod:`.signflip`); ``ci`` is this pair's alone, ``mdd`` the difference Holm's strictest
+step would show with 80 % power. Holm adjusts over all pairs; ``rank_ci``,
+``rank_ci_marginal``, ``leader_group`` and ``tie_groups`` follow from the significant
+pairs and never depend on names or input order. Definitions: docs/uncertainty.md.
 """
 
 from __future__ import annotations

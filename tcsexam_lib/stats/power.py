@@ -1,18 +1,9 @@
 """What more data would buy: attempts versus tasks (the power view of Miller, 2024).
 
-The variance of one task mean ``x_i`` (the mean of ``k_i`` attempts) has two parts:
-how much tasks differ from each other (``sigma_task^2``) and the noise of an attempt
-around its task's expected score, divided by the number of attempts
-(``sigma_attempt^2 / k_i``). With repeated attempts both parts can be estimated:
-
-- ``sigma_attempt^2``: the pooled within-task variance of the attempt scores,
-  ``sum_i sum_j (x_ij - x_i)^2 / sum_i (k_i - 1)`` over the tasks with ``k_i >= 2``;
-- the attempt part of a task mean's variance: ``sigma_attempt^2 * mean_i(1 / k_i)``;
-- ``sigma_task^2 = max(0, s^2 - attempt part)``, ``s^2`` the sample variance of the task
-  means (the moment estimator, clipped at 0).
-
-The variance of the track mean is ``(sigma_task^2 + attempt part) / n``; doubling the
-tasks halves it, doubling the attempts halves only the attempt part.
+A task mean's variance is ``sigma_task^2 + sigma_attempt^2 / k``: ``sigma_attempt^2`` is
+the pooled within-task variance of the attempts, ``sigma_task^2`` the rest of the task
+means' variance (clipped at 0). Doubling the tasks halves a track mean's variance;
+doubling the attempts halves only the attempt part.
 """
 
 from __future__ import annotations

@@ -1,28 +1,11 @@
 """Hall's (1992) skewness correction of a studentised estimate, used only to lengthen.
 
-With ``T = (estimate - theta) / se`` and ``A`` the standardised third cumulant of the
-estimate (``G1 / sqrt(n)`` for the mean of ``n`` values: a construction track's
-interval), Hall's transformation
-
-    ``g(T) = T + A T^2 / 3 + A^2 T^3 / 27 + A / 6``
-
-removes the skewness term of the Edgeworth expansion of ``T`` and is monotone
-(``g'(T) = (1 + A T / 3)^2 >= 0``). The kit uses it **one way only**: the skewness
-estimated from a few tasks may lengthen the side of an interval that faces the long tail
-of ``T``, never shorten the other side. A sample that missed its rare values (a zero, a
-large reward) looks less skewed, or skewed the other way, than the tasks it was drawn
-from; used both ways, the correction then cut the side that needed its length (measured in
-``benchmarks/bench_calibration.py``; see docs/uncertainty.md).
-
-**The cap, and its reason.** At a fixed ``T`` on the long side, the correction grows
-with the skewness only up to ``A*(u) = 4.5 / u + 2.25 / u^3`` (``u = |T|``): beyond
-it the cubic term takes over and a larger skewness would *shorten* the long side again
-(at a quantile of 2 the end rises from 2 to 8.36 standard errors as ``A`` goes from 0 to
-0.54, and falls back to 2.87 at ``A = 3``). So the skewness is used up to the value that
-gives the largest correction, ``min(|A|, A*(u))``: the statistic is the smallest
-``|g(T)|`` that any skewness between 0 and the estimate gives. For an interval at
-quantile ``q`` that is ``A`` capped at :func:`peak_skewness` ``(q)``, where the long end
-reaches :func:`longest_reach` ``(q)`` (about ``4 q``) standard errors.
+``g(T) = T + A T^2 / 3 + A^2 T^3 / 27 + A / 6`` (``A = G1 / sqrt(n)`` for a mean) removes
+the skewness term of ``T``'s Edgeworth expansion. The kit lengthens the side facing the
+long tail and never shortens the other (a few tasks that missed their rare values look
+less skewed than their pool), with ``A`` capped at :func:`peak_skewness`, where the long
+end reaches farthest (:func:`longest_reach`, about ``4 q``): beyond it a larger skewness
+would shorten that side again. Why, with the figures: docs/uncertainty.md.
 """
 
 from __future__ import annotations
