@@ -61,7 +61,7 @@ METHOD = {
     "tasks that differ; beyond, counted on a grid of about 1/8192 of the parts' sum with the "
     "rounding added to the distance, never below the exact tail (at most 1.3 times it at "
     "Holm's first steps, 3.5 times for near-binary parts, docs/uncertainty.md), where the "
-    "Lugannani-Rice saddlepoint approximation of the same tail gives p <= 0.5, else that "
+    "Lugannani-Rice saddlepoint approximation of the same tail gives p <= 0.2, else that "
     "approximation",
     "p_holm": "Holm step-down adjustment over all pairs; significant (shown to differ): "
     "p_holm <= 1 - level; otherwise not shown to differ, which is not the same as equal",

@@ -28,8 +28,9 @@ from ..formulas import phi
 
 #: The most sign patterns (pass/fail tracks merged) counted exactly.
 EXACT_LIMIT = 2**22
-#: Above the exact limit, pairs whose saddlepoint p is at most this are counted on a grid.
-GRID_BELOW = 0.5
+#: Above the exact limit, pairs whose saddlepoint p is at most this are counted on a grid
+#: (so a p reported from the saddlepoint is above it: no verdict at a level >= 80 % uses it).
+GRID_BELOW = 0.2
 #: The grid: a pair's parts in units of ``1 / GRID_STEPS`` of their sum.
 GRID_STEPS = 1 << 13
 #: Elements of the largest array one block of pairs may build (bounds the memory).
@@ -196,15 +197,15 @@ def _grid_tail(magnitude: np.ndarray, threshold: np.ndarray) -> np.ndarray:
     start = np.ceil((threshold - slack) / unit[:, 0] - 1e-9).astype(np.int64)
     tail = np.empty(len(steps))
     for row, (sizes, first) in enumerate(zip(steps, start, strict=True)):
-        half = int(sizes.sum())
-        dist = np.zeros(2 * half + 1)  # the sum -half .. half at index 0 .. 2 half
-        dist[half] = 1.0
-        for size in sizes[sizes > 0]:
-            moved = np.zeros_like(dist)
-            moved[size:] += dist[:-size]
-            moved[:-size] += dist[size:]
-            dist = 0.5 * moved
-        tail[row] = dist[min(max(first + half, 0), 2 * half + 1) :].sum()
+        sizes = sizes[sizes > 0]
+        total = int(sizes.sum())
+        count = np.zeros(total + 1)  # sign patterns by the sum of the positive parts
+        count[0] = 1.0
+        for size in sizes:
+            count[size:] += count[:-size].copy()
+        # the signed sum is 2 * (sum of the positive parts) - total
+        reach = min(max(-(-(first + total) // 2), 0), total + 1)
+        tail[row] = count[reach:].sum() / 2.0 ** len(sizes)
     return np.minimum(tail, 0.5)
 
 
