@@ -84,7 +84,7 @@ class CsvTable:
 
 def read_csv_table(path: str | os.PathLike[str], *, kind: str = "CSV file") -> CsvTable:
     """Read a CSV file strictly into a :class:`CsvTable`; refuse a missing, unreadable,
-    non-UTF-8, malformed or empty file, naming the file and line.
+    non-UTF-8, malformed or empty file, naming the file and line (``kind`` starts it).
 
     Examples
     --------

@@ -124,7 +124,8 @@ def _sqrt_of_fraction(n: int, m: int) -> float:
 
 def scale_terms(mu: float, s: float, rel_floor: float, abs_floor: float) -> dict[str, float]:
     """The three candidates of ``scale = max(s, rel_floor*|mu|, abs_floor)``, by name, in
-    tie order (:data:`SCALE_TERMS`).
+    tie order (:data:`SCALE_TERMS`): the std when the runs spread, the relative floor when
+    they agree closely around a non-zero mean, the absolute floor when both are near 0.
 
     Examples
     --------

@@ -10,8 +10,8 @@ from contextlib import contextmanager
 
 @contextmanager
 def few_collections(thresholds: tuple[int, ...] = (200_000,)) -> Iterator[None]:
-    """Collect reference cycles rarely inside the block (the first threshold raised to
-    ``thresholds``; restored after).
+    """Collect reference cycles rarely inside the block (``thresholds`` replace the first
+    of the thresholds; restored after).
 
     Examples
     --------

@@ -218,7 +218,7 @@ def build_provenance(
     calls again with ``parameters``. Relative paths are relative to ``cwd`` (``base_dir``,
     else the working folder); a given ``references_dir`` is recorded absolute;
     ``reference`` is recorded with id, path and sha256 (only its id when computed from
-    another output).
+    another output); ``environment`` is that of ``entry_point``'s path (else a report's).
     """
     references_dir = None
     if "references_dir" in parameters:

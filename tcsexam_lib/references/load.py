@@ -82,10 +82,10 @@ def load_reference(
 ) -> Reference:
     """Load and validate a reference file.
 
-    ``source``: a suite name (``<references_dir>/<reference_id>/<suite>.json``;
-    ``reference_id`` defaults to ``paper-k3-fixed-260925``) or a path. Raises
-    :class:`ReferenceProblem` when the file is absent (saying where it goes), malformed,
-    or inconsistent.
+    ``source``: a suite name (``<references_dir>/<reference_id>/<suite>.json``) or a path;
+    ``reference_id``: the id the file must declare (for a suite name, by default
+    ``paper-k3-fixed-260925``). Raises :class:`ReferenceProblem` when the file is absent
+    (saying where it goes), malformed, or inconsistent.
 
     Examples
     --------
