@@ -1,15 +1,10 @@
 """tcsexam_lib: scoring rules of the TCSExam benchmark.
 
-Public surface (everything else is internal): the formulas (:mod:`tcsexam_lib.formulas`);
-references (:func:`load_reference`, :func:`check_reference`); :func:`score_solver_task`
-(0..1, higher is better, 0.5 = as good as the reference mean); validated inputs
-(:func:`load_suite`, :func:`load_cohort`, :func:`read_attempts`); the commands as functions
-(:func:`run_solver_score`, :func:`run_score`: the index in points, higher is better, may
-exceed 100; :func:`run_stats`, :func:`run_report`, :func:`verify_output`); the outputs as
-typed documents (:func:`load_index`, :func:`load_solver_output`, :func:`load_stats`,
-:func:`load_run_set`); :class:`TcsexamError`; ``views`` and ``teaching``.
-
-Each public name is written once, in :data:`_PUBLIC`, and imported when first used.
+The public surface is :data:`_PUBLIC` (everything else is internal), each name imported
+when first used: the formulas; :func:`score_solver_task` (0..1, higher is better, 0.5 = as
+good as the reference mean); :func:`run_score` (the index in points, higher is better, may
+exceed 100) and the other commands as functions; validated inputs; the outputs as typed
+documents (:func:`load_index`...); :class:`TcsexamError`; ``views`` and ``teaching``.
 """
 
 from __future__ import annotations
