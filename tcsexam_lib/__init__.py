@@ -1,37 +1,10 @@
 """tcsexam_lib: scoring rules of the TCSExam benchmark.
 
-Public surface (everything else is internal):
-
-- the formulas (:mod:`tcsexam_lib.formulas`): :func:`compute_instance_stats`,
-  :func:`scale_terms`, :func:`z_score`, :func:`phi`, :func:`instance_score`,
-  :func:`mean_score` and :func:`combine_track_means` (the index from the track means);
-- :func:`load_reference` / :class:`Reference` / :func:`reference_from_data`: a validated
-  solver reference; :func:`check_reference` reports every finding on reference files;
-- :func:`score_solver_task`: a task's relative score against a reference (0..1, higher
-  is better, 0.5 = as good as the reference mean);
-- :func:`load_suite`, :func:`load_cohort`, :func:`read_attempts`: validated inputs;
-- :func:`compute_index`; :func:`run_solver_score` and :func:`run_score` do what the
-  commands do (load, score, add provenance, write): the weighted TCSExam index in points
-  (``vocab.INDEX_FORMULA``; higher is better; may exceed 100);
-- the outputs as typed documents with tidy tables for notebooks: :func:`load_index`
-  (:class:`IndexDocument`: ``.models``, ``.tracks``, ``.tasks``, ``.attempts``,
-  ``.issues``), :func:`load_solver_output` (:class:`SolverDocument`),
-  :func:`load_stats` (:class:`StatsDocument`: ``.models``, ``.pairs``) and
-  :func:`load_run_set` (:class:`RunSetDocument`);
-- :func:`verify_output`: recompute an output from its recorded inputs;
-- :func:`run_stats` (``tcsexam stats``): intervals, paired comparisons, rank intervals
-  and tie groups beside the index of a ``tcsexam score`` output;
-- :func:`run_report` (``tcsexam report``): run sets of ``params/*.yaml`` scored and
-  rendered into HTML reports; :func:`load_report_params` checks one such file and
-  :func:`fill_solver_rows` fills blank solver scores of an attempts table (a copy)
-  from solver-score outputs; ``views`` is what the report notebooks import;
-- :class:`TcsexamError` and its subclasses, the only exceptions raised on purpose;
-- ``teaching`` (``from tcsexam_lib import teaching``): the teaching notebook's sliders,
-  exercise checks, tiny ILLUSTRATIVE cohorts and plots.
-
-Names are imported when first used, so that ``import tcsexam_lib`` stays cheap. Each public
-name is written once, in :data:`_PUBLIC` below; ``__all__`` and the lookup come from it
-(:func:`~tcsexam_lib.exports.public_surface`).
+The public surface is :data:`_PUBLIC` (everything else is internal), each name imported
+when first used: the formulas; :func:`score_solver_task` (0..1, higher is better, 0.5 = as
+good as the reference mean); :func:`run_score` (the index in points, higher is better, may
+exceed 100) and the other commands as functions; validated inputs; the outputs as typed
+documents (:func:`load_index`...); :class:`TcsexamError`; ``views`` and ``teaching``.
 """
 
 from __future__ import annotations

@@ -1,10 +1,5 @@
-"""The kit's one CSV reader and writer, and its one number parser.
-
-An input table is read once into a :class:`CsvTable` (UTF-8, a leading BOM accepted,
-strict CSV): its header, and every row with the physical line it ends on, so that a
-message names the line a spreadsheet shows. Rows are kept as text; what they mean is
-checked by the code that reads them (the attempts table: :mod:`tcsexam_lib.scoring.attempts`).
-"""
+"""The kit's one CSV reader and writer (strict, UTF-8, each row with its line), and its
+one number parser."""
 
 from __future__ import annotations
 
@@ -23,11 +18,8 @@ _DECIMAL = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*")
 
 
 def parse_decimal(text: str) -> float | None:
-    """A plain decimal number (``0.25``, ``1``, ``2.5e-1``), or ``None`` for anything else.
-
-    Python's ``float`` would also take ``1_000``, ``nan`` or ``inf``; a score in a table
-    is plain decimal text. A number too large for a float is ``inf`` (refused by callers
-    that need a finite value).
+    """A plain decimal number (``0.25``, ``2.5e-1``), or ``None`` for anything else
+    (``1_000``, ``nan``, ``inf`` that ``float`` takes); too large for a float is ``inf``.
 
     Examples
     --------
@@ -44,11 +36,8 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def neutral_cell(text: str) -> str:
-    """A cell safe to open in a spreadsheet: a formula-like text gets a leading ``'``.
-
-    A plain number (``-0.5``, ``+1``) is left as it is; anything else starting with ``=``,
-    ``+``, ``-``, ``@``, a tab or a carriage return is written as text. Applied to the
-    files the kit writes, never to what it reads.
+    """A cell safe to open in a spreadsheet: text starting with ``=``, ``+``, ``-``, ``@``,
+    a tab or CR gets a leading ``'`` (plain numbers kept). For written files only.
 
     Examples
     --------
@@ -62,12 +51,8 @@ def neutral_cell(text: str) -> str:
 
 @dataclass
 class CsvTable:
-    """A CSV table as text: ``header`` and ``rows`` as ``(line, values)`` pairs.
-
-    ``line`` is the physical line a row ends on (a quoted field may span lines), the
-    header being line 1. ``source`` names the table in messages; ``sha256`` is the digest
-    of the bytes read (``None`` for a table built in memory).
-    """
+    """A CSV table as text: ``header``, and ``rows`` as ``(line, values)`` with the
+    physical line a row ends on (header = 1); ``sha256`` of the bytes read, or ``None``."""
 
     source: str
     header: list[str]
@@ -89,8 +74,7 @@ class CsvTable:
         return CsvTable(self.source, [neutral_cell(h) for h in self.header], rows, None)
 
     def to_text(self) -> str:
-        """The table as CSV text (``\\n`` line ends, minimal quoting), every formula-like
-        cell written as text (:func:`neutral_cell`)."""
+        """The table as CSV text (``\\n`` line ends, minimal quoting, cells neutralized)."""
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(map(neutral_cell, self.header))
@@ -99,11 +83,8 @@ class CsvTable:
 
 
 def read_csv_table(path: str | os.PathLike[str], *, kind: str = "CSV file") -> CsvTable:
-    """Read a CSV file strictly into a :class:`CsvTable`; refuse what cannot be read.
-
-    A missing or unreadable file, text that is not UTF-8 and malformed CSV are refused
-    with the file (and line) named; ``kind`` starts the summary ("Attempts file ...").
-    An empty file is refused: a table needs its header.
+    """Read a CSV file strictly into a :class:`CsvTable`; refuse a missing, unreadable,
+    non-UTF-8, malformed or empty file, naming the file and line (``kind`` starts it).
 
     Examples
     --------

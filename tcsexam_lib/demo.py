@@ -1,24 +1,10 @@
-"""The embedded demo: a small, deterministic, SIMULATED data set.
+"""The embedded demo: a small, deterministic, SIMULATED data set (never a TCSExam result).
 
-Nothing here is a TCSExam result. A seeded generator invents a reference
-(``demo-k3-sim-v1``: three simulated reference runs per instance), two suites
-(``demo-lite``: 5 tasks per track; ``demo-full``: a superset with 8 per track) and,
-for each suite and solver protocol, a cohort of three simulated models telling three
-stories:
-
-- ``sim-alpha`` is **complete** (and shows a replaced attempt kept as ``excluded``
-  with its note);
-- ``sim-beta`` is **provisional** (one adoption awaits a manual check);
-- ``sim-gamma`` is **incomplete** (a task never run, a judge failure, a missing repeat).
-
-Every file says ``simulated`` (a ``"simulated": true`` field in JSON, a ``note`` on
-every attempts row), and the files are a pure function of :data:`DEMO_SEED`:
-:func:`build_demo_files` returns their exact bytes, :func:`write_demo` writes them and
-``tests/test_demo.py`` proves that the committed copies equal the generator's output.
-Solver rows of the attempts tables are not typed in: the generator scores the
-simulated instance records with :func:`~tcsexam_lib.scoring.solver.score_solver_task`.
-The same generator's run sets at scale (TCSExam Full's size, many models) are in
-:mod:`tcsexam_lib.demo_scale`.
+A pure function of :data:`DEMO_SEED`: a reference ``demo-k3-sim-v1``, suites ``demo-lite``
+(5 tasks a track) and ``demo-full`` (8), and per suite and protocol three models:
+``sim-alpha`` complete (with an excluded replaced attempt), ``sim-beta`` provisional,
+``sim-gamma`` incomplete. Every file says ``simulated``; ``tests/test_demo.py`` checks the
+committed copies; solver rows are scored from simulated records by the kit itself.
 """
 
 from __future__ import annotations
@@ -276,9 +262,7 @@ def _cohort(suite: str, protocol: str) -> dict[str, Any]:
 
 
 def build_demo_files() -> dict[str, str]:
-    """Every demo file, as ``{path relative to the kit root: text}``.
-
-    A pure function of :data:`DEMO_SEED`: calling it twice gives the same texts.
+    """Every demo file, as ``{path relative to the kit root: text}`` (the same every call).
 
     Examples
     --------
@@ -332,10 +316,8 @@ def csv_text(rows: list[dict[str, str]]) -> str:
 
 
 def write_demo(root: str | os.PathLike[str] | None = None) -> list[Path]:
-    """Write every demo file under ``root`` (the kit's checkout by default), atomically.
-
-    Returns the paths written (only files whose content changed are rewritten).
-    """
+    """Write every demo file under ``root`` (the checkout by default), atomically, only
+    those that changed; returns the paths written."""
     base = Path(root) if root is not None else KIT_ROOT
     written = []
     for relative, text in build_demo_files().items():
@@ -349,12 +331,8 @@ def write_demo(root: str | os.PathLike[str] | None = None) -> list[Path]:
 
 
 def compare_demo(root: str | os.PathLike[str] | None = None) -> list[tuple[str, str]]:
-    """Demo files under ``root`` that are not exactly the generator's output.
-
-    Returns ``(path relative to root, what is wrong)`` pairs: a file that differs, one
-    that is missing, or one under the demo's folders that the generator does not write
-    (it would pass for simulated demo data without coming from the generator).
-    """
+    """``(path, what is wrong)`` for each demo file under ``root`` that differs, is
+    missing, or is not the generator's (it would pass for simulated data)."""
     base = Path(root) if root is not None else KIT_ROOT
     expected = build_demo_files()
     found: list[tuple[str, str]] = []

@@ -1,28 +1,6 @@
-"""SIMULATED run sets at scale, to see the reports at the size of TCSExam Full or with many
-models: the demo's generator (:mod:`tcsexam_lib.demo`) with other parameters.
-
-Nothing here is a TCSExam result; every file says ``simulated``, and is a pure function
-of its scale's seed (:func:`build_files`):
-
-- ``full``: a reference with the counts of the fixed Full reference (1,860 scored and 32
-  unscored instances over 20 solver tasks), a suite ``demo-full-size`` (20 solver, 10
-  theorem, 10 construction and 5 conjecture tasks) and 20 models with 3 attempts a task;
-  most are complete, ``sim-m19`` provisional, ``sim-m20`` incomplete (a missing repeat of
-  the first task of each track);
-- ``models``: ``N`` models (2 to 1,000) on the demo's ``demo-full`` suite and reference
-  (copied from the embedded demo), one attempt a task, skills drawn from a normal law (some
-  neighbours in the ranking far apart, many not); every tenth model from the 5th leaves an
-  adoption ``selected_provisional``, every 25th from the 13th misses a task (incomplete);
-  its parameter file renders the cohort report only.
-
-Solver scores are left blank in the attempts tables: the report runner fills them from
-the records. A run set is written to a folder of its own (:func:`write_files`, by
-default ``build/demo-full-size`` or ``build/demo-models-<N>``), never into the kit, and is
-not part of ``make report``::
-
-    tcsexam demo generate --scale full        # or --models 200
-    tcsexam report build/demo-full-size/demo-full-size-offline.yaml -j 2
-"""
+"""SIMULATED run sets at scale (``--scale full``, ``--models N``): the demo's generator
+with other parameters, written to a folder of their own, never into the kit.
+See docs/reports.md for what each scale holds."""
 
 from __future__ import annotations
 
@@ -56,7 +34,7 @@ MIN_MODELS, MAX_MODELS = 2, 1000
 
 def build_files(scale: str = "demo", models: int | None = None) -> dict[str, str]:
     """Every file of a run set at scale (``full``, or ``models`` with ``models`` of them),
-    as ``{path relative to its folder: text}``: the same texts every time.
+    as ``{path relative to its folder: text}`` (the same every call).
 
     Examples
     --------
@@ -70,8 +48,6 @@ def build_files(scale: str = "demo", models: int | None = None) -> dict[str, str
     >>> cohort = json.loads(build_files("models", 3)["demo-full-offline/cohort.json"])
     >>> list(cohort["models"]), cohort["simulated"]
     (['sim-m001', 'sim-m002', 'sim-m003'], True)
-
-    (Full: 20 models x 20 solver tasks x 3 attempts, less sim-m20's missing solver repeat.)
     """
     if scale == "full":
         return _full_size_files()
@@ -79,8 +55,7 @@ def build_files(scale: str = "demo", models: int | None = None) -> dict[str, str
 
 
 def write_files(root: str | os.PathLike[str], scale: str, models: int | None = None) -> list[Path]:
-    """Write a run set at scale under ``root``; a non-empty folder it did not write is
-    refused (its marker file is missing)."""
+    """Write a run set at scale under ``root``; refuse a non-empty folder it did not write."""
     return write_generated_files(root, build_files(scale, models), MARKERS[scale])
 
 

@@ -1,28 +1,6 @@
-"""Typed output documents: each JSON object's shape declared once, read by attribute.
-
-Each object of an output (``tcsexam solver-score``, ``tcsexam score``, ``tcsexam stats``,
-a run set's ``run-set.json``) has a :class:`Record` class whose annotations are its
-fields, declared once: the JSON key (the attribute's name, or ``field(key=...)``), the
-type, the field's doc and its range (``Annotated[int, Doc("points", ge=0)]``), and a
-default for a field the document may leave out. From that one declaration come:
-
-- reading: a record *is* the parsed JSON object (a ``dict``: written, validated and
-  compared as the JSON it is; ``record["status"]`` still reads it as plain data), and
-  ``record.status`` reads the field (a field holding records wraps them on each read);
-- checking and reading at the edge: the record's spec
-  (:func:`tcsexam_lib.record_specs.spec`) is the same shape as a `msgspec
-  <https://jcristharif.com/msgspec/>`_ ``Struct`` (built on first use, so that a command
-  that only writes never imports msgspec), the fast check of a parsed document
-  (``conforms``) and the typed object a document's text is decoded into
-  (``decode_record``);
-- publishing: :func:`tcsexam_lib.schemas.generate_schema` turns the spec into the
-  published JSON Schema of ``references/schemas/`` (``make schemas`` writes them, a test
-  fails when a committed one differs).
-
-Only the module that builds a document writes its keys; every other module reads it by
-attribute. Tables for notebooks (pandas, imported only when a table is asked for) come
-from :func:`frame`.
-"""
+"""Typed output documents: each JSON object's shape declared once (a :class:`Record`),
+read by attribute; its msgspec spec and published schema come from that declaration.
+See docs/architecture.md, "Output documents"."""
 
 from __future__ import annotations
 
@@ -41,12 +19,8 @@ _NO_DEFAULT: Any = object()
 
 
 class Doc:
-    """A field's doc and range, in its annotation: ``Annotated[int, Doc("points", ge=0)]``.
-
-    ``text`` is the field's description in the published schema (it is also what a
-    refusal says is allowed); ``constraints`` are msgspec's (``ge``, ``le``,
-    ``min_length``, ``pattern``...); ``keys``: a dict whose keys are exactly these.
-    """
+    """A field's doc and range: ``Annotated[int, Doc("points", ge=0)]``. ``text`` is the
+    schema's description (and what a refusal allows); ``constraints`` are msgspec's."""
 
     __slots__ = ("text", "constraints", "keys")
 
@@ -129,19 +103,15 @@ class Field:
 def field(
     of: type[Record] | None = None, *, shape: str = "", default: Any = _NO_DEFAULT, key: str = ""
 ) -> Any:
-    """A field whose JSON key differs from its attribute (``key``), or that the document
-    may leave out (``default``: what it then reads as). A plain annotation with a plain
-    default (``simulated: bool = False``) needs no call. ``of`` and ``shape`` (the record a
-    field holds, and how) are read from the annotation; given, they must agree with it."""
+    """A field whose JSON key differs from its attribute (``key``) or that may be left out
+    (``default``); ``of`` and ``shape``, if given, must agree with the annotation."""
     if shape and shape not in SHAPES:
         raise ValueError(f"unknown shape {shape!r}")
     return Field(default, key)
 
 
 class Record(dict):
-    """One JSON object of an output document, read by typed attribute.
-
-    A record *is* the parsed JSON object (a ``dict``); its annotations are its fields.
+    """One JSON object of an output document (a ``dict``), read by typed attribute.
 
     Examples
     --------
@@ -251,14 +221,8 @@ def frame(
     caption: str | None = None,
     further: bool = False,
 ) -> pd.DataFrame:
-    """A tidy table of ``rows`` (one dict each) with these ``columns`` (pandas imported here).
-
-    ``further``: then every other key the rows hold (a further column of the attempts
-    table, a field a judge added to its records), sorted.
-
-    ``index`` names the columns that identify a row (kept as columns, so that a table
-    can be filtered and merged on them; listed in ``table.attrs["key"]``). A missing
-    number (an incomplete model's index) is ``NaN``, as pandas has it.
+    """A tidy table (pandas) of ``rows`` with these ``columns``, then, with ``further``,
+    every other key sorted; ``index`` columns identify a row (``attrs["key"]``).
 
     Examples
     --------

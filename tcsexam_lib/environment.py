@@ -1,19 +1,8 @@
-"""The environment an output was made in: Python, platform, the lock, package versions.
+"""The environment an output was made in: Python, platform, the lock's sha256, the versions
+of the packages on its computation path; and how two environments differ.
 
-Every output records it in its provenance (``environment``, see
-:func:`describe_environment`): the Python version and implementation, the platform, the
-sha256 of the lock file the environment was installed from (``make`` keeps it in the
-environment as :data:`LOCK_RECORD`) and the exact version of each package on the
-output's computation path (:data:`COMPUTATION_PATH`: the packages whose release can
-change the output's bytes). ``tcsexam verify`` names every difference between a recorded
-environment and the current one (:func:`environment_differences`).
-
-No timestamp, host name or path is recorded: two runs in one environment record the
-same bytes. Versions are read from the ``.dist-info`` folder names that installers
-write (one listing of each ``site-packages`` folder, a fraction of a millisecond);
-``importlib.metadata``, whose import alone costs more than the whole lookup, is asked
-only for a package found no other way. Recording must not slow the commands' start-up
-(docs/speed.md).
+No timestamp, host or path: two runs in one environment record the same bytes. Versions
+come from ``.dist-info`` names (``importlib.metadata`` costs more than the lookup).
 """
 
 from __future__ import annotations
@@ -114,8 +103,7 @@ _INSTALLED: dict[str, str] | None = None
 
 
 def _dist_info_versions() -> dict[str, str]:
-    """Every installed package's version, from the ``name-version.dist-info`` folder
-    names on ``sys.path`` (the first folder that holds a package wins, as for imports)."""
+    """Every installed version from ``.dist-info`` names on ``sys.path`` (first wins)."""
     global _INSTALLED
     if _INSTALLED is None:
         found: dict[str, str] = {}
@@ -161,11 +149,7 @@ def sha256_of(path: str | os.PathLike[str]) -> str:
 
 
 def installed_lock_sha256(prefix: str | os.PathLike[str] | None = None) -> str | None:
-    """The sha256 of the lock file this environment was installed from, or ``None``.
-
-    ``make`` writes it (:func:`record_installed_lock`) into the environment's folder
-    (``prefix``, default ``sys.prefix``) when it installs the environment from the lock.
-    """
+    """The sha256 of the lock this environment (``prefix``) was installed from, or ``None``."""
     path = Path(sys.prefix if prefix is None else prefix, LOCK_RECORD)
     try:
         text = path.read_text(encoding="utf-8").split()
@@ -183,8 +167,8 @@ def record_installed_lock(lock: str | os.PathLike[str], prefix: str | None = Non
 
 
 class EnvironmentDifference(NamedTuple):
-    """One way the current environment differs from a recorded one (a named tuple: a
-    dataclass would cost the commands' start-up a millisecond or more to create)."""
+    """One difference from a recorded environment (a named tuple: cheaper to create at
+    start-up than a dataclass)."""
 
     what: str  # python, implementation, platform, lock, or "package NAME"
     recorded: str | None
@@ -209,11 +193,8 @@ _PIN = r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;\\]+)\s*(?:;\s*([^\\]+?))?\s*\\?$"
 def locked_versions(
     lock: str | os.PathLike[str], marker_environment: dict[str, str] | None = None
 ) -> dict[str, str]:
-    """The versions the lock file pins for an interpreter (default: this one).
-
-    A pin whose environment marker does not hold for it (``; sys_platform == 'win32'``)
-    is left out. ``marker_environment`` overrides marker variables (``python_version``,
-    ``python_full_version``, ...) to read the lock for another Python.
+    """The lock's pins whose marker holds for this interpreter (``marker_environment``
+    overrides marker variables to read it for another).
 
     Examples
     --------
@@ -239,9 +220,7 @@ def locked_versions(
 
 
 def lock_differences(lock: str | os.PathLike[str]) -> list[EnvironmentDifference]:
-    """How the installed packages differ from the lock's pins for this interpreter:
-    each locked package installed at another version or not at all (as ``package
-    NAME``, recorded = locked, current = installed). The kit itself is not in the lock."""
+    """Each locked package installed at another version or not at all (``package NAME``)."""
     return [
         EnvironmentDifference(f"package {name}", version, installed)
         for name, version in sorted(locked_versions(lock).items())
@@ -251,7 +230,7 @@ def lock_differences(lock: str | os.PathLike[str]) -> list[EnvironmentDifference
 
 def describe_environment(path: str = "report") -> dict[str, Any]:
     """The environment block of an output computed by ``path`` (a key of
-    :data:`COMPUTATION_PATH`): Python, platform, the lock's sha256, package versions.
+    :data:`COMPUTATION_PATH`).
 
     Examples
     --------
@@ -275,11 +254,8 @@ def describe_environment(path: str = "report") -> dict[str, Any]:
 def environment_differences(
     recorded: dict[str, Any] | None, current: dict[str, Any]
 ) -> list[EnvironmentDifference]:
-    """Every difference between a recorded environment and ``current``, in a fixed order:
-    Python, implementation, platform, the lock, then each package (by name).
-
-    A package either side names is compared (one recorded but no longer on the path is
-    looked up in the current environment).
+    """Every difference from a recorded environment: Python, implementation, platform,
+    the lock, then each package either side names, by name.
 
     Examples
     --------
@@ -331,11 +307,7 @@ if __name__ == "__main__":
 
 
 def environment_fingerprint() -> str:
-    """The sha256 of the environment that makes report pages: :func:`describe_environment`
-    of the report (Python, platform, the lock's sha256, each package on its path).
-
-    The one definition of "the environment" for the report runner's reuse of stored
-    pages (:mod:`tcsexam_lib.reports.reuse`): a page is made again when it changes.
+    """The sha256 of the report's environment: a stored page is made again when it changes.
 
     >>> len(environment_fingerprint())
     64
@@ -350,8 +322,8 @@ _KIT_FINGERPRINT: list[str] = []
 
 
 def kit_fingerprint() -> str:
-    """The sha256 of the kit's version, code (``tcsexam_lib/**/*.py``) and published
-    schemas: a kit changed without a new version number still counts as changed.
+    """The sha256 of the kit's version, code and published schemas (a change without a
+    new version still counts).
 
     >>> kit_fingerprint() == kit_fingerprint() and len(kit_fingerprint())
     64

@@ -1,11 +1,5 @@
-"""The kit's one exception family.
-
-Every error the library raises on purpose is a :class:`TcsexamError`. Input that
-cannot be scored raises :class:`InputRefused` (or its subclass
-:class:`ReferenceProblem` for reference files), carrying one :class:`Problem` per
-finding so that a researcher sees every offending record at once. Only the command
-line maps these to exit codes and prints them; library code never prints.
-"""
+"""The kit's one exception family: :class:`TcsexamError`, and :class:`InputRefused` with one
+:class:`Problem` per finding. Only the command line prints them or exits."""
 
 from __future__ import annotations
 
@@ -24,10 +18,8 @@ _HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
 
 
 def visible(text: str) -> str:
-    r"""``text`` with every invisible or direction-changing character shown as ``\uXXXX``.
-
-    Ids and notes come from the user's files; shown raw, a NUL, a right-to-left override
-    or a zero-width space could hide or reorder what a terminal displays.
+    r"""``text`` with every invisible or direction-changing character shown as ``\uXXXX``
+    (a NUL or right-to-left override could hide or reorder what a terminal shows).
 
     Examples
     --------
@@ -55,8 +47,7 @@ def _show_value(value: Any) -> str:
 
 
 def did_you_mean(value: Any, choices: Sequence[str]) -> str | None:
-    """``did you mean 'x'?`` naming the choice closest to a mistyped ``value``, or ``None``
-    when none is close: the one way every refusal suggests a name.
+    """``did you mean 'x'?`` for the choice closest to ``value``, or ``None``.
 
     Examples
     --------
@@ -70,7 +61,7 @@ def did_you_mean(value: Any, choices: Sequence[str]) -> str | None:
 
 
 def quoted_names(names: Sequence[str], limit: int) -> str:
-    """The first ``limit`` names, quoted, and how many more there are (for a message).
+    """The first ``limit`` names, quoted, and how many more there are.
 
     Examples
     --------
@@ -94,12 +85,8 @@ NOT_GIVEN = _NOT_GIVEN
 
 @dataclass(frozen=True)
 class Problem:
-    """One finding about an input, in the kit's single message template.
-
-    ``where`` names the file and the line, record or instance; ``field`` the field;
-    ``value`` the value received; ``allowed`` what would have been accepted; and
-    ``detail`` an optional explanation.
-    """
+    """One finding about an input: ``where`` (file and line or record), ``field``, the
+    ``value`` received, what is ``allowed``, and an optional ``detail``."""
 
     where: str
     field: str | None = None
@@ -129,17 +116,8 @@ class Problem:
 
 
 class TcsexamError(Exception):
-    """Base class of every error the kit raises on purpose.
-
-    Attributes
-    ----------
-    problems : list of Problem
-        The structured findings behind the message (may be empty).
-    hint : str or None
-        What to do, shown once after the findings (the message ends with it).
-    exit_code : int
-        What the command line exits with for this error.
-    """
+    """Base class of every error the kit raises on purpose: ``problems`` (may be empty),
+    ``hint`` (what to do, ending the message) and the CLI's ``exit_code``."""
 
     exit_code = 1
 

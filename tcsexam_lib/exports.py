@@ -1,11 +1,4 @@
-"""A package's public names, each written once, imported when first used.
-
-A package lists its public names once, under the module that defines each
-(``{"formulas": ("phi", ...), ...}``); :func:`public_surface` turns that list into the
-package's ``__all__``, its ``__getattr__`` (which imports a name's module the first time
-the name is used, so that importing the package stays cheap) and its ``__dir__``. The
-package root (``tcsexam_lib``) and ``tcsexam_lib.teaching`` use it.
-"""
+"""A package's public names, each written once, imported when first used."""
 
 from __future__ import annotations
 
@@ -16,12 +9,8 @@ from typing import Any
 
 
 class PublicSurface:
-    """What :func:`public_surface` gives a package.
-
-    ``exports`` maps each public name to the module that defines it; ``all`` is the
-    package's ``__all__``; ``getattr`` and ``dir`` are its ``__getattr__`` and ``__dir__``.
-    (A plain class: importing the package imports nothing it does not need.)
-    """
+    """What :func:`public_surface` gives a package: ``exports`` (name -> module), ``all``,
+    ``getattr`` and ``dir``. A plain class, so importing it imports nothing."""
 
     __slots__ = ("exports", "all", "getattr", "dir")
 
@@ -42,12 +31,8 @@ def public_surface(
     modules: dict[str, str] | None = None,
     also: Iterable[str] = (),
 ) -> PublicSurface:
-    """The public surface of ``package`` from its one list of names.
-
-    ``public`` maps a module (relative to the package) to the names it defines;
-    ``modules`` maps a public module name to the module it is (``{"views":
-    "reports.views"}``); ``also`` names further entries of ``__all__`` that the package
-    provides itself.
+    """The public surface of ``package`` from ``public`` (module -> names); ``modules``
+    maps a public module name to its module, ``also`` adds further ``__all__`` entries.
 
     Examples
     --------

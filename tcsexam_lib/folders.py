@@ -1,11 +1,4 @@
-"""The kit's own folders: replaced in one step, removed without following a symlink.
-
-A folder the kit writes as a whole (a published run set, the solver evidence of
-``tcsexam score --solver-records``) is first written complete beside its place, then
-switched in: an atomic exchange where Linux offers one (``renameat2``), else two
-renames; the previous folder is then removed. Symlinks are never followed when
-something is removed or replaced.
-"""
+"""The kit's own folders: replaced in one step, removed without following a symlink."""
 
 from __future__ import annotations
 
@@ -17,11 +10,7 @@ from pathlib import Path
 
 
 def remove_tree(path: Path) -> None:
-    """Remove the kit's own folder ``path`` without following any symlink.
-
-    A symlink is unlinked (its target is left alone); a folder is removed with the
-    links inside it unlinked, never followed.
-    """
+    """Remove the kit's own folder ``path``; symlinks are unlinked, never followed."""
     if path.is_symlink() or path.is_file():
         path.unlink()
     elif path.is_dir():
@@ -46,11 +35,8 @@ def _exchange(a: Path, b: Path) -> bool:
 
 
 def switch_into_place(staging: Path, final: Path) -> None:
-    """Put the finished staging folder at ``final``; remove what was there before.
-
-    With an existing ``final`` the two are exchanged in one atomic step where the
-    system offers it (else ``final`` is renamed away, then the staging folder renamed
-    in). A symlink at ``final`` is replaced itself, never followed.
+    """Put the finished staging folder at ``final`` and remove what was there: one atomic
+    exchange where the system offers it, else two renames; a symlink is never followed.
 
     Examples
     --------

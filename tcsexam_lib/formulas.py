@@ -1,29 +1,17 @@
-"""Every formula of the TCSExam scoring rules, and nothing else.
+"""Every formula of the TCSExam scoring rules, and nothing else (nothing else evaluates one).
 
-This is the only module that evaluates a formula of the rules; everything else calls it.
+Solver relative score (higher is better, in [0, 1]; 0.5 = as good as the reference mean):
+per scored instance, over its usable values (finite, at least two) ``mu = mean``, ``s =
+sample std (ddof 1)``, ``scale = max(s, rel_floor*|mu|, abs_floor)``; a valid candidate
+``A`` scores ``Phi(z)`` with ``z = (A - mu)/scale`` (maximise) or ``(mu - A)/scale``
+(minimise), a completed failure 0; the task's score is the mean over scored instances.
 
-Solver relative score (higher is better, in [0, 1]; 0.5 is as good as the reference mean):
+Index (points, higher is better, may exceed 100): per model the mean over each task's
+adopted valid attempts, the equal-weight mean of each track's tasks, then the weighted
+sum of the track means (``vocab.INDEX_FORMULA``).
 
-- per scored reference instance, over its usable values ``v`` (finite numbers, at least
-  two): ``mu = mean(v)``, ``s = sample std (ddof 1)`` and
-  ``scale = max(s, rel_floor*|mu|, abs_floor)``;
-- for a valid candidate value ``A``: ``z = (A - mu)/scale`` (maximise) or
-  ``z = (mu - A)/scale`` (minimise), instance score ``Phi(z)``; a completed failure
-  scores 0;
-- the task's ``relative_score`` is the mean of its scored instances' scores.
-
-Index (points, higher is better, may exceed 100): per model, (1) the mean over the adopted
-valid attempts of each task, (2) the equal-weight mean over the tasks of each track, (3)
-the weighted sum of the track means (``vocab.INDEX_FORMULA``).
-
-Means and standard deviations of reference values are computed exactly (rational
-arithmetic on the values as given: JSON integers stay integers, of any size) and rounded
-once, as :mod:`statistics` does: identical values give ``mu`` equal to them and ``s``
-exactly 0, so a candidate equal to them scores exactly 0.5. Where a reference value or
-the candidate is beyond 2**53 in magnitude (an integer a float may not hold; a float there
-is an integer too), ``z`` is the exact difference ``A - mu`` divided by the scale, rounded
-once (:func:`exact_z`): 2**60 + 1 and 2**60 + 3 are different numbers to the kit.
-Elsewhere ``z`` and ``Phi(z)`` are float arithmetic.
+``mu`` and ``s`` are exact (rational) and rounded once, as :mod:`statistics` does; beyond
+2**53 ``z`` is exact too (:func:`exact_z`). Why: docs/choices.md.
 """
 
 from __future__ import annotations
@@ -48,14 +36,8 @@ WEIGHT_VECTOR = tuple(TRACK_WEIGHTS[track] for track in TRACKS)
 
 @dataclass(frozen=True)
 class InstanceStats:
-    """Reference statistics of one scored instance.
-
-    ``mu`` is the mean and ``s`` the sample standard deviation (ddof=1) of the usable
-    values; ``scale = max(s, rel_floor*|mu|, abs_floor)`` and ``scale_term`` names the
-    term that set it (``sample_std``, ``relative_floor`` or ``absolute_floor``; ties go
-    to the earlier term). ``mu_exact`` is the exact mean when a usable value (an int, or a
-    float, which is then an integer) is beyond 2**53 in magnitude (``z`` is then exact).
-    """
+    """Reference statistics of one scored instance: ``mu``, ``s`` (ddof 1), ``scale`` and the
+    ``scale_term`` that set it (ties to the earlier); ``mu_exact`` beyond 2**53."""
 
     values: tuple[float | None, ...]
     n_usable: int
@@ -67,9 +49,8 @@ class InstanceStats:
 
 
 def usable_values(values: Iterable[float | None]) -> list[float]:
-    """The usable reference values: finite numbers (``null`` is an unusable run).
-
-    Integers stay integers (exact at any size), other numbers become floats.
+    """The usable reference values: finite numbers (``null`` is an unusable run); ints stay
+    exact, other numbers become floats.
 
     Examples
     --------
@@ -142,13 +123,9 @@ def _sqrt_of_fraction(n: int, m: int) -> float:
 
 
 def scale_terms(mu: float, s: float, rel_floor: float, abs_floor: float) -> dict[str, float]:
-    """The three candidates of ``scale = max(s, rel_floor*|mu|, abs_floor)``, by name.
-
-    The keys are :data:`SCALE_TERMS`, in tie order; the scale is the largest value and
-    ``InstanceStats.scale_term`` the first key that reaches it. The sample std sets the
-    scale when the reference runs spread; the relative floor when they agree closely
-    around a non-zero mean (a 2 % band for the fixed reference); the absolute floor only
-    when both are (nearly) zero, e.g. a constant reference at 0.
+    """The three candidates of ``scale = max(s, rel_floor*|mu|, abs_floor)``, by name, in
+    tie order (:data:`SCALE_TERMS`): the std when the runs spread, the relative floor when
+    they agree closely around a non-zero mean, the absolute floor when both are near 0.
 
     Examples
     --------
@@ -192,9 +169,8 @@ def compute_instance_stats(
 
 
 def z_score(a: float, mu: float, scale: float, direction: str) -> float:
-    """``(A - mu)/scale`` when maximising, ``(mu - A)/scale`` when minimising.
-
-    Positive ``z``: the candidate beats the reference mean in the task's direction.
+    """``(A - mu)/scale`` when maximising, ``(mu - A)/scale`` when minimising (positive:
+    better than the reference mean).
 
     Examples
     --------
@@ -206,11 +182,8 @@ def z_score(a: float, mu: float, scale: float, direction: str) -> float:
 
 
 def exact_z(a: float, stats: InstanceStats, direction: str) -> float:
-    """:func:`z_score` from the exact ``A - mu`` (``A`` an int of any size or a float),
-    divided by the (float) scale and rounded once.
-
-    For integers beyond 2**53, which floats round: the difference to the exact mean is
-    taken before anything is rounded, so a candidate 97 worse is not at ``z`` 0.
+    """:func:`z_score` from the exact ``A - mu``, divided by the scale and rounded once: beyond
+    2**53 a candidate 97 worse is not at ``z`` 0.
 
     Examples
     --------
@@ -227,8 +200,7 @@ def exact_z(a: float, stats: InstanceStats, direction: str) -> float:
 
 
 def phi(z):
-    """The standard normal CDF ``Phi(z)``: the instance score of a candidate with this ``z``
-    (a float; an array element by element, as the sign-flip test's saddlepoint needs).
+    """The standard normal CDF ``Phi(z)``, the instance score (element-wise on an array).
 
     Examples
     --------
@@ -263,10 +235,8 @@ def instance_score(a: float, stats: InstanceStats, direction: str) -> tuple[floa
 
 
 def instance_scores(values, mus, scales, direction: str):
-    """:func:`instance_score` of many candidates of one task at once: ``(zs, scores)``.
-
-    Element by element the same arithmetic as the scalar formulas (so the same floats),
-    over numpy arrays (and returned as arrays).
+    """:func:`instance_score` of many candidates of one task at once, as arrays ``(zs, scores)``
+    (the same floats as the scalar formulas).
 
     Examples
     --------
@@ -286,10 +256,8 @@ def instance_scores(values, mus, scales, direction: str):
 
 
 def relative_score(valid_scores: Sequence[float], n_scored: int) -> float:
-    """A task's relative score: the mean instance score over its ``n_scored`` instances.
-
-    ``valid_scores`` are the scores of the valid candidates; every other scored instance
-    (a completed failure) scores 0, which adds nothing to the sum.
+    """A task's relative score: the sum of ``valid_scores`` over ``n_scored`` (a completed
+    failure scores 0).
 
     Examples
     --------
@@ -300,11 +268,8 @@ def relative_score(valid_scores: Sequence[float], n_scored: int) -> float:
 
 
 def mean_score(scores: Sequence[float]) -> float:
-    """An equal-weight mean (``math.fsum`` then one division).
-
-    It is the ``relative_score`` of a task (over its scored instances' scores), the
-    mean of a task (over its adopted valid attempts) and a track mean (over its tasks'
-    means): three repeats of a task weigh the same as one in its track.
+    """An equal-weight mean (``math.fsum``, one division): of a task's instances, of a task's
+    adopted attempts, of a track's tasks (three repeats weigh as one task).
 
     Examples
     --------
@@ -347,10 +312,7 @@ def combine_track_means(means: Mapping[str, float]) -> float:
 
 
 def combine_track_mean_arrays(means):
-    """The index of many sets of track means at once (a numpy array, last axis the tracks).
-
-    For resampling (bootstrap replicates); it agrees with :func:`combine_track_means` to
-    rounding.
+    """The index of many sets of track means at once (last axis the tracks), for resampling.
 
     Examples
     --------

@@ -1,10 +1,5 @@
-"""Reading an input file safely: a regular file, under a size limit, as UTF-8.
-
-Every input the kit reads (JSON, CSV and YAML) comes through here. A path that is not a
-regular file (a folder, a device such as ``/dev/zero``, a pipe) is refused before
-anything is read, and so is a file larger than its kind's limit; a leading byte-order
-mark is accepted (and dropped) in every kind. Each refusal names the file and the limit.
-"""
+"""Reading an input file safely: a regular file (not a folder, device or pipe), under its
+kind's size limit, as UTF-8 (a leading BOM dropped); refusals name the file and limit."""
 
 from __future__ import annotations
 
@@ -26,9 +21,7 @@ def read_input_bytes(
     path: str | os.PathLike[str], kind: str = "Input file", limit: int = MAX_BYTES["json"]
 ) -> bytes:
     """The bytes of an input file; refused by name when missing, unreadable, not a regular
-    file, or larger than ``limit`` bytes.
-
-    ``kind`` starts the refusal's summary (``"<kind> not found"``, ``"<kind> unreadable"``).
+    file, or larger than ``limit`` bytes (``kind`` starts the summary).
 
     Examples
     --------

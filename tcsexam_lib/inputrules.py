@@ -1,22 +1,8 @@
-"""The rules of an input, each written once: a fast test that accepts, and an explanation.
+"""The rules of an input, each written once: a fast column-wise test that accepts
+(``holds``) and a row-wise explanation naming every problem (``explain``).
 
-Every input kind (the attempts table, a task's instance records, a cohort, a reference
-file, a run-set parameter file) has one list of rules, a :class:`RuleList`. A rule is one
-object with two halves over the same input:
-
-- ``holds(data)``, the fast test: the input as columns (sets, arrays, one pass over a
-  column), true when the rule holds everywhere. A valid input is accepted on these tests
-  alone;
-- ``explain(data)``, the explanation: the input row by row (record, line, task...), every
-  place the rule does not hold, each as a :class:`~tcsexam_lib.errors.Problem` that names
-  the place, the field, the value and what is allowed (or a finding that carries one),
-  with the key it is listed by.
-
-The halves agree: where ``holds`` is true ``explain`` finds nothing, and where a rule
-list refuses an input its explanations name at least one problem (a hypothesis test per
-input kind holds them together). A rule may leave to an earlier rule a row that the
-earlier rule explains (a record whose status is unknown is not also checked for a
-value), so the second half of the agreement is a property of the list, not of each rule.
+Where ``holds`` is true ``explain`` finds nothing; a refused input is explained by the list
+(a rule may leave a row to an earlier rule). See docs/architecture.md, "Rules of the inputs".
 """
 
 from __future__ import annotations

@@ -1,25 +1,6 @@
-"""Where the kit leans on another library's internals: each assumption checked, loudly.
-
-Three places rely on what a library does not promise (see docs/reproducing.md):
-
-- the report kernels' launcher (:mod:`.reports.kernel_launch`) stops ipykernel's
-  ``control_thread`` and ``shell_channel_thread`` (attributes of ``IPKernelApp``)
-  before its exit handlers run, and counts the running code through the kernel's
-  ``shell_handlers`` and its shell's ``run_code`` (so that an interrupt with no code
-  running is ignored);
-- the runner's kernel manager (:mod:`.reports.kernel_client`) overrides jupyter_client's
-  private ``_async_interrupt_kernel``, ``_async_send_kernel_sigterm`` and
-  ``_async_kill_kernel``, which ``_async_shutdown_kernel`` and
-  ``_async_finish_shutdown`` call;
-- the notebooks' one-line errors (:func:`.views.notebook.one_line_errors`) show a
-  refusal through IPython's ``_showtraceback``.
-
-Each checks, where it relies on it, that what it uses is there (:func:`missing_names`,
-:func:`calls_missing`) and that the library's version is one it was tested with
-(:func:`untested_version`); a break is said with the library, its version and what the
-kit loses: a warning where the kit still works without it, :class:`LibraryChanged`
-where it would otherwise pass over something in silence.
-"""
+"""Where the kit leans on another library's internals (ipykernel, jupyter_client, IPython):
+each assumption checked where it is relied on, its break said with the library, its version
+and what the kit loses. The list is in docs/reproducing.md."""
 
 from __future__ import annotations
 
@@ -39,8 +20,7 @@ class LibraryChanged(TcsexamError):
 
 
 class LibraryWarning(RuntimeWarning):
-    """A library the kit relies on is of a version it was not tested with, or lacks an
-    internal that a fix of the kit needs (the fix is then off, and this says so)."""
+    """A library is of an untested version, or lacks an internal a fix needs (then off)."""
 
 
 def _release(version: str) -> tuple[int, ...]:
@@ -75,8 +55,8 @@ def missing_names(owner: Any, names: Iterable[str]) -> list[str]:
 
 
 def calls_missing(function: Any, names: Iterable[str]) -> list[str]:
-    """The names that ``function`` (its decorators unwrapped) never refers to: a method
-    it no longer calls, so that an override of that method would never run.
+    """The names ``function`` (decorators unwrapped) never refers to: an override of that
+    method would never run.
 
     >>> def shutdown(self):
     ...     self._interrupt()

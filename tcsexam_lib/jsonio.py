@@ -1,11 +1,5 @@
-"""Strict JSON: reading it, and writing it.
-
-Inputs are parsed strictly (no ``NaN``/``Infinity`` literals, no repeated keys); a
-refusal names the file, the place and the value received (their schemas are checked by
-:mod:`tcsexam_lib.schemas`). Outputs are strict JSON, written atomically by
-:mod:`tcsexam_lib.outputfiles`: a refusal or a crash never leaves a half-written file
-behind.
-"""
+"""Strict JSON: read (no ``NaN``/``Infinity``, no repeated key; refusals name the place) and
+written atomically through :mod:`tcsexam_lib.outputfiles`."""
 
 from __future__ import annotations
 
@@ -35,8 +29,7 @@ class _DuplicateKey(ValueError):
 
 
 class NonFiniteLiteral:
-    """Stands for a ``NaN``/``Infinity`` literal while parsing, so that the refusal can
-    name where it stood (strict JSON has no such numbers)."""
+    """Stands for a ``NaN``/``Infinity`` literal while parsing, so the refusal names its place."""
 
     def __init__(self, literal: str) -> None:
         self.literal = literal
@@ -46,8 +39,7 @@ class NonFiniteLiteral:
 
 
 def _find_places(data: Any, test: Callable[[Any], bool], path: list[Any]) -> list[tuple]:
-    """``(path, value)`` of every value, and every object key, of ``data`` that ``test`` holds
-    for (looked for only after a refusal, or when the text says there may be one)."""
+    """``(path, value)`` of every value and object key of ``data`` that ``test`` holds for."""
     if test(data):
         return [(path, data)]
     found: list[tuple] = []
@@ -122,8 +114,8 @@ def _values_of(containers: list[Any]) -> Iterator[Any]:
 
 
 def is_strict_json_data(data: Any, limit: int = MAX_JSON_DEPTH) -> bool:
-    """True when parsed ``data`` nests at most ``limit`` deep and its numbers are finite
-    (False may also mean finite numbers whose sum overflows: look closer then).
+    """True when ``data`` nests at most ``limit`` deep and its numbers are finite (False may
+    mean finite numbers whose sum overflows: look closer).
 
     >>> is_strict_json_data({"a": [1, 2.5]}), is_strict_json_data([10**400])
     (True, False)
@@ -133,13 +125,8 @@ def is_strict_json_data(data: Any, limit: int = MAX_JSON_DEPTH) -> bool:
 
 
 def _walk_containers(data: Any, limit: int) -> tuple[bool, int, bool]:
-    """``(deeper than limit, the number of object keys, every number finite)`` of parsed
-    JSON ``data`` (a float is finite, an integer one a float can hold).
-
-    Walked level by level, without recursion, never further than ``limit + 1`` levels
-    (the keys are then not all counted: the data is refused anyway). ``finite`` may be
-    false for finite numbers whose sum overflows (then the caller looks closer).
-    """
+    """``(deeper than limit, object key count, every number finite)`` of parsed ``data``,
+    walked level by level without recursion, at most ``limit + 1`` levels deep."""
     level = [data] if type(data) in _CONTAINERS else []
     keys, finite = 0, _finite([data])
     for _ in range(limit):
@@ -153,8 +140,7 @@ def _walk_containers(data: Any, limit: int) -> tuple[bool, int, bool]:
 
 
 def _finite(values: list[Any]) -> bool:
-    """True when the floats of ``values`` sum to a finite float (so none is NaN or
-    infinite) and their integers lie within a float's range (C-level loops only)."""
+    """True when the floats of ``values`` sum to a finite float and its integers fit one."""
     types = list(map(type, values))
     floats = list(compress(values, map(is_, types, repeat(float))))
     if floats and not math.isfinite(sum(floats)):
@@ -186,9 +172,8 @@ def _count_key_ends(text: str) -> int:
 
 
 class _NonFiniteKept:
-    """The parse's hooks for numbers: ``NaN``, ``Infinity`` and numbers that overflow
-    (``1e999``, a 400-digit integer: Infinity in disguise) are kept as
-    :class:`NonFiniteLiteral`, so that their places can be named; ``seen`` once one is."""
+    """The parse's number hooks: ``NaN``, ``Infinity`` and overflowing numbers (``1e999``)
+    kept as :class:`NonFiniteLiteral` so their places can be named."""
 
     def __init__(self) -> None:
         self.seen = False
@@ -209,16 +194,11 @@ class _NonFiniteKept:
 def parse_json_text(
     text: str, source: str, describe_for: Callable[[Any], Describe] | None = None
 ) -> Any:
-    """Parse strict JSON, raising :class:`InputRefused` that names ``source``.
+    """Parse strict JSON, raising :class:`InputRefused` that names ``source`` and the place
+    of a non-finite or overflowing number (``describe_for(data)(path)`` words it).
 
-    ``NaN``/``Infinity`` literals, and numbers that overflow a float (``1e999``), are
-    refused with the place they stood, described by
-    ``describe_for(data)(path)`` when given (for example "record #2 (instance 'g1')").
-
-    Repeated keys: the parse keeps plain dictionaries (a Python call per object would
-    cost more than the parse); when its objects hold fewer keys than the text has key
-    ends (a repeated key, or a string holding ``":``), the text is parsed again with a
-    check of every key, which names a repeated one.
+    A repeated key: when the objects hold fewer keys than the text has key ends, the text
+    is parsed again with every key checked (a hook per object would cost more than the parse).
     """
     kept = _NonFiniteKept()
     too_deep = f"nested more than {MAX_JSON_DEPTH} levels deep (arrays and objects)"
@@ -263,8 +243,7 @@ def parse_json_text(
 
 
 def refuse_lone_surrogates(data: Any, source: str, describe: Describe | None = None) -> None:
-    """Refuse parsed input that holds a lone surrogate (half of a pair, written as an escape
-    in JSON or YAML text): no UTF-8 output could hold it. Every place is named.
+    """Refuse parsed input holding a lone surrogate (no UTF-8 output could hold it).
 
     Examples
     --------
@@ -347,11 +326,8 @@ def _unwritable(data: Any, exc: ValueError) -> OutputRefused:
 
 
 def dumps_json(data: Any) -> str:
-    """Serialise as strict JSON indented by two spaces; a NaN or an infinity is an error.
-
-    python-rapidjson writes the text in C and refuses a non-finite number as it goes (the
-    same text as the standard library's ``json.dumps(indent=2, ensure_ascii=False)``);
-    keys keep their order, so equal data give equal bytes.
+    """Strict JSON indented by two spaces (python-rapidjson; the text of ``json.dumps(indent=2,
+    ensure_ascii=False)``); a NaN or an infinity is an error.
 
     Examples
     --------
@@ -371,10 +347,7 @@ def dumps_json(data: Any) -> str:
 
 
 def write_json_atomic(path: str | os.PathLike[str], data: Any) -> Path:
-    """Serialise ``data`` as strict JSON and write it atomically to ``path``.
-
-    The same bytes as ``dumps_json(data)`` in UTF-8, streamed to the file as they are
-    made (a large output is never held twice in memory).
+    """Write ``dumps_json(data)`` atomically to ``path``, streamed (never held twice in memory).
 
     Examples
     --------

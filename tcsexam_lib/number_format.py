@@ -1,24 +1,6 @@
-"""The number policy of every published page: one format per kind of number.
-
-The landing page (written by the report runner), the notebooks' tables, notes and charts
-all format numbers here, so that a number reads the same wherever it appears:
-
-- **points** (the index, its ± half-width and interval ends, differences of indexes Δ,
-  track contributions, detectable differences, standard errors of the index): 2 decimals;
-  an index's interval reads ``± a`` only when both its sides read ``a``, else ``+a / −b``
-  (:func:`interval_reach`): a ``±`` never reaches outside the interval;
-- **means** (track means, task means, relative scores, instance scores and the ends of
-  their intervals): a fixed 3 decimals;
-- **pass/fail**: a result of a 0/1 track (theorem, conjecture) that is exactly 0 or 1
-  reads ``fail`` or ``pass``; a mean over repeats (2 of 3 passed) reads as a mean (0.667);
-- **p-values**: 3 decimals, ``< 0.001`` below that;
-- **z**: 2 decimals;
-- **raw values** (a solver's objective values ``A``, ``mu``, ``s``, ``scale``): up to 6
-  significant figures, scientific notation only when the value needs it;
-- whole numbers (counts, ranks, attempts) as they are; a missing value (``null``) as ``—``.
-
-Nothing here rounds a stored number: the JSON outputs keep every digit.
-"""
+"""The number policy of every published page: one format per kind of number (points 2
+decimals, means 3, pass/fail, p-values, z, raw values); the table is in docs/reports.md,
+"One number policy". Nothing here rounds a stored number."""
 
 from __future__ import annotations
 
@@ -60,7 +42,7 @@ def is_missing(value: Any) -> bool:
 
 
 def format_value(value: Any, kind: str = MEAN) -> str:
-    """One value as every page shows it (see the module's policy).
+    """One value as every page shows it.
 
     Examples
     --------
@@ -158,12 +140,8 @@ def interval(low: Any, high: Any, kind: str = POINTS) -> str:
 
 
 def interval_reach(centre: Any, low: Any, high: Any) -> str:
-    """How far an index's interval reaches from it, in points, never past its own bounds.
-
-    One number (the ``±`` of ``50.00 ± 10.00``) when both sides read the same at 2
-    decimals; both sides, ``+a / −b``, when the interval is asymmetric, so that no ``±``
-    reaches outside it (the interval of 38.49 that stops at 0.00 reads ``+49.53 / −38.49``,
-    never ``± 49.53``). ``—`` when a value is missing.
+    """How far an index's interval reaches from it, in points: ``a`` when both sides read
+    ``a``, else ``+a / −b`` (a ``±`` never reaches past the interval); ``—`` if missing.
 
     Examples
     --------
@@ -190,9 +168,8 @@ def index_with_interval(centre: Any, low: Any, high: Any) -> str:
 
 
 def index_parts(centre: Any, low: Any, high: Any) -> tuple[str, str]:
-    """The index and the reach of its interval as two texts (``("50.00", "± 10.00")``, or
-    ``("38.49", "(+49.53 / −38.49)")``; the reach is empty without an interval): for a page
-    that lets the reach wrap under the index on a narrow screen.
+    """The index and its interval's reach as two texts (the reach empty without an
+    interval), so the reach may wrap under the index.
 
     Examples
     --------
@@ -206,13 +183,8 @@ def index_parts(centre: Any, low: Any, high: Any) -> tuple[str, str]:
 
 
 def rounded_parts(parts: list[float | None], decimals: int = 2) -> list[float | None]:
-    """Parts rounded so that their shown sum is their sum rounded (largest remainder).
-
-    A bar of 63.67 points made of 49.333... and 14.333... would read 49.33 + 14.33 =
-    63.66; rounding up the part with the largest remainder (the first on a tie) instead
-    reads 49.34 + 14.33.
-    Each part moves by less than one unit of the last decimal. Missing parts stay
-    missing and are left out of the sum.
+    """Parts rounded so their shown sum is their sum rounded (largest remainder, first on a
+    tie: 49.34 + 14.33, not 49.33 + 14.33 for 63.67); missing parts stay missing.
 
     Examples
     --------

@@ -1,11 +1,5 @@
-"""Writing output files: atomically, never over an input, never among someone else's files.
-
-Every file the kit writes goes through :func:`write_atomic`: a temporary file beside the
-target, flushed and synced, then renamed over it, so that a refusal, a crash or Ctrl-C
-never leaves a half-written file where a finished one was (the counterpart of
-:mod:`tcsexam_lib.inputfiles`, which reads them). Strict JSON text is made by
-:mod:`tcsexam_lib.jsonio`.
-"""
+"""Writing output files atomically (a synced temporary file beside the target, renamed
+over it), never over an input, never among someone else's files."""
 
 from __future__ import annotations
 
@@ -27,10 +21,8 @@ def refuse_output_over_inputs(
     allowed: str,
     folders: list[Any] = (),
 ) -> None:
-    """Refuse an output path that is one of the inputs or lies inside an input folder.
-
-    ``None`` inputs are skipped. An output inside an input folder (a folder of solver
-    evidence) would be read as an input the next time.
+    """Refuse an output path that is an input or lies inside an input folder (it would be
+    read as an input next time); ``None`` inputs are skipped.
 
     Examples
     --------
@@ -55,12 +47,8 @@ def refuse_output_over_inputs(
 
 
 def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
-    """Write ``text`` to ``path`` atomically (temporary file, then rename).
-
-    The file gets the permissions a plain ``open()`` would give (``0666`` less the umask:
-    ``0644`` under the usual ``022``), so that a web server running as another user can
-    read a published report.
-    """
+    """Write ``text`` to ``path`` atomically, with the permissions a plain ``open()`` gives
+    (``0644`` under umask ``022``: a web server may read a published report)."""
     return write_bytes_atomic(path, text.encode("utf-8"))
 
 
@@ -85,13 +73,8 @@ def write_stream_atomic(path: str | os.PathLike[str], chunks: Iterable[bytes]) -
 
 
 def _write_behind(handle: BinaryIO, chunks: Iterable[bytes]) -> None:
-    """Write each chunk in a thread while the next one is being made.
-
-    Writing a large chunk releases the interpreter lock, so with a second core the
-    making of the text and its writing overlap. One write at a time, in order: the next
-    starts only when the previous one is done; a failed write is raised here, and no
-    write is left running when this returns or raises.
-    """
+    """Write each chunk in a thread while the next is made (on two cores they overlap):
+    one write at a time, in order; a failure is raised here with no write left running."""
     failed: list[BaseException] = []
 
     def write(chunk: bytes) -> None:
@@ -119,12 +102,8 @@ def _write_behind(handle: BinaryIO, chunks: Iterable[bytes]) -> None:
 def write_generated_files(
     root: str | os.PathLike[str], files: dict[str, str], marker: str
 ) -> list[Path]:
-    """Write a generator's ``files`` (name -> text) under ``root``, each atomically.
-
-    ``marker`` is the file by which the generator knows its own folder: a non-empty
-    ``root`` without it is refused (exit 2 from the CLI), so no file of anyone else's is
-    ever overwritten.
-    """
+    """Write a generator's ``files`` (name -> text) under ``root``, each atomically; a
+    non-empty ``root`` without the generator's ``marker`` file is refused."""
     root = Path(root)
     if root.is_dir() and any(root.iterdir()) and not (root / marker).is_file():
         raise InputRefused(
@@ -136,10 +115,8 @@ def write_generated_files(
 
 
 def write_atomic(path: str | os.PathLike[str], write: Callable[[BinaryIO], Any]) -> Path:
-    """Call ``write`` on a temporary file beside ``path``, then rename it to ``path``.
-
-    When ``write`` raises, the temporary file is removed and ``path`` is untouched; an
-    ``OSError`` is refused as :class:`~tcsexam_lib.errors.OutputRefused`.
+    """Call ``write`` on a temporary file beside ``path``, then rename it to ``path``; if
+    ``write`` raises, ``path`` is untouched (an ``OSError`` becomes :class:`OutputRefused`).
 
     Examples
     --------

@@ -1,10 +1,5 @@
-"""Where the kit finds its references, suites and schemas.
-
-Suites and references are looked up under the kit's own ``references/`` folder
-unless ``references_dir`` is given or the environment variable
-``TCSEXAM_REFERENCES`` names another folder. The JSON Schemas always come from the
-kit itself (``references/schemas/``), whichever folder holds the data.
-"""
+"""Where the kit finds references and suites (``references_dir``, ``$TCSEXAM_REFERENCES``,
+else its own ``references/``) and its schemas (always its own ``references/schemas/``)."""
 
 from __future__ import annotations
 
@@ -24,10 +19,7 @@ def kit_references_dir() -> Path:
 
 
 def resolve_references_dir(references_dir: str | os.PathLike[str] | None = None) -> Path:
-    """The folder to read suites and references from.
-
-    Order: the explicit argument, then ``$TCSEXAM_REFERENCES``, then the kit's own.
-    """
+    """The folder of suites and references: the argument, ``$TCSEXAM_REFERENCES``, the kit's."""
     if references_dir is not None:
         return Path(references_dir)
     from_env = os.environ.get(REFERENCES_ENV)

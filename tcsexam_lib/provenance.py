@@ -1,11 +1,5 @@
-"""Provenance: what produced an output, so that anyone can check it later.
-
-Every output of the kit carries a ``provenance`` block: the kit version, the metric
-id, the reference id and the sha256 of the reference file, the sha256 of every input
-file, the command (or notebook parameters) that produced it, and the environment it
-was computed in (Python, platform, the lock's sha256, the versions of the packages on
-its computation path: :mod:`tcsexam_lib.environment`).
-"""
+"""The provenance block of every output: kit version, metric id, reference id and sha256,
+every input's sha256, the command or parameters, and the environment."""
 
 from __future__ import annotations
 
@@ -84,8 +78,7 @@ ENTRY_POINTS: dict[str, type[Record]] = {
 
 
 class ReferenceRecord(Record):
-    """The solver reference an output was computed against (``None``: computed from
-    another output, which names only its id)."""
+    """The reference an output was computed against (``None`` fields: from another output)."""
 
     SCHEMA = ("provenance", "/$defs/reference")
     reference_id: str | None = None
@@ -164,10 +157,8 @@ def kit_version() -> str:
 
 
 def created_utc() -> str:
-    """When an output is made, in UTC to the second: now, or ``$SOURCE_DATE_EPOCH``.
-
-    ``SOURCE_DATE_EPOCH`` (seconds since 1970, the reproducible-builds convention) fixes
-    the time, so that two runs on the same inputs give byte-identical files.
+    """When an output is made, in UTC to the second: now, or ``$SOURCE_DATE_EPOCH`` (for
+    byte-identical files from two runs).
 
     Examples
     --------
@@ -196,13 +187,8 @@ InputFile = str | os.PathLike[str] | tuple[str | os.PathLike[str], str | None] |
 def describe_inputs(
     inputs: dict[str, InputFile], base_dir: str | os.PathLike[str] | None = None
 ) -> dict[str, Any]:
-    """Path (as given, and resolved) and sha256 of each named input file.
-
-    ``None`` entries are skipped. ``path`` is the path as the caller gave it (relative
-    paths are relative to ``base_dir``, the provenance's ``cwd``: by default the working
-    folder); ``resolved`` is its absolute form. An input given as ``(path, sha256)`` was
-    read already (its bytes hashed then); the others are hashed here.
-    """
+    """Path as given (relative to ``base_dir``), resolved path and sha256 of each input;
+    ``None`` skipped, a ``(path, sha256)`` already hashed."""
     described = {}
     for role, entry in inputs.items():
         path, digest = entry if isinstance(entry, tuple) else (entry, None)
@@ -228,17 +214,11 @@ def build_provenance(
 ) -> dict[str, Any]:
     """The provenance block of an output.
 
-    ``producer`` names the command (``tcsexam solver-score``) or the notebook;
-    ``entry_point`` the library function that computed the output (``tcsexam verify``
-    calls it again with ``parameters``). Relative paths in the parameters and inputs are
-    relative to ``cwd``: ``base_dir`` when given, else the working folder of the run
-    (the report runner names its outputs' inputs relative to the folder they are written
-    in); when the parameters name a ``references_dir``,
-    the references folder actually used is recorded (absolute). ``reference`` is the solver
-    reference the output was computed against (its id, path and sha256 are recorded), or
-    only its id when the output was computed from another output. ``environment``
-    records Python, the platform, the lock's sha256 and the versions of the packages on
-    ``entry_point``'s computation path (a report's, when it names none of the kit's).
+    ``producer``: the command or notebook; ``entry_point``: the function ``tcsexam verify``
+    calls again with ``parameters``. Relative paths are relative to ``cwd`` (``base_dir``,
+    else the working folder); a given ``references_dir`` is recorded absolute;
+    ``reference`` is recorded with id, path and sha256 (only its id when computed from
+    another output); ``environment`` is that of ``entry_point``'s path (else a report's).
     """
     references_dir = None
     if "references_dir" in parameters:
@@ -290,13 +270,8 @@ def _relative_text(value: Any, folder: Path) -> Any:
 def relative_provenance(
     provenance: dict[str, Any], folder: str | os.PathLike[str]
 ) -> dict[str, Any]:
-    """The provenance block with every path relative to ``folder``, the output's folder.
-
-    Reports are published: they must not show the machine's folders. Every absolute
-    path (the working folder, parameters, inputs, the references folder, the reference
-    file) becomes relative to the folder the output is written to, and
-    ``paths_relative_to`` says so; ``tcsexam verify`` then takes relative paths from
-    the output file's folder.
+    """The provenance block with every absolute path relative to ``folder``, the output's
+    folder (published reports must not show the machine's folders).
 
     Examples
     --------

@@ -1,13 +1,5 @@
-"""A record's msgspec spec: built from its one declaration, then checking and reading by it.
-
-:func:`spec` is a :class:`~tcsexam_lib.documents.Record`'s shape as a `msgspec
-<https://jcristharif.com/msgspec/>`_ ``Struct`` (:func:`build_spec`, on first use, so
-that a command that only writes never imports msgspec); the published JSON Schemas are
-generated from it (:mod:`tcsexam_lib.schemas`). At the edge a document is checked by it
-(:func:`conforms`, parsed JSON) or decoded into it in one pass (:func:`decode_record`,
-JSON text, into the reading spec whose left-out fields are ``UNSET``); one already
-checked is converted to it (:func:`to_struct`), and read by attribute (:func:`given`).
-"""
+"""A record's msgspec spec, built on first use from its one declaration, and checking and
+reading by it at the edge. See docs/architecture.md, "Output documents"."""
 
 from __future__ import annotations
 
@@ -20,11 +12,8 @@ from .documents import Doc, Record, is_record
 
 
 def spec(record: type[Record], *, reading: bool = False) -> type:
-    """``record``'s shape as a msgspec ``Struct`` (built once, on first use).
-
-    ``reading``: the same shape for decoding JSON text straight into it, a field the
-    text leaves out read as ``msgspec.UNSET`` (so that what was decoded can be told from
-    a default, and encodes to the keys the text held, no more).
+    """``record``'s shape as a msgspec ``Struct`` (built once); ``reading``: a field the text
+    leaves out reads as ``msgspec.UNSET``, so it encodes to the keys the text held.
 
     >>> from tcsexam_lib.scoring.index_document import TrackResult
     >>> spec(TrackResult)(mean=0.5).weight, spec(TrackResult, reading=True)(mean=0.5).weight
@@ -88,14 +77,8 @@ def build_spec(cls: type[Record], reading: bool = False) -> type:
 
 
 def conforms(data: Any, record: type[Record]) -> bool:
-    """True when parsed JSON ``data`` has the shape of ``record`` (fast: msgspec).
-
-    The fast check of a document read at the edge: msgspec converts it to the record's
-    spec, then the two things msgspec does not check are looked at (a dict's required
-    keys, an object's further keys); a refusal is explained by the full validator of the
-    published schema (:mod:`tcsexam_lib.schemas`), in the kit's message template. Where
-    msgspec is stricter than the schema (a whole number written ``1.0``) the full
-    validator decides.
+    """True when parsed JSON ``data`` has the shape of ``record`` (fast: msgspec, plus required
+    and further keys); where msgspec is stricter than the schema the full validator decides.
 
     Examples
     --------
@@ -114,18 +97,11 @@ def conforms(data: Any, record: type[Record]) -> bool:
 
 
 def decode_record(text: str | bytes, record: type[Record]) -> Any:
-    """JSON ``text`` decoded as ``record``'s reading spec (a msgspec ``Struct``, read by
-    attribute; a field the text leaves out is ``msgspec.UNSET``) when it is strict JSON
-    with the record's shape; ``None`` when this fast reading cannot vouch for it (the
-    caller then parses and checks the text the full way, which explains any refusal).
+    """JSON ``text`` decoded as ``record``'s reading spec, or ``None`` when this fast way
+    cannot vouch for it (the caller then parses and checks it the full way).
 
-    msgspec decodes the text straight into the spec, which refuses what is not JSON, a
-    number out of a float's range and a lone surrogate. What msgspec lets through is
-    looked at here: a repeated key or a further key (msgspec keeps the last, or skips
-    it) leaves the decoded document with fewer colons than the text, counted in both
-    (see :func:`_same_colons`); the values of top-level fields that hold any JSON are
-    walked for their depth and numbers; dicts' required keys are checked. A text with a
-    ``\\u`` escape (which could spell a colon) is left to the full way.
+    Declines a repeated or further key (fewer colons, :func:`_same_colons`) and a ``\\u``
+    escape; walks top-level any-JSON values; checks dicts' required keys.
 
     Examples
     --------
@@ -157,18 +133,8 @@ def decode_record(text: str | bytes, record: type[Record]) -> Any:
 
 
 def _same_colons(encoded: bytes, text: str | bytes) -> bool:
-    """True when the decoded document, ``encoded`` again, holds as many colons as ``text``
-    (which has no ``\\u`` escape): then no key of the text was dropped.
-
-    A colon in JSON text either ends a key or stands inside a string. The encoded
-    document has one after each key it kept, and each string it kept with the same
-    characters: an escape other than ``\\u`` (``\\"``, ``\\n``, ...) neither spells nor
-    hides a colon, whitespace outside strings holds none, numbers hold none (the specs
-    read this way hold strings, numbers, booleans, null and containers, which msgspec
-    writes again as they were; ``tests/stats/test_command.py`` keeps the index's so).
-    Every key dropped (a repeated one, a further one) takes at least its own colon with
-    it, so the counts are equal only when none was. One character counted in both: no
-    regular expression over the text.
+    """True when ``encoded`` (the decoded document) holds as many colons as ``text`` (no
+    ``\\u`` escape): every dropped key takes its colon. Why it holds: docs/architecture.md.
 
     >>> _same_colons(b'{"a":"x:y"}', '{"a" : "x:y"}'), _same_colons(b'{"a":1}', '{"a": 0, "a": 1}')
     (True, False)
@@ -177,9 +143,7 @@ def _same_colons(encoded: bytes, text: str | bytes) -> bool:
 
 
 def to_struct(data: dict[str, Any], record: type[Record]) -> Any:
-    """A document already checked against ``record`` (parsed JSON, or one the kit has
-    just built), as the reading spec :func:`decode_record` gives: one typed object for
-    either way in.
+    """A document already checked against ``record``, as its reading spec.
 
     >>> class Point(Record):
     ...     x: float
@@ -192,8 +156,7 @@ def to_struct(data: dict[str, Any], record: type[Record]) -> Any:
 
 
 def given(value: Any) -> Any:
-    """A field's value read from a decoded record, ``None`` where the document left the
-    field out (``msgspec.UNSET``).
+    """A decoded field's value, ``None`` where the document left it out (``UNSET``).
 
     >>> import msgspec
     >>> given(msgspec.UNSET), given("lite"), given(None)
@@ -205,8 +168,7 @@ def given(value: Any) -> Any:
 
 
 def _required_keys(decoded: Any, record: type[Record]) -> bool:
-    """The dicts with fixed keys (``Doc(keys=...)``) of a decoded record, and of the records
-    in it, hold them all."""
+    """The dicts with fixed keys (``Doc(keys=...)``) of a decoded record hold them all."""
     plan = _key_plan(record, further_keys=False)
     if plan is None:
         return True
@@ -223,8 +185,7 @@ def _required_keys(decoded: Any, record: type[Record]) -> bool:
 
 
 def _records_held(value: Any, shape: str) -> Iterable[Any]:
-    """The records a field of this shape (:data:`~tcsexam_lib.documents.SHAPES`) holds:
-    none when its value is null, left out (``UNSET``) or empty."""
+    """The records a field of this shape holds (none when null, ``UNSET`` or empty)."""
     if not value:
         return ()
     items = [value] if shape == "record" else value
@@ -233,8 +194,7 @@ def _records_held(value: Any, shape: str) -> Iterable[Any]:
 
 
 def _reads_fast(record: type[Record]) -> bool:
-    """True when only ``record``'s own fields may hold any JSON (the records in it may not:
-    their values are never walked)."""
+    """True when only ``record``'s own fields may hold any JSON."""
     found = record.__dict__.get("_reads_fast")
     if found is None:
         nested = {d.of for d in record.fields().values() if d.of is not None}
@@ -262,8 +222,7 @@ _JSON_TYPE_OF = {"string": str, "boolean": bool, "object": dict, "array": list}
 
 
 def _keys_conform(data: dict[str, Any], record: type[Record]) -> bool:
-    """A dict's required keys (``Doc(keys=...)``) and further keys (``FURTHER``) of
-    ``data`` and of the records in it, where the record declares any."""
+    """``data`` and its records have their required and further keys, where declared."""
     plan = _key_plan(record)
     if plan is None:
         return True
@@ -292,8 +251,8 @@ def _keys_conform(data: dict[str, Any], record: type[Record]) -> bool:
 
 
 def _key_plan(record: type[Record], further_keys: bool = True) -> tuple | None:
-    """What :func:`_keys_conform` looks at in a record (``None``: nothing, at any depth);
-    without ``further_keys``, what :func:`_required_keys` looks at."""
+    """What :func:`_keys_conform` (or, without ``further_keys``, :func:`_required_keys`)
+    looks at in a record; ``None``: nothing."""
     name = "_plan" if further_keys else "_keyed_plan"
     if name in record.__dict__:
         return record.__dict__[name]

@@ -1,11 +1,5 @@
-"""The published JSON Schemas (``references/schemas/``): validation against them, and the
-generation of those of the kit's outputs from their records.
-
-Every JSON input is checked against its schema: each value against its vocabulary and
-range. A compiled validator accepts valid data quickly; a refused document is explained
-by the full validator, every violation becoming a :class:`~tcsexam_lib.errors.Problem`
-that names the file, the place, the field, the value received and what is allowed.
-"""
+"""The published JSON Schemas (``references/schemas/``): validation (a compiled validator
+accepts, the full one explains every violation as a Problem) and generation from records."""
 
 from __future__ import annotations
 
@@ -63,12 +57,8 @@ def write_schemas(check: bool = False) -> list[str]:
 
 
 def generate_schema(record: type[Record]) -> dict[str, Any]:
-    """The published JSON Schema of an output whose top-level object is ``record``.
-
-    Its title is the record's ``TITLE``, its description the record's ``DESCRIPTION``;
-    each nested record is a definition named by its ``SCHEMA`` pointer (``/$defs/row``),
-    in the order the document first holds it.
-    """
+    """The published JSON Schema of an output whose top-level object is ``record`` (title
+    ``TITLE``, description ``DESCRIPTION``, nested records as ``$defs`` in first-held order)."""
     import msgspec
 
     specs = _specs(record)
@@ -220,8 +210,7 @@ def _compiled(schema_name: str) -> Callable[[Any], Any]:
 
 @dataclass(frozen=True)
 class Document:
-    """A parsed JSON input as a schema rule sees it: its data, its name in messages and,
-    optionally, how a place in it is said (``describe``: see :func:`schema_problem`)."""
+    """A parsed JSON input as a schema rule sees it: data, name, and ``describe`` for places."""
 
     data: Any
     source: str
@@ -231,11 +220,8 @@ class Document:
 def schema_rule(
     schema_name: str, holds: Callable[[Document], bool] | None = None
 ) -> Rule[Document, Problem]:
-    """The rule "matches the published schema ``schema_name``", with its two halves.
-
-    The fast test is the compiled validator (or ``holds``, a check written for the
-    schema's shape that accepts exactly what it accepts); the explanation is every
-    violation the full validator finds, in document order.
+    """The rule "matches the published schema ``schema_name``": the compiled validator (or
+    ``holds``, accepting exactly the same) and every violation, in document order.
 
     Examples
     --------
@@ -264,11 +250,8 @@ def schema_rules(schema_name: str) -> RuleList[Document, Problem]:
 
 
 def schema_accepts(data: Any, schema_name: str) -> bool:
-    """True when ``data`` matches a published schema (the fast check, compiled once).
-
-    It accepts exactly what :func:`schema_errors` finds nothing in (a property test holds
-    the two together); the full validator is imported only to explain a refusal.
-    """
+    """True when ``data`` matches a published schema (compiled once; it accepts exactly
+    what :func:`schema_errors` finds nothing in)."""
     import fastjsonschema
 
     try:
@@ -291,11 +274,8 @@ def schema_problem(
     source: str,
     describe: Callable[[list[Any]], str] | None = None,
 ) -> Problem:
-    """One schema violation in the kit's message template.
-
-    ``describe`` turns a JSON path into a readable location (for example the instance
-    name of a record) so that messages name what the researcher knows.
-    """
+    """One schema violation in the kit's template; ``describe`` words a JSON path as the
+    researcher knows it (an instance name)."""
     path = list(error.absolute_path)
     where = f"{source} {describe(path) if describe else json_pointer(path)}"
     field = str(path[-1]) if path and isinstance(path[-1], str) else None
@@ -320,35 +300,22 @@ def validate_with_schema(
     source: str,
     describe: Describe | None = None,
 ) -> None:
-    """Validate ``data`` against a published schema; refuse with every violation.
-
-    ``describe``: see :func:`schema_problem`.
-    """
+    """Validate ``data`` against a published schema; refuse with every violation."""
     refuse_document(schema_rules(schema_name), Document(data, source, describe), schema_name)
 
 
 def validate_document(data: Any, record: type[Record], source: str) -> None:
-    """Refuse ``data`` unless it has the shape of the output ``record`` (its published
-    schema, named by ``record.SCHEMA``): msgspec checks it fast, and a refusal is
-    explained, every problem at once, as :func:`validate_with_schema` does."""
+    """Refuse ``data`` unless it has the shape of output ``record`` (msgspec fast, then every
+    problem explained as :func:`validate_with_schema` does)."""
     name = record.SCHEMA[0]
     rule = schema_rule(name, holds=lambda document: conforms(document.data, record))
     refuse_document(RuleList(f"{name} schema", (rule,)), Document(data, source), name)
 
 
 def parse_document(text: str | bytes, record: type[Record], source: str) -> Any:
-    """Parse JSON ``text`` that must be a document of ``record``; refuse with every problem.
-
-    ``text`` may be the file's bytes: the fast way reads UTF-8 itself (msgspec refuses
-    bytes that are not), the full way decodes them first (:func:`~tcsexam_lib.inputfiles.
-    decode_text`: a byte-order mark dropped, other bytes refused by name).
-
-    The document comes back as ``record``'s reading spec, read by attribute (see
-    :func:`~tcsexam_lib.record_specs.decode_record`). What ``decode_record`` vouches for is
-    taken in one pass; anything else is parsed by
-    :func:`~tcsexam_lib.jsonio.parse_json_text` and checked by :func:`validate_document`,
-    which accept and refuse exactly what they always did (the fast way only ever
-    declines).
+    """Parse JSON ``text`` (or bytes) as a document of ``record``, returned as its reading
+    spec; refuse with every problem. The fast way (``decode_record``) only ever declines;
+    the full way parses, validates and explains.
 
     Examples
     --------
@@ -372,8 +339,8 @@ def parse_document(text: str | bytes, record: type[Record], source: str) -> Any:
 def refuse_document(
     rules: RuleList[Document, Problem], document: Document, schema_name: str
 ) -> None:
-    """Raise :class:`InputRefused` with every problem of ``document`` that a schema rule
-    list explains (the fast tests accept: return)."""
+    """Raise :class:`InputRefused` with every problem a schema rule list explains in
+    ``document`` (none when the fast tests accept)."""
     problems = rules.refusal(document)
     if problems:
         raise InputRefused.from_problems(

@@ -1,30 +1,7 @@
-"""Verifying an output: recompute it from its recorded inputs and compare.
-
-A solver-score or score output carries a ``provenance`` block (see
-:mod:`tcsexam_lib.provenance`): the function that computed it, its parameters, the
-working folder they are relative to, and the sha256 of every input file and of the
-reference file. :func:`verify_output`
-
-1. finds every recorded input again and compares its sha256 with the recorded one
-   (an input edited, removed or added since is named with its role and path);
-2. calls the same library function with the same parameters, from the same working
-   folder (the recorded ``cwd`` when it exists, else ``base_dir`` or the current one;
-   the output file's own folder when the block says ``paths_relative_to:
-   output_folder``, as in the report runner's outputs);
-3. compares the recomputed output with the recorded one, everything except the
-   ``provenance`` block (so ``created_utc`` is ignored), value by value;
-4. follows the chain: an input that is itself a kit output (a score output's solver
-   evidence, a stats output's index) is verified in turn, down to the records files and
-   the reference, each recomputed or checked against its recorded sha256.
-
-The output "still matches" when no input changed, the recomputation equals it, and every
-link of its chain matches.
-A different kit version is reported as a note, not a mismatch (the values decide).
-So is a different environment: every difference between the environment the output
-records (Python, platform, the lock's sha256, the packages on its computation path) and
-the current one is named (:attr:`Verification.environment`), and a MISMATCH that
-coincides with one says so (:attr:`Verification.mismatch_with_changed_environment`).
-"""
+"""Verifying an output: check its recorded inputs' sha256, recompute it with the recorded
+function and parameters, compare value by value (provenance aside), and follow the chain
+of inputs that are outputs too. A changed kit version or environment is a note, not a
+mismatch. See docs/references.md, "Provenance and tcsexam verify"."""
 
 from __future__ import annotations
 
@@ -179,8 +156,7 @@ class Verification:
 
     @property
     def mismatch_with_changed_environment(self) -> bool:
-        """A MISMATCH while the environment differs from the recorded one (a changed
-        package may be why the values differ)."""
+        """A MISMATCH while the environment differs (a changed package may be why)."""
         return not self.ok and bool(self.environment)
 
     def to_dict(self) -> dict[str, Any]:
@@ -241,26 +217,10 @@ def verify_output(
 ) -> Verification:
     """Recompute a solver-score or score output from its recorded inputs and compare.
 
-    Parameters
-    ----------
-    output : path
-        An output written by ``tcsexam solver-score``, ``tcsexam score`` or a notebook
-        that calls :func:`run_solver_score` / :func:`run_score`.
-    base_dir : path, optional
-        The folder the recorded relative paths are relative to (default: the recorded
-        working folder when it exists, else the current one).
-
-    Returns
-    -------
-    Verification
-        Per input file whether it changed (role and path), the values that differ, the
-        verifications of its inputs that are outputs too (``links``), and ``ok`` (no input
-        changed, the recomputation equals the output, and every link is ``ok``).
-
-    Raises
-    ------
-    InputRefused
-        The file is not a kit output with a provenance block naming how it was made.
+    ``base_dir``: what recorded relative paths are relative to when the recorded working
+    folder is gone (default: the current one). Returns a :class:`Verification` (``ok``: no
+    input changed, the recomputation equals the output, every link ``ok``); refuses
+    (:class:`InputRefused`) a file that is not a kit output with a provenance block.
 
     Examples
     --------
@@ -359,7 +319,7 @@ def _base_folder(output: Path, provenance: dict[str, Any], base_dir: Any, notes:
 
 def _check_inputs(provenance: dict[str, Any], entry: str, base: Path) -> list[InputCheck]:
     """Each recorded input (and the reference) unchanged, changed or missing; and each
-    solver evidence file a score run would read now that it did not record (added)."""
+    solver evidence file a score run would now read unrecorded (added)."""
     recorded_inputs = provenance.get("inputs") or {}
     checks = [_check_input(role, recorded, base) for role, recorded in recorded_inputs.items()]
     reference = provenance.get("reference") or {}

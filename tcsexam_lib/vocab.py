@@ -1,8 +1,5 @@
-"""The fixed vocabulary of TCSExam: tracks, weights, statuses and the fixed reference.
-
-Everything here comes from the scoring rules (the README's "The scoring rules in short") and is
-never configurable: a change would be a new metric id or a new reference id.
-"""
+"""The fixed vocabulary of TCSExam (tracks, weights, statuses, the fixed reference), from the
+scoring rules; never configurable (a change is a new metric or reference id)."""
 
 from __future__ import annotations
 
@@ -117,8 +114,7 @@ def sorted_statuses(statuses: frozenset[str]) -> str:
 
 
 def simulated_label(kind: str = "") -> str:
-    """The words that label SIMULATED data wherever it appears (pages, charts, the
-    commands' output, the demo's files), of one ``kind`` of demo data.
+    """The words that label SIMULATED data everywhere, of one ``kind`` of demo data.
 
     Examples
     --------

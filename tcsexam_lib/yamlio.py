@@ -1,12 +1,5 @@
-"""Strict YAML reading for the kit's parameter files.
-
-A parameter file is a YAML mapping read with PyYAML's safe loader; a key repeated in
-one mapping is refused (plain YAML keeps the last one silently), as is an alias
-(``*name``: a parameter file has no use for one, and nested aliases can expand a few
-hundred bytes into gigabytes), nesting deeper than the kit's JSON inputs may (64 levels)
-and anything that is not a mapping at the top level.
-Every refusal names the file, and the line and column where the parser stopped.
-"""
+"""Strict YAML for parameter files: the safe loader, a mapping at the top, no repeated key,
+no alias, at most 64 levels; refusals name the file, line and column (docs/input-safety.md)."""
 
 from __future__ import annotations
 
@@ -29,9 +22,8 @@ class _TooDeep(yaml.composer.ComposerError):
 
 
 class _StrictLoader(yaml.SafeLoader):
-    """A YAML safe loader that refuses a key repeated in one mapping, aliases, and nesting
-    deeper than :data:`~tcsexam_lib.jsonio.MAX_JSON_DEPTH` (PyYAML composes a document by
-    recursion: a few thousand ``[`` would exhaust the interpreter's stack)."""
+    """A safe loader refusing repeated keys, aliases and nesting deeper than
+    :data:`~tcsexam_lib.jsonio.MAX_JSON_DEPTH` (PyYAML recurses: a stack overflow)."""
 
     _depth = 0
 

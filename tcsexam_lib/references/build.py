@@ -1,26 +1,7 @@
-"""Building a custom reference from K runs of a reference solver.
-
-Each run is a folder holding one ``<task>.json`` instance record file per task (the
-format ``tcsexam solver-score`` reads). A ``TASKS.json`` file (schema
-``references/schemas/reference-tasks.schema.json``) declares each task's kind and
-direction and both scale floors: they are never guessed from the runs.
-
-The value of a run on an instance (one entry of the instance's value list, in the
-order the runs are given):
-
-- ``objective`` tasks: ``A`` when the status is ``ok``, else ``null`` (an unusable run);
-- ``solve`` tasks: 1 when ``ok`` and solved (``solved: true`` or ``A`` 1), 0 when ``ok``
-  and not solved or a completed failure (``timeout``, ``invalid``, ...);
-- an infrastructure status (``infrastructure_error``, ``missing``, ``not_run``,
-  ``judge_failed``) is ``null`` for both kinds: the run did not observe the instance.
-
-Instances with fewer than two usable values are listed in
-``unscored_reference_instances`` with the reason. The file is written to
-``<output_dir>/<id>/<suite>.json`` and never overwrites one that exists (a changed
-reference is a new id); the fixed id ``paper-k3-fixed-260925`` is refused, and so are a
-run folder given twice and two runs whose record files are identical (by sha256): K
-values per instance must come from K distinct runs.
-"""
+"""Building a custom reference from K runs of a reference solver (``tcsexam reference
+build``): one value per run and instance, by the value rule of :func:`run_value` (the
+table is in docs/references.md), kind, direction and floors from ``TASKS.json``, never
+guessed. Never overwrites a file; K values must come from K distinct runs."""
 
 from __future__ import annotations
 
@@ -50,8 +31,9 @@ UNSCORED_REASON = "fewer than two usable reference values"
 
 
 def run_value(record: dict[str, Any], kind: str) -> float | int | None:
-    """The value a reference run gives an instance (its record passed
-    :data:`~tcsexam_lib.references.record_rules.RECORD_RULES`; see the module's value rule)."""
+    """The value a reference run gives an instance (its record passed ``RECORD_RULES``):
+    objective ``A`` if ``ok`` else ``null``; solve 1 if ``ok`` and solved, else 0; an
+    infrastructure status ``null`` for both (the run did not observe the instance)."""
     status = record["status"]
     if status == STATUS_OK:
         value, problem = candidate_value(record, kind, "")
@@ -101,33 +83,14 @@ def build_reference_from_runs(
     runs: list[str | os.PathLike[str]],
     description: str | None = None,
 ) -> dict[str, Any]:
-    """Compose a reference file's content from K reference-solver runs.
+    """Compose a reference file's content (schema-valid, loadable, with a ``provenance``
+    block of every input's sha256) from K reference-solver runs.
 
-    Parameters
-    ----------
-    reference_id, suite : str
-        The new reference's id (never ``paper-k3-fixed-260925``) and suite.
-    tasks : path
-        ``TASKS.json``: both floors and each task's kind and direction.
-    runs : list of paths
-        One folder per reference run, each with ``<task>.json`` for every declared task
-        and the same instances in each. The runs' order is the order of the values.
-    description : str, optional
-        Free text stored in the file (overrides the one in ``TASKS.json``).
-
-    Returns
-    -------
-    dict
-        The reference file's content, valid against the published schema and loadable
-        by :func:`load_reference`, with a ``provenance`` block (the sha256 of every run
-        file and of ``TASKS.json``).
-
-    Raises
-    ------
-    InputRefused
-        The fixed id, fewer than two runs, an invalid ``TASKS.json``, a missing run
-        file, runs that disagree on the instances, a record that cannot be read, a run
-        given twice or two runs with the same sha256 for every record file.
+    ``tasks``: ``TASKS.json``; ``runs``: one folder per run with a ``<task>.json`` per
+    declared task, in value order; ``description`` overrides the one in ``TASKS.json``.
+    Refused: the fixed id, fewer than two runs, an invalid ``TASKS.json``, a missing run
+    file, runs disagreeing on instances, an unreadable record, a run given twice or two
+    runs with the same sha256 for every record file.
 
     Examples
     --------
@@ -187,8 +150,8 @@ def build_reference_from_runs(
 def _compose_tasks(
     declared: dict[str, Any], run_paths: list[Path], problems: list[Problem]
 ) -> tuple[dict[str, Any], list[dict[str, str]], list[dict[str, Any]]]:
-    """Each declared task's instances with one value per run, the instances left unscored,
-    and each run's files with their sha256; a problem read is added to ``problems``."""
+    """Each task's instances (one value per run), its unscored instances, and each run's
+    files with their sha256; problems are added to ``problems``."""
     rel_floor = declared["scale_floor_relative"]
     abs_floor = declared["scale_floor_absolute"]
     out_tasks: dict[str, Any] = {}
@@ -346,14 +309,10 @@ def _exists_refusal(path: Path) -> InputRefused:
 
 
 def write_new_reference(data: dict[str, Any], output_dir: str | os.PathLike[str]) -> Path:
-    """Write reference data to ``<output_dir>/<id>/<suite>.json``; never overwrite a file.
-
-    Another suite file of the same id may already exist: then the floors must agree and
-    the tasks both files hold must have equal entries. When the suite's task list is there
-    (``<output_dir>/suites/<suite>.json``, where ``--references-dir <output_dir>`` finds
-    it), the reference must hold exactly its solver tasks. Nothing is written on a
-    refusal. Returns the path written.
-    """
+    """Write reference data to ``<output_dir>/<id>/<suite>.json``, never over a file; return
+    the path. Another suite file of the id must agree (floors, shared tasks); a suite task
+    list under ``<output_dir>/suites/`` must name exactly its solver tasks. Nothing is
+    written on a refusal."""
     reference_id, suite = data["reference_id"], data["suite"]
     if reference_id == FIXED_REFERENCE_ID:
         raise InputRefused(

@@ -1,18 +1,6 @@
-"""``tcsexam reference check``: every finding of the rules, plus what spans several files.
-
-:func:`check_reference` looks at one reference file, a folder of suite files, or every
-suite file of a reference id. Each file gets every finding of both layers of
-:mod:`.rules` (where :func:`~tcsexam_lib.references.load.load_reference` stops at the
-first layer that fails), then what concerns several files: the id and suite its place
-says, tasks shared by two suite files of one id have equal entries and the floors agree,
-the suite's task list (``references/suites/<suite>.json``) names the same solver tasks,
-and, for ``paper-k3-fixed-260925``, the published counts of its release files.
-
-It also summarises each file: task and instance counts, and per instance which term of
-``scale = max(s, rel_floor*|mu|, abs_floor)`` sets the scale (a floor that sets it means
-the reference runs agreed more closely than the floor allows, so a candidate is judged
-against the floor, not against the runs' spread). Nothing is printed here.
-"""
+"""``tcsexam reference check``: every finding of both layers of :mod:`.rules` per file (where
+loading stops at the first), what spans files (place, suite files of one id, the suite's
+task list, the fixed release's counts), and a summary of each file's scale terms."""
 
 from __future__ import annotations
 
@@ -117,12 +105,8 @@ class FileReport:
 
 @dataclass
 class ReferenceCheck:
-    """The result of :func:`check_reference`.
-
-    ``ok`` is true only when no finding was made and at least one file was checked.
-    ``findings`` are those about several files (or about absent files); each file's own
-    findings are in its :class:`FileReport`. ``notes`` say what could not be compared.
-    """
+    """The result of :func:`check_reference`: ``ok`` only with no finding and a file checked;
+    ``findings`` across files (each file's own in its :class:`FileReport`); ``notes``."""
 
     target: str
     references_dir: str | None
@@ -173,10 +157,8 @@ def _js(value: Any) -> str:
 def check_reference_data(
     data: Any, source: str, *, sha256: str | None = None, expected_id: str | None = None
 ) -> FileReport:
-    """Every finding of both layers of rules on one reference file (already parsed).
-
-    ``expected_id`` is the id the file's folder says (checked when given, and then the
-    suite must equal the file name when ``source`` ends with ``<suite>.json``).
+    """Every finding of both layers of rules on one parsed reference file; ``expected_id``
+    (from its folder) is checked when given, and then the suite against the file name.
 
     Examples
     --------
@@ -220,8 +202,8 @@ def check_reference_data(
 
 
 def repeated_runs(runs: Any) -> list[str]:
-    """Each run of a reference's ``provenance.runs`` that repeats an earlier one: the same
-    folder, or the same sha256 for every record file.
+    """Each run of ``provenance.runs`` repeating an earlier one (same folder, or same sha256
+    for every record file).
 
     Examples
     --------
@@ -274,10 +256,8 @@ def _unscored_of(data: dict[str, Any], task: str) -> list[tuple[str, str]]:
 
 
 def compare_suite_files(loaded: dict[str, tuple[FileReport, Any]]) -> list[Finding]:
-    """Floors and shared tasks must agree between the suite files of one id.
-
-    Every suite is compared with the largest one (for the fixed id: Lite with Full).
-    """
+    """Floors and shared tasks agree between the suite files of one id (each compared with
+    the largest; for the fixed id, Lite with Full)."""
     findings: list[Finding] = []
     usable = {
         suite: (report, data)
@@ -353,30 +333,9 @@ def check_reference(
     references_dir: str | os.PathLike[str] | None = None,
     suite: str | os.PathLike[str] | None = None,
 ) -> ReferenceCheck:
-    """Check a reference file, or every suite file of a reference id.
-
-    The verdict is the same whether the reference is named by id or by path: each suite
-    file of the reference is compared with its suite's task list, found in the ``suites/``
-    folder beside the reference's folder (``<dir>/suites/<suite>.json`` for
-    ``<dir>/<id>/<suite>.json``), else in the references folder's ``suites/``, or named
-    with ``suite``.
-
-    Parameters
-    ----------
-    target : str or path
-        A reference id (its files are ``<references_dir>/<id>/*.json``), a folder of
-        suite files, or the path of one file.
-    references_dir : path, optional
-        Folder of references (default: ``$TCSEXAM_REFERENCES`` or the kit's own).
-    suite : str or path, optional
-        The suite file to compare with: a suite name (``<references_dir>/suites/<name>.json``)
-        or a path.
-
-    Returns
-    -------
-    ReferenceCheck
-        Every finding (each naming file, task and instance where it applies) and a
-        summary per file; ``ok`` is true only when everything holds.
+    """Check a reference file, a folder of suite files, or every suite file of an id
+    (``target``), each compared with its suite's task list (:mod:`.suite_check`; ``suite``
+    names one); the same verdict by id or by path. Returns a :class:`ReferenceCheck`.
 
     Examples
     --------

@@ -1,11 +1,6 @@
-"""Loading a reference file by suite name or path, or from its parsed content.
-
-A reference is versioned by id and has one JSON file per suite,
-``references/<reference_id>/<suite>.json``; :func:`load_reference` finds it, reads it
-strictly and applies the rules of :mod:`.rules` (:func:`reference_from_data` raises on the
-first layer that fails). The values of the fixed reference ``paper-k3-fixed-260925`` are not shipped
-with the kit: when its file is absent, the error says where the release file goes.
-"""
+"""Loading a reference (``references/<reference_id>/<suite>.json``) by suite name or path,
+or from parsed content, through the rules of :mod:`.rules`; an absent fixed-reference file
+is refused saying where the release file goes."""
 
 from __future__ import annotations
 
@@ -87,22 +82,10 @@ def load_reference(
 ) -> Reference:
     """Load and validate a reference file.
 
-    Parameters
-    ----------
-    source : str or path
-        A suite name (``"lite"``, ``"full"``, ``"demo-lite"``...), resolved to
-        ``<references_dir>/<reference_id>/<suite>.json``, or the path of a file.
-    reference_id : str, optional
-        The id the file must declare. For a suite name it defaults to the fixed
-        reference ``paper-k3-fixed-260925``.
-    references_dir : path, optional
-        Folder of references (default: ``$TCSEXAM_REFERENCES`` or the kit's own).
-
-    Raises
-    ------
-    ReferenceProblem
-        The file is absent (the message says where it goes), malformed, or its values
-        are inconsistent.
+    ``source``: a suite name (``<references_dir>/<reference_id>/<suite>.json``) or a path;
+    ``reference_id``: the id the file must declare (for a suite name, by default
+    ``paper-k3-fixed-260925``). Raises :class:`ReferenceProblem` when the file is absent
+    (saying where it goes), malformed, or inconsistent.
 
     Examples
     --------
@@ -147,10 +130,8 @@ def reference_from_data(
     path: Path | None = None,
     sha256: str | None = None,
 ) -> Reference:
-    """A :class:`Reference` from parsed file content, after both layers of rules.
-
-    Raises :class:`~tcsexam_lib.errors.ReferenceProblem` with every finding of the first
-    layer that has any (the schema, then the relations).
+    """A :class:`Reference` from parsed content; raises :class:`ReferenceProblem` with every
+    finding of the first layer that has any (schema, then relations).
 
     Examples
     --------

@@ -11,12 +11,8 @@ from ..formulas import InstanceStats
 
 @dataclass(frozen=True)
 class TaskReference:
-    """One solver task of a reference: its kind, direction and instances.
-
-    ``scored`` maps each scored instance to its statistics (``None`` only in a file that
-    failed its checks because its floors are unusable); ``unscored`` maps each instance
-    listed in ``unscored_reference_instances`` to its reason.
-    """
+    """One solver task of a reference: kind, direction, ``scored`` instance statistics
+    (``None`` only where the floors are unusable) and ``unscored`` reasons."""
 
     name: str
     kind: str

@@ -1,16 +1,7 @@
-"""The rules of instance records, each written once, with its two halves.
-
-Every rule reads :class:`~tcsexam_lib.references.records.TaskRecords` (one task's
-records): its fast test as columns, its explanation record by record, naming the file,
-the record's position and instance, the field, the value and what is allowed.
-
-- :data:`RECORD_RULES`, what every reader requires: one record per instance, a known
-  status, no ``solved`` on an objective task, a usable value for every ``ok`` record (a
-  finite number; 1 or 0 on a solve task);
-- :data:`SCORING_RULES`, those and what scoring against a reference adds: no
-  infrastructure status on a scored instance, a candidate whose ``z`` is a float, and a
-  record for every scored instance.
-"""
+"""The rules of instance records, each written once over :class:`TaskRecords`:
+:data:`RECORD_RULES` (every reader: one record per instance, known status, no ``solved`` on
+an objective task, a usable value for every ``ok``) and :data:`SCORING_RULES` (those, plus
+no infrastructure status on a scored instance, a float ``z``, every scored instance)."""
 
 from __future__ import annotations
 
@@ -72,8 +63,7 @@ def _unique_explain(data: TaskRecords):
 
 
 def _stopped_at(stage: int, field: str, allowed: str):
-    """The explanation of the records the format rules stop at ``stage`` (their
-    ``field`` is refused; see :attr:`TaskRecords.stages`)."""
+    """The explanation of the records the format rules stop at ``stage``."""
 
     def explain(data: TaskRecords):
         for position, (record, at) in enumerate(zip(data.records, data.stages, strict=True)):

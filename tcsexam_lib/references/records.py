@@ -1,15 +1,6 @@
-"""Instance records: the format solver scoring and ``reference build`` both read.
-
-A records file (schema ``records``) holds one task's final result per instance:
-``instance``, ``status`` and the value ``A`` (``solve`` tasks may give the boolean
-``solved`` instead); ``tcsexam solver-score`` reads a candidate's, ``tcsexam reference
-build`` each reference run's. They are checked against their schema
-(:data:`RECORDS_SCHEMA_RULES`: the columns read at once, the full validator explaining a
-refusal), then by the rules of :mod:`.record_rules`, which read them as
-:class:`TaskRecords`: one task's records, matched to its reference instances, as columns
-for the fast tests and one record at a time for the explanations; once every rule holds,
-their candidates' ``z`` and scores are computed from the same columns.
-"""
+"""Instance records (``instance``, ``status``, ``A`` or ``solved``), the format
+``solver-score`` and ``reference build`` both read: their schema rules, and
+:class:`TaskRecords`, one task's records as columns for the rules and the scores."""
 
 from __future__ import annotations
 
@@ -79,8 +70,8 @@ _BASIC_FIELDS = (frozenset({"instance", "status", "A"}), frozenset({"instance", 
 
 @dataclass(frozen=True)
 class RecordColumns:
-    """The records of one task as columns: names, statuses, values ``A`` (:data:`ABSENT`
-    when a record has no ``A``), every field name any record uses and every status."""
+    """One task's records as columns: names, statuses, ``A`` values (:data:`ABSENT` when
+    missing), every field name and every status."""
 
     names: list[str]
     statuses: list[str]
@@ -104,12 +95,8 @@ class RecordColumns:
 
 
 def record_columns(records: Any) -> RecordColumns | None:
-    """The records as columns when they match their published schema, else ``None``.
-
-    A list of objects, each with a non-empty string ``instance`` and a non-empty string
-    ``status``; ``A`` a number, boolean or null and ``solved`` a boolean or null when
-    present (the fast half of :data:`RECORDS_SCHEMA_RULES`).
-    """
+    """The records as columns when they match their published schema (the fast half of
+    :data:`RECORDS_SCHEMA_RULES`), else ``None``."""
     if type(records) is not list:
         return None
     try:
@@ -149,12 +136,8 @@ RECORDS_SCHEMA_RULES: RuleList[RecordsDocument, Problem] = RuleList(
 
 @dataclass(frozen=True)
 class ReferenceColumns:
-    """A task's scored reference instances as columns, in reference order.
-
-    ``position`` maps an instance name to its row. ``stats`` holds the columns ``mu``,
-    ``s``, ``scale`` (floats) and ``scale_term`` (names) as lists, ``arrays`` the same
-    columns as numpy arrays (to gather rows in another order).
-    """
+    """A task's scored reference instances as columns, in reference order: ``position``
+    by name, ``stats`` as lists, ``arrays`` the same as numpy arrays."""
 
     names: list[str]
     position: dict[str, int]
@@ -183,11 +166,9 @@ class ReferenceColumns:
 def candidate_value(
     record: dict[str, Any], kind: str, where: str
 ) -> tuple[float | None, Problem | None]:
-    """The usable value of an ``ok`` record of a task of ``kind``, or a problem saying why
-    there is none.
-
-    Objective tasks need a finite number ``A`` (not a boolean); ``solve`` tasks take
-    ``A`` 1 or 0 or ``solved`` true or false (both must agree when both are given).
+    """The usable value of an ``ok`` record, or a problem saying why there is none:
+    objective tasks a finite number (not a boolean), solve tasks ``A`` 1/0 or ``solved``
+    (agreeing when both are given).
 
     Examples
     --------
@@ -251,13 +232,9 @@ REPEATED, UNKNOWN_STATUS, SOLVED_ON_OBJECTIVE, READABLE = range(4)
 
 @dataclass
 class TaskRecords:
-    """One task's records, matched to the task (columns for the fast tests, one record at a
-    time for the explanations) and, once every rule holds, their candidates' scores.
-
-    ``scoring``: the records are a candidate's, scored against the task's scored
-    instances (a record outside them is kept aside); otherwise they are a reference run's,
-    and every record counts.
-    """
+    """One task's records matched to the task, as columns and record by record, and once
+    every rule holds their scores. ``scoring``: a candidate's (records outside the scored
+    instances kept aside); else a reference run's (every record counts)."""
 
     records: list[dict[str, Any]]
     task: TaskReference
@@ -281,9 +258,8 @@ class TaskRecords:
 
     @cached_property
     def matched(self) -> tuple[list[bool] | None, Any, Any]:
-        """``(in_scored, positions, counts)``: which records are of a scored instance
-        (``None``: all of them), the reference row of each of those, in record order
-        (``None``: in reference order), and how many records each scored instance has."""
+        """``(in_scored, positions, counts)``: which records are scored (``None``: all), their
+        reference rows (``None``: reference order), and records per scored instance."""
         import numpy as np
 
         if not self.scoring or self.in_reference_order:
@@ -326,8 +302,7 @@ class TaskRecords:
 
     @cached_property
     def instance_stats(self) -> tuple[Any, Any, Any]:
-        """The scored records' ``(mu, scale, stats)``: arrays of mu and scale and the four
-        statistic columns as lists, in record order."""
+        """The scored records' mu and scale arrays and the four statistic columns."""
         ref = self.reference
         positions = self.matched[1]
         if positions is None:
@@ -356,9 +331,8 @@ class TaskRecords:
 
     @cached_property
     def exact_candidates(self) -> list[tuple[int, Any, Any]]:
-        """``(k, A, stats)`` of the candidates scored exactly (:func:`~..formulas.exact_z`):
-        an ``A`` or a reference value beyond 2**53 in magnitude (``k``: the
-        position among the candidates; ``A`` as the record gives it)."""
+        """``(k, A, stats)`` of the candidates scored exactly (``A`` or a reference value
+        beyond 2**53; ``k`` the position among the candidates)."""
         import numpy as np
 
         exact_names = self.task.derived.get("exact")

@@ -1,20 +1,8 @@
-"""The rules of a reference file, written once, returning findings.
-
-A reference file is checked in two layers: the published schema
-(``references/schemas/reference.schema.json``: every value against its vocabulary and
-range), then the relations between values (an instance with fewer than two usable values
-must be listed as unscored, a listed instance must not be scorable, a solve task holds
-only 1, 0 or null, the fixed reference's floors are 0.02 and 1e-9, ...):
-:data:`REFERENCE_SCHEMA_RULES` and :data:`REFERENCE_RULES`. Each rule is written once,
-with a fast test over the file's columns (every instance's verdict, the set of unscored
-entries) and an explanation that yields a :class:`Finding`: a code from
-:data:`FINDING_CODES` and a :class:`~tcsexam_lib.errors.Problem` in the kit's message
-template.
-
-:func:`~tcsexam_lib.references.load.reference_from_data` (and so ``load_reference``)
-raises on the findings of the first layer that has any; ``tcsexam reference check``
-reports all of them, with the same codes and the same messages.
-"""
+"""The rules of a reference file, written once, returning findings (:class:`Finding`: a code of
+:data:`FINDING_CODES` and a Problem) in two layers: the published schema
+(:data:`REFERENCE_SCHEMA_RULES`), then the relations between values
+(:data:`REFERENCE_RULES`). Loading raises on the first layer with findings; ``tcsexam
+reference check`` reports all, with the same codes and messages."""
 
 from __future__ import annotations
 
@@ -190,8 +178,8 @@ class _Instance:
 
 @dataclass
 class ReferenceInput:
-    """A reference file's content (``data``, robust to data its schema refuses) as its
-    rules read it: its tasks, the unscored entries, and each instance's verdict."""
+    """A reference file's content as its rules read it (robust to data its schema refuses):
+    its tasks, unscored entries and each instance's verdict."""
 
     data: Any
     source: str
@@ -266,8 +254,8 @@ class ReferenceInput:
         return {i.verdict for instances in self.instances.values() for i in instances}
 
     def task_references(self) -> dict[str, TaskReference]:
-        """Each task as far as it can be read: its scored instances (with their statistics,
-        ``None`` when the floors are unusable) and its unscored ones."""
+        """Each task as far as it can be read: scored instances (statistics ``None`` when
+        the floors are unusable) and unscored ones."""
         floors = _floors(self.data if isinstance(self.data, dict) else {})
         references = {}
         for name, task in self.tasks.items():
@@ -418,10 +406,8 @@ def _floors(data: dict[str, Any]) -> tuple[float, float] | None:
 
 
 def relation_findings(data: Any, source: str) -> tuple[list[Finding], dict[str, TaskReference]]:
-    """Layer 2: the relations between the values, and each task as far as it can be read.
-
-    Robust to data that failed layer 1: what the schema already refused is skipped.
-    """
+    """Layer 2: the relations between values, and each task as far as it can be read
+    (skipping what the schema already refused)."""
     document = ReferenceInput(data, source)
     return REFERENCE_RULES.problems(document), document.task_references()
 

@@ -1,12 +1,6 @@
-"""A reference checked against its suite's task list.
-
-The spec requires a suite's solver tasks to be exactly the tasks of the declared
-reference's file for that suite. A reference file ``<dir>/<id>/<suite>.json`` is
-compared with ``<dir>/suites/<suite>.json`` beside its folder, else with the references
-folder's ``suites/<suite>.json``, or with the suite file named with ``--suite``: the
-same verdict whether the reference is named by id or by path, and before ``reference
-build`` writes.
-"""
+"""A reference checked against its suite's task list: the suite's solver tasks must be
+exactly the reference file's tasks (the spec), with the same verdict by id or by path and
+before ``reference build`` writes."""
 
 from __future__ import annotations
 
@@ -23,8 +17,8 @@ from .rules import Finding
 def _suite_file(
     suite: str, places: list[Path], explicit: Path | None, explicit_suite: str | None
 ) -> Path | None:
-    """The suite file a reference file of ``suite`` is compared with: the one named with
-    ``--suite`` when it is that suite's, else the first ``<place>/<suite>.json`` there is."""
+    """The suite file a reference of ``suite`` is compared with: ``--suite``'s when it is
+    that suite's, else the first ``<place>/<suite>.json``."""
     if explicit is not None and explicit_suite == suite:
         return explicit
     return next((p / f"{suite}.json" for p in places if (p / f"{suite}.json").is_file()), None)
@@ -36,13 +30,8 @@ def compare_suite_lists(
     explicit: Path | None,
     notes: list[str],
 ) -> list[Finding]:
-    """The suite's task list (when present) must name the reference's solver tasks.
-
-    ``loaded`` maps each suite to its file's report (a
-    :class:`~tcsexam_lib.references.check.FileReport`: its ``path``) and data; the suite
-    file of each is ``explicit`` (when it is that suite's) or the first ``<place>/<suite>.json`` of
-    ``places``; where there is none, a note says so.
-    """
+    """Each loaded suite file's reference against its suite's task list (``explicit``, else
+    the first in ``places``); a note where there is none."""
     findings = []
     explicit_suite = None
     if explicit is not None:
@@ -89,9 +78,8 @@ def compare_suite_lists(
 
 
 def suite_places(folder: Path, refs_dir: Path, by_id: bool) -> list[Path]:
-    """Where the suite files of a checked reference are looked for: the ``suites/`` folder
-    beside the reference's folder (a file or folder named by path), then the references
-    folder's."""
+    """Where suite files are looked for: ``suites/`` beside the reference's folder, then the
+    references folder's."""
     places = [] if by_id else [folder.parent / "suites"]
     if refs_dir / "suites" not in places:
         places.append(refs_dir / "suites")
@@ -101,8 +89,7 @@ def suite_places(folder: Path, refs_dir: Path, by_id: bool) -> list[Path]:
 def named_suite_file(
     suite: str | os.PathLike[str] | None, refs_dir: Path
 ) -> tuple[Path | None, list[Finding]]:
-    """The suite file named with ``--suite`` (a suite name or a path), or a finding that
-    there is none.
+    """The suite file named with ``--suite`` (a name or a path), or a finding that there is none.
 
     Examples
     --------

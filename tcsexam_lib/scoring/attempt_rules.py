@@ -1,15 +1,7 @@
-"""The rules of the attempts table, each written once (:data:`ATTEMPT_RULES`).
-
-First every value against the published row schema
-(``references/schemas/attempts-row.schema.json``: the vocabulary of ``track``,
-``adoption_status``, ``score_status``, ``score_type`` and ``solver_protocol``, non-empty
-ids, a decimal ``score`` that a ``valid`` row must have) and its track's range; then the
-relations: the model in the cohort, the item in the suite under that track, the score
-type and the cohort's solver protocol, unique (model, track, item, attempt), and no more
-adopted attempts than planned. Each rule's fast test reads the table column by column
-(:class:`AttemptsInput`) and accepts a valid table at once; its explanation reads a
-refused table row by row and names the file, line, field and value of every problem.
-"""
+"""The rules of the attempts table, each written once (:data:`ATTEMPT_RULES`): every value
+against the published row schema (``references/schemas/attempts-row.schema.json``) and its
+track's range, then the relations with the cohort and the suite (model, item under its
+track, score type, protocol, unique attempts, no more adopted than planned)."""
 
 from __future__ import annotations
 
@@ -78,11 +70,8 @@ def _applicable_rules(row: dict[str, str]) -> dict[str, _ColumnRule]:
 
 
 def row_schema_problems(row: dict[str, str], where: str) -> list[Problem]:
-    """Every value of one row (text) that its published row schema refuses.
-
-    The schema's ``enum`` and ``pattern`` rules, and its ``if score_status == valid`` clause,
-    checked column by column (what a JSON Schema validator would refuse, with the kit's
-    messages).
+    """Every value of one row (text) that its published row schema refuses (its ``enum``,
+    ``pattern`` and ``if score_status == valid`` rules, column by column).
 
     Examples
     --------
@@ -141,7 +130,7 @@ _LABELS = ("model", "track", "item")
 @dataclass
 class AttemptsInput:
     """An attempts table as its rules see it: by column for the fast tests, by row for the
-    explanations. Built from the table's rows (blank rows skipped, widths checked)."""
+    explanations (blank rows skipped, widths checked)."""
 
     source: str
     header: list[str]
@@ -172,11 +161,8 @@ class AttemptsInput:
 
     @cached_property
     def scores(self) -> list[Any]:
-        """Each row's score: a float, ``None`` (blank, not valid) or a refused text's marker.
-
-        A ``valid`` row needs a decimal number, another row a decimal or a blank (the row
-        schema's ``score`` rules, compiled once).
-        """
+        """Each row's score: a float, ``None`` (blank, not valid) or a refused text's marker
+        (a ``valid`` row needs a decimal, another a decimal or a blank)."""
         return self._parsed_scores[0]
 
     @cached_property
@@ -224,9 +210,8 @@ class AttemptsInput:
 
     @cached_property
     def output_rows(self) -> list[dict[str, Any]]:
-        """Each row as the index output shows it: ``attempt``, ``line``,
-        ``adoption_status``, ``score_status``, ``score`` (:attr:`scores`) and the further
-        columns (``note``...)."""
+        """Each row as the index output shows it (``attempt``, ``line``, statuses, ``score``,
+        further columns)."""
         further = [(name, k) for k, name in enumerate(self.header) if name not in ATTEMPT_COLUMNS]
         return [
             {

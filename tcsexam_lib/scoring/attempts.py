@@ -1,11 +1,6 @@
-"""Reading and validating the attempts table (one CSV row per attempt).
-
-The table's header and row widths are checked here; then every rule of
-:data:`~tcsexam_lib.scoring.attempt_rules.ATTEMPT_RULES` (each value against the
-published row schema and its track's range, then the relations with the cohort and the
-suite). Every problem names the file, line, field and value; all of them are reported at
-once.
-"""
+"""Reading and validating the attempts table (one CSV row per attempt): header and widths
+here, then :data:`~tcsexam_lib.scoring.attempt_rules.ATTEMPT_RULES`; every problem named
+at once by file, line, field and value."""
 
 from __future__ import annotations
 
@@ -137,13 +132,8 @@ def _rows(table: CsvTable) -> list[tuple[int, list[str]]]:
 
 @dataclass(frozen=True)
 class AttemptRows:
-    """A validated attempts table: every row, in file order (blank lines aside).
-
-    ``values`` holds each row's text as written (``columns`` names them: the nine attempt
-    columns, then any further ones such as ``note``); ``rows`` holds each row as the index
-    output shows it: ``attempt``, ``line`` (the CSV line), ``adoption_status``,
-    ``score_status``, ``score`` (a float, ``None`` when blank) and the further columns.
-    """
+    """A validated attempts table, every row in file order (blank lines aside): ``values``
+    as written (named by ``columns``), ``rows`` as the index output shows them."""
 
     source: str
     columns: tuple[str, ...]
@@ -162,28 +152,14 @@ class AttemptRows:
 def read_attempts(path: str | os.PathLike[str], *, suite: Suite, cohort: Cohort) -> AttemptRows:
     """Read and validate an attempts table against a suite and a cohort.
 
-    Returns
-    -------
-    AttemptRows
-        One record per CSV row, in file order: the nine attempt columns (``score`` as a
-        float, ``None`` when not valid and blank), any further columns (``note``...) as
-        text, and ``line`` (the CSV line number). Nothing is dropped.
-
-    Raises
-    ------
-    InputRefused
-        Listing every problem by file, line, field and value.
+    Returns :class:`AttemptRows` (one per CSV row, nothing dropped; ``score`` a float or
+    ``None`` when blank and not valid); refuses (:class:`InputRefused`) with every problem.
     """
     return validate_attempts(read_csv_table(path, kind="Attempts file"), suite=suite, cohort=cohort)
 
 
 def validate_attempts(table: CsvTable, *, suite: Suite, cohort: Cohort) -> AttemptRows:
-    """Validate an attempts table already read (:func:`read_attempts` on a file).
-
-    Messages name ``table.source`` and each row's line. The fast tests of
-    :data:`ATTEMPT_RULES` accept a valid table at once; a refused one is explained row by
-    row, naming every problem.
-    """
+    """Validate an attempts table already read; messages name ``table.source`` and lines."""
     _check_header(table)
     rows = _rows(table)
     data = attempts_input(table, rows, suite=suite, cohort=cohort)
@@ -201,6 +177,5 @@ def validate_attempts(table: CsvTable, *, suite: Suite, cohort: Cohort) -> Attem
 def attempts_input(
     table: CsvTable, rows: list[tuple[int, list[str]]], *, suite: Suite, cohort: Cohort
 ) -> AttemptsInput:
-    """What :data:`ATTEMPT_RULES` check: the table's rows (blank ones skipped) with the
-    suite and the cohort they are checked against."""
+    """What :data:`ATTEMPT_RULES` check: the rows (blank ones skipped), suite and cohort."""
     return AttemptsInput(table.source, table.header, rows, suite, cohort)

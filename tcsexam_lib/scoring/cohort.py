@@ -1,9 +1,5 @@
-"""Cohorts: what is planned before anything is aggregated.
-
-A cohort (``cohort.json``) declares the suite, the solver protocol, the solver
-reference and how many attempts of each task are adopted for each model; it is checked
-against the suite (``references/suites/<suite>.json``) it is scored with.
-"""
+"""Cohorts: the suite, solver protocol, reference and adopted attempts per task of each
+model, declared before anything is aggregated and checked against the suite."""
 
 from __future__ import annotations
 
@@ -87,10 +83,7 @@ def _suite_explain(cohort: CohortInput):
 
 
 def _whole_explain(cohort: CohortInput):
-    """Counts written as whole numbers: ``1.0`` is a number, not a count of attempts.
-
-    (JSON Schema's ``integer`` accepts ``1.0``; a count with a decimal point is refused.)
-    """
+    """Counts written as whole numbers: JSON Schema's ``integer`` accepts ``1.0``; we do not."""
     for position, model, plan in cohort.plans:
         for task, count in _counts(plan):
             if not isinstance(count, int):
@@ -186,21 +179,16 @@ COHORT_RULES: RuleList[CohortInput, Problem] = RuleList(
 
 
 def declared_models(path: str | os.PathLike[str]) -> list[str]:
-    """The model ids a cohort file declares, read as they are (nothing else is checked:
-    what reads the cohort next refuses a malformed one); empty when it declares none."""
+    """The model ids a cohort file declares, read as they are (empty when none)."""
     data = read_json(path)
     models = data.get("models") if isinstance(data, dict) else None
     return list(models) if isinstance(models, dict) else []
 
 
 def load_cohort(path: str | os.PathLike[str], *, suite: Suite) -> Cohort:
-    """Load ``cohort.json`` and check it against the suite being scored.
-
-    After its schema, the rules of :data:`COHORT_RULES`: the declared suite must be
-    ``suite``; every task named in an ``attempts_per_task`` object must be a task of the
-    suite, and every task of the suite must get a planned count (directly or through
-    ``"default"``).
-    """
+    """Load ``cohort.json`` and check it against the suite being scored: its schema, then
+    :data:`COHORT_RULES` (the suite is ``suite``; named tasks are its tasks; every task
+    gets a planned count, directly or through ``"default"``)."""
     path = Path(path)
     data, digest = read_json_with_digest(path)
     validate_with_schema(data, "cohort", str(path))
@@ -226,10 +214,7 @@ def load_cohort(path: str | os.PathLike[str], *, suite: Suite) -> Cohort:
 def load_cohort_reference(
     cohort: Cohort, suite: Suite, *, references_dir: str | os.PathLike[str] | None = None
 ) -> Reference:
-    """Load the cohort's declared reference for the suite and check its solver tasks.
-
-    The suite's solver tasks must be exactly the tasks of the reference file.
-    """
+    """Load the cohort's reference for the suite; its tasks must be the suite's solver tasks."""
     known = list_reference_ids(references_dir)
     if cohort.solver_reference_id not in known and cohort.solver_reference_id != FIXED_REFERENCE_ID:
         raise InputRefused(

@@ -1,12 +1,5 @@
 """What the scoring commands (and the notebooks) run: load, score, attach provenance, write.
-
-:func:`run_solver_score` and :func:`~.score_command.run_score` return the exact document
-that ``tcsexam solver-score`` and ``tcsexam score`` write (typed: :mod:`.solver_document` and
-:mod:`.index_document`; its JSON as ``.data``), so a notebook that calls them writes the
-same file as the command line. The report runner loads each input of a run
-set once: it passes the loaded reference to :func:`run_solver_score` and builds the
-index with :func:`index_document` from :class:`ScoringInputs` it loaded itself.
-"""
+They return the exact document the command writes, so a notebook writes the same file."""
 
 from __future__ import annotations
 
@@ -43,13 +36,11 @@ def run_solver_score(
     producer: str = "tcsexam solver-score",
     loaded_reference: Reference | None = None,
 ) -> SolverDocument:
-    """Score one task's records file and (optionally) write the result atomically.
+    """Score one task's records file and (optionally) write the result atomically; nothing
+    is written when the input is refused.
 
-    Nothing is written when the input is refused. ``model`` and ``attempt``, when
-    given, are recorded so that the output says whose it is; ``"simulated": true`` is
-    added when the reference is marked simulated (demo data). ``loaded_reference`` is
-    the reference that ``reference``, ``reference_id`` and ``references_dir`` name,
-    already loaded (the report runner loads it once for every records file).
+    ``model`` and ``attempt`` are recorded when given; ``"simulated": true`` is added for a
+    simulated reference; ``loaded_reference`` saves loading it again (the report runner).
     """
     from ..references.records import read_records_with_digest  # numpy: not for score
     from .solver import score_solver_task
@@ -78,10 +69,8 @@ def run_solver_score(
 
 @dataclass(frozen=True)
 class ScoringInputs:
-    """What an index is computed against, loaded: the suite, cohort and reference.
-
-    ``references_dir`` is the folder they were read from, as the caller named it.
-    """
+    """The loaded suite, cohort and reference an index is computed against (and the
+    ``references_dir`` they were read from)."""
 
     suite: Suite
     cohort: Cohort
@@ -117,10 +106,8 @@ def index_document(
 ) -> IndexDocument:
     """The ``tcsexam score`` output of a validated attempts table against loaded inputs.
 
-    ``attempts`` is the table's path and the sha256 of its bytes; ``evidence`` the
-    folder of solver-score outputs and those outputs (read by the caller), checked
-    against every adopted valid solver row. Relative paths are relative to ``base_dir``
-    (default: the working folder), which the provenance records as its ``cwd``.
+    ``attempts``: path and sha256; ``evidence``: its folder and outputs, checked against
+    every adopted valid solver row; relative paths are relative to ``base_dir``.
     """
     evidence_dir, outputs = evidence if evidence is not None else (None, {})
     findings = None
@@ -183,12 +170,8 @@ def write_output(
 
 
 def model_index_provenance(index: PathLike, model: str, producer: str) -> dict[str, Any]:
-    """The provenance of one model's entry of an index, alone (see :func:`run_model_index`).
-
-    It names the index and the model but holds no time and no digest of the index, so that
-    the file changes only when the model's entry does (``tcsexam verify`` compares it with
-    the index as it is now).
-    """
+    """The provenance of one model's entry of an index: no time and no digest of the index,
+    so the file changes only when the model's entry does."""
     block = build_provenance(producer, "run_model_index", {"index": index, "model": model}, {},
                              None)  # fmt: skip
     block.pop("created_utc")
@@ -196,11 +179,8 @@ def model_index_provenance(index: PathLike, model: str, producer: str) -> dict[s
 
 
 def run_model_index(*, index: PathLike, model: str) -> IndexDocument:
-    """The entry of ``model`` in the index output ``index``, alone, as an index output.
-
-    What the report runner publishes as ``models/<model>/model.index.json`` (a model's
-    pages read it); see :meth:`IndexDocument.for_model`.
-    """
+    """The entry of ``model`` in the index output ``index``, alone, as an index output
+    (the runner's ``models/<model>/model.index.json``)."""
     from .index_document import load_index
 
     provenance = model_index_provenance(index, model, "tcsexam report")  # as the runner writes it

@@ -1,14 +1,8 @@
 """Cross-checking solver rows of the attempts table against solver-score outputs.
 
-An evidence folder holds ``tcsexam solver-score`` outputs (any layout; the kit's
-runner writes ``<model>/<task>/<attempt>.json``), each naming its ``model``,
-``task`` and ``attempt``. Every adopted ``valid`` solver row of the attempts table must have
-one output with the same score (within :data:`SCORE_TOLERANCE`) computed against the
-cohort's reference. A missing output, another score or another reference id is an
-``error`` issue of the row's task: like every ``error``, it blocks the model's index (the
-task is ``incomplete``, the model's index ``null``), so that no index, rank or interval
-rests on a score its own evidence contradicts. The row keeps its place and nothing is
-replaced.
+Every adopted ``valid`` solver row needs one output (any layout) with the same score
+(within :data:`SCORE_TOLERANCE`) against the cohort's reference; otherwise an ``error``
+issue of the task, which blocks the model's index (no index rests on contradicted evidence).
 """
 
 from __future__ import annotations
@@ -54,11 +48,8 @@ class SolverOutput:
 def read_solver_outputs(
     evidence_dir: str | os.PathLike[str],
 ) -> dict[tuple[str, str, str], SolverOutput]:
-    """Map ``(model, task, attempt)`` to the output of every file under an evidence folder.
-
-    Files that are not solver-score outputs naming a model and an attempt are refused,
-    as are two outputs for the same key.
-    """
+    """Map ``(model, task, attempt)`` to the output of every file under an evidence folder;
+    a file that is not such an output, or a second output for a key, is refused."""
     folder = Path(evidence_dir)
     if not folder.is_dir():
         raise InputRefused(
@@ -102,13 +93,8 @@ def read_solver_outputs(
 
 @dataclass(frozen=True)
 class EvidenceFindings:
-    """What the solver evidence check found: each model's summary, and every issue.
-
-    ``summaries`` maps a model with at least one adopted valid solver row to its counts
-    (``rows_checked``, ``matched``, ``missing``, ``score_mismatch``,
-    ``reference_mismatch``); ``issues`` are the rows that disagree, in table order, each
-    an ``error`` that the index turns into an incomplete task.
-    """
+    """What the evidence check found: ``summaries`` (each model's counts) and ``issues``
+    (each disagreeing row, in table order, an ``error``)."""
 
     evidence_dir: str
     summaries: dict[str, dict[str, Any]]
@@ -128,17 +114,13 @@ def check_solver_evidence(
     reference_id: str,
     reference_sha256: str | None = None,
 ) -> EvidenceFindings:
-    """Check each adopted ``valid`` solver row against its solver-score output.
+    """Check each adopted ``valid`` solver row against its solver-score output (a row that
+    is not valid has no score to check).
 
-    ``outputs`` are the solver-score outputs of ``evidence_dir`` (see
-    :func:`read_solver_outputs`). An adopted row that is not ``valid`` has no score to
-    check (the index already reports it as an ``error``), so it needs no output.
-
-    The issues found have the codes ``solver_evidence_missing``,
-    ``solver_evidence_score_mismatch`` and ``solver_evidence_reference_mismatch`` (another
-    reference id, or, when ``reference_sha256`` is given, the same id but another
-    reference file: the output's provenance records a different sha256); pass them to
-    :func:`~tcsexam_lib.scoring.index.compute_index`, which blocks the index they concern.
+    Issue codes: ``solver_evidence_missing``, ``solver_evidence_score_mismatch`` and
+    ``solver_evidence_reference_mismatch`` (another reference id, or with
+    ``reference_sha256`` another file); :func:`~tcsexam_lib.scoring.index.compute_index`
+    blocks the index they concern.
     """
     solver_rows = [
         (model, item, row)
@@ -225,11 +207,8 @@ def score_mismatch(
     attempt: str,
     line: int,
 ) -> Issue | None:
-    """The one check of a solver row's score against its solver-score output.
-
-    A table score matches when it is a finite number within :data:`SCORE_TOLERANCE` of
-    the output's ``relative_score``; otherwise the issue ``solver_evidence_score_mismatch``
-    names the row, both scores and the output (``evidence``).
+    """The one check of a solver row's score against its output: a finite number within
+    :data:`SCORE_TOLERANCE` of ``relative_score``, else a ``solver_evidence_score_mismatch``.
 
     Examples
     --------

@@ -1,13 +1,6 @@
-"""Filling blank solver scores of an attempts table (a copy) from solver-score outputs.
-
-An attempts table may leave the ``score`` of a ``valid`` solver row blank when its
-records are given (``tcsexam score --solver-records``, a report run set): the score is
-taken from the solver-score output of the same model, task and attempt. The
-researcher's table is never changed; the filled copy is what the index is computed on.
-A score written by hand is kept as written: whether it agrees with its output is checked
-in one place, when the index is cross-checked against the solver evidence
-(:func:`~tcsexam_lib.scoring.evidence.score_mismatch`).
-"""
+"""Filling blank solver scores of an attempts table (a copy: the researcher's table is never
+changed) from solver-score outputs; a hand-written score is kept and checked later
+(:func:`~tcsexam_lib.scoring.evidence.score_mismatch`)."""
 
 from __future__ import annotations
 
@@ -29,14 +22,8 @@ _NEEDED = ("model", "track", "item", "attempt", "score", "score_status")
 
 @dataclass
 class FillResult:
-    """What :func:`fill_table` did.
-
-    ``filled``: rows whose blank score was set (model, item, attempt, line, score);
-    ``unfilled``: blank valid solver rows without an output (left blank: scoring will
-    refuse them); ``orphans``: outputs (model, task, attempt) that no solver row of the
-    table names; ``solver_rows``: how many solver rows the table has. ``output`` is the
-    file written, if any.
-    """
+    """What :func:`fill_table` did: ``filled`` rows, ``unfilled`` blank valid rows without an
+    output, ``orphans`` (outputs no row names), ``solver_rows`` and the ``output`` written."""
 
     output: Path | None = None
     solver_rows: int = 0
@@ -48,16 +35,9 @@ class FillResult:
 def fill_table(
     table: CsvTable, outputs: Sequence[SolverDocument | dict[str, Any]]
 ) -> tuple[CsvTable, FillResult]:
-    """A copy of ``table`` with blank valid solver scores set from ``outputs``.
-
-    A ``valid`` solver row whose ``score`` is blank gets the ``relative_score`` of the
-    output with the same model, task and attempt (written as the shortest text that reads
-    back to the same float). A score already written is kept as written (the index's
-    solver evidence check compares it with its output). Everything else is copied
-    unchanged, but for a
-    formula-like note, made text (:func:`~tcsexam_lib.csvio.neutral_cell`: the copy is a
-    file the kit writes). The copy keeps the table's ``source`` and lines: a refusal of
-    the copy names the researcher's file and its line.
+    """A copy of ``table`` whose blank valid solver scores are the ``relative_score`` of the
+    matching output (shortest round-trip text); formula-like notes made text. The copy
+    keeps ``source`` and lines, so a refusal names the researcher's file.
 
     Examples
     --------
@@ -107,10 +87,8 @@ def fill_solver_rows(
     outputs: Sequence[SolverDocument | dict[str, Any]],
     output: str | os.PathLike[str],
 ) -> FillResult:
-    """Write a copy of an attempts table with blank solver scores filled in (:func:`fill_table`).
-
-    The input is never modified; ``output`` (which must not be the input) is written
-    atomically.
+    """Write a copy of an attempts table with blank solver scores filled (:func:`fill_table`),
+    atomically to ``output`` (never the input).
 
     Examples
     --------
@@ -153,12 +131,8 @@ def refuse_unmatched(
     records_dir: str | os.PathLike[str],
     summary: str,
 ) -> None:
-    """Refuse records files that no solver row names, and blank valid scores without records.
-
-    No records file is left out silently (``fill.orphans``), and a blank score is filled
-    or refused, never left for scoring to guess (``fill.unfilled``). ``summary`` heads
-    the refusal (it names the command's input: a run set, an attempts table).
-    """
+    """Refuse records files no solver row names (``fill.orphans``) and blank valid scores
+    without records (``fill.unfilled``); ``summary`` heads the refusal."""
     paths = {(r.model, r.task, r.attempt): r.path for r in records}
     if fill.orphans and not fill.solver_rows:  # one finding, not one per records file
         example = paths[tuple(fill.orphans[0].values())]

@@ -1,18 +1,7 @@
-"""Scoring an attempts table whose solver scores come from a records folder.
-
-``tcsexam score --solver-records DIR`` and a report run set both take a records folder
-laid out as ``<model>/<task>/<attempt>.json``: each file is scored against the cohort's
-reference (the output of ``tcsexam solver-score --model M --attempt A``), the blank
-``valid`` solver scores of a copy of the attempts table are filled from those outputs,
-and the index is computed from the copy, every adopted solver row cross-checked against
-its output (the outputs are the solver evidence). A score written by hand that the
-records contradict blocks its model's index, as every ``error`` does.
-
-:func:`run_score_with_records` writes, beside the index ``<name>.json``, the filled
-table ``<name>.attempts.csv`` and the evidence ``<name>.evidence/<model>/<task>-<attempt>.json``
-(the layout of a published run set), so that ``tcsexam verify`` recomputes the index
-from them. Everything is computed before anything is written: a refusal writes nothing.
-"""
+"""Scoring an attempts table whose solver scores come from a records folder
+(``<model>/<task>/<attempt>.json``: ``tcsexam score --solver-records``, a report run set):
+each file scored, the blanks of a copy of the table filled, the index computed from the
+copy with every solver row cross-checked. See docs/own-results.md."""
 
 from __future__ import annotations
 
@@ -50,11 +39,8 @@ def score_records_files(
     references_dir: PathLike | None = None,
     producer: str = "tcsexam report",
 ) -> list[SolverDocument]:
-    """Score each records file against one loaded reference; the outputs, in order.
-
-    Each output is exactly what ``tcsexam solver-score --reference SUITE --reference-id
-    ID --model M --attempt A`` writes. A refused records file stops the run.
-    """
+    """Score each records file against one loaded reference (each output what ``tcsexam
+    solver-score`` writes), in order; a refused file stops the run."""
     return [
         run_solver_score(
             task=item.task,
@@ -73,12 +59,8 @@ def score_records_files(
 
 @dataclass(frozen=True)
 class RecordsFill:
-    """An attempts table filled from a records folder, in memory: nothing written yet.
-
-    ``records`` the folder's files, ``outputs`` their solver-score outputs (in the same
-    order), ``filled`` the table's copy with its blank solver scores filled, ``fill``
-    what was filled, ``table`` the copy validated.
-    """
+    """An attempts table filled from a records folder, in memory: ``records``, their
+    ``outputs``, the ``filled`` copy, what the ``fill`` did, the copy validated (``table``)."""
 
     records: list[RecordsFile]
     outputs: list[SolverDocument]
@@ -96,15 +78,11 @@ def fill_from_records(
     source: str,
     summary: str,
 ) -> RecordsFill:
-    """Score a records folder and fill the attempts table's blank solver scores from it.
-
-    Refused (nothing written; ``source`` names the input that gave the folder, ``summary``
-    heads the other refusals): a file of the
-    folder that is not ``<model>/<task>/<attempt>.json`` of a cohort model and a suite
-    solver task, a records file no solver row names, a blank ``valid`` solver score
-    without its records file, and whatever the attempts table's own rules refuse (the
-    message names the researcher's table, not the copy).
-    """
+    """Score a records folder and fill the table's blank solver scores from it; nothing is
+    written. Refused: a file not ``<model>/<task>/<attempt>.json`` of a cohort model and
+    suite solver task, a records file no row names, a blank valid score without records,
+    and what the table's own rules refuse (naming the researcher's table). ``source`` names
+    the input that gave the folder; ``summary`` heads the other refusals."""
     suite, cohort = inputs.suite, inputs.cohort
     records = find_records(records_dir)
     check_records_folder(
@@ -151,13 +129,8 @@ class EvidenceFiles:
 def evidence_files(
     filled: RecordsFill, evidence: Path, published_in: Path | None = None
 ) -> EvidenceFiles:
-    """The evidence of ``filled`` laid out as ``<evidence>/<model>/<task>-<attempt>.json``.
-
-    ``published_in``: the folder ``evidence`` is relative to, when the outputs are
-    published (a report run set): each output's provenance then records every path
-    relative to its own folder (:func:`~tcsexam_lib.provenance.relative_provenance`).
-    Otherwise each keeps the provenance ``tcsexam solver-score`` would write.
-    """
+    """The evidence of ``filled`` as ``<evidence>/<model>/<task>-<attempt>.json``; with
+    ``published_in`` each provenance is made relative to its own folder."""
     texts: dict[Path, str] = {}
     outputs: dict[tuple[str, str, str], SolverOutput] = {}
     for item, found in zip(filled.records, filled.outputs, strict=True):
@@ -197,17 +170,10 @@ def run_score_with_records(
     references_dir: PathLike | None = None,
     producer: str = "tcsexam score",
 ) -> IndexDocument:
-    """``tcsexam score --solver-records DIR``: the index of a table whose solver scores
-    come from a records folder, written with its filled table and its evidence.
-
-    Writes ``output`` (the index, whose provenance names the two files beside it),
-    ``<name>.attempts.csv`` (the table with its blank solver scores filled; the
-    researcher's table is never changed) and ``<name>.evidence/`` (every records file's
-    solver-score output). Every adopted solver row is cross-checked against its output:
-    a score written by hand that its records contradict blocks its model's index.
-    Nothing is written on a refusal; the evidence folder is switched in whole, and an
-    existing one that the kit did not write is refused.
-    """
+    """``tcsexam score --solver-records DIR``: writes the index ``output``,
+    ``<name>.attempts.csv`` (the filled copy) and ``<name>.evidence/`` (every solver-score
+    output). Nothing is written on a refusal; the evidence folder is switched in whole,
+    and one the kit did not write is refused."""
     inputs = load_scoring_inputs(suite, cohort, references_dir)
     filled = fill_from_records(
         inputs,
@@ -246,8 +212,7 @@ def run_score_with_records(
 
 
 def _refuse_foreign_evidence(evidence_dir: Path) -> None:
-    """Refuse to replace a folder at ``evidence_dir`` that holds anything but the kit's
-    solver-score outputs (the kit replaces only what it wrote)."""
+    """Refuse to replace an ``evidence_dir`` holding anything but the kit's outputs."""
     if evidence_dir.is_symlink() or not evidence_dir.exists():
         return  # nothing there, or a link that is replaced (never followed)
     try:
@@ -280,9 +245,8 @@ def _write_all(
     table: tuple[Path, str],
     index: tuple[Path, str],
 ) -> None:
-    """Write the evidence into a staging folder and switch it in, then the filled table,
-    then the index last (each file atomically): an interrupted write leaves the previous
-    index, which names the files it was computed from."""
+    """Write the evidence (staged, switched in), the filled table, then the index last: an
+    interrupted write leaves the previous index, naming the files it came from."""
     staging = evidence_dir.parent / f".{evidence_dir.name}.staging-{os.getpid()}"
     try:
         evidence_dir.parent.mkdir(parents=True, exist_ok=True)

@@ -1,14 +1,9 @@
-"""The weighted TCSExam index of each model of a cohort.
+"""The weighted TCSExam index of each model of a cohort (points, higher is better, may
+exceed 100): task means over adopted attempts, equal-weight track means, fixed weights.
 
-The index is the weighted sum of the track means, in points (``vocab.INDEX_FORMULA``);
-higher is better and, because construction rewards may exceed 1, the index may exceed 100.
-Averaging order per model: (1) mean over the adopted attempts of each task, (2)
-equal-weight mean over the tasks of each track, (3) the fixed weights. A model is
-``incomplete`` (index ``null``) when any planned task or repeat lacks an adopted
-``valid`` row, ``provisional`` when complete but some adopted row is
-``selected_provisional``, and ``complete`` otherwise. An ``error`` found beside the
-table (a solver row that its solver-score output contradicts, see :mod:`.evidence`)
-makes its task ``incomplete`` too: every ``error`` blocks the index.
+A model is ``incomplete`` (index ``null``) when a planned task or repeat lacks an adopted
+``valid`` row or any ``error`` is found (its evidence too), ``provisional`` when an adopted
+row is ``selected_provisional``, else ``complete``.
 """
 
 from __future__ import annotations
@@ -51,11 +46,8 @@ def missing_repeats(planned: int, adopted_valid: int) -> range:
 
 
 def coverage_category(adoption_status: str, score_status: str) -> str:
-    """What one attempt row is for coverage: valid, provisional, failed, missing or excluded.
-
-    ``excluded`` rows are kept but never aggregated; an adopted row without a valid score
-    is ``missing`` when its score_status says so and ``failed`` otherwise (the judge failed
-    or has not finished); an adopted valid row is ``provisional`` or ``valid``.
+    """What one attempt row is for coverage: valid, provisional, failed, missing (its
+    score_status says so) or excluded (kept, never aggregated).
 
     Examples
     --------
@@ -79,11 +71,8 @@ def _score_task(
     rows: list[dict[str, Any]],
     found: Sequence[Issue] = (),
 ) -> tuple[dict[str, Any], list[Issue]]:
-    """Mean of one task's adopted valid attempts, its status and its issues.
-
-    ``found`` are the task's issues found beside the table (its solver evidence); one of
-    severity ``error`` makes the task ``incomplete`` (no mean), as every ``error`` does.
-    """
+    """Mean of one task's adopted valid attempts, its status and its issues (an ``error``
+    among ``found`` makes it ``incomplete``)."""
     if (
         not found
         and len(rows) == planned
@@ -138,8 +127,7 @@ FAR_FACTOR = 1000.0
 
 def far_score_issues(groups: dict[tuple[str, str, str], list[dict[str, Any]]]) -> list[Issue]:
     """A ``far_score`` warning per adopted valid construction row over :data:`FAR_FACTOR`
-    times the larger of 1 and the lower median of the cohort's adopted valid construction
-    scores.
+    times the larger of 1 and the cohort's lower median construction score.
 
     Examples
     --------
@@ -177,28 +165,8 @@ def compute_index(
     reference_id: str | None = None,
     found: Sequence[Issue] = (),
 ) -> IndexDocument:
-    """Aggregate a validated attempts table into the index of every model.
-
-    Parameters
-    ----------
-    attempts : AttemptRows
-        As returned by :func:`read_attempts` (already validated).
-    suite, cohort :
-        As returned by :func:`load_suite` and :func:`load_cohort`.
-    found :
-        Issues found beside the table (the solver evidence check's), each listed with its
-        task; an ``error`` among them makes its task, and so its model, ``incomplete``.
-
-    Returns
-    -------
-    IndexDocument
-        Top level: ``metric_id``, ``suite``, ``solver_protocol``, ``reference_id``,
-        ``weights``, ``letters``, overall ``status`` and ``models``. Per model:
-        ``status``, ``index`` (points, ``None`` when incomplete), ``tracks`` (mean,
-        letter, weight and contribution of each track), ``tasks`` (per-task mean,
-        adopted attempt ids and every input row), ``coverage`` and ``issues`` (see
-        :mod:`.index_document`).
-    """
+    """Aggregate a validated attempts table into the :class:`IndexDocument` of every model;
+    ``found`` are issues found beside the table (an ``error`` blocks its model)."""
     groups = attempts.groups
     found_by_task: dict[tuple[str, str, str], list[Issue]] = {}
     for issue in [*found, *far_score_issues(groups)]:
@@ -262,10 +230,8 @@ def model_result(
     *,
     source: str = "the attempts table",
 ) -> dict[str, Any]:
-    """One model of the index output from its tasks (see :func:`task_result`) and issues.
-
-    ``source`` names the attempts table in a refusal (a mean or the index that overflows).
-    """
+    """One model of the index output from its tasks and issues (``source`` names the table
+    when a mean or the index overflows)."""
     by_track: dict[str, list[dict[str, Any]]] = {track: [] for track in TRACKS}
     for task in tasks:
         by_track[task["track"]].append(task)
@@ -309,9 +275,8 @@ def model_result(
 def _refuse_overflow(
     model: str, tracks: dict[str, dict[str, Any]], tasks: list[dict[str, Any]], source: str
 ) -> None:
-    """Raw rewards so large that a mean or the weighted sum is not a float: the refusal
-    names the largest score of the tracks that overflow (of any track when only the sum
-    does), by line and task."""
+    """Refuse rewards so large a mean or the weighted sum is not a float, naming the largest
+    score of the overflowing tracks (any track when only the sum does) by line and task."""
     over = {t for t, e in tracks.items() if not math.isfinite(e["contribution"] or 0.0)}
     rows = [
         (abs(row["score"]), row, task)

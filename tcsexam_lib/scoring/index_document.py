@@ -1,19 +1,6 @@
-"""The ``tcsexam score`` output: its typed document, how it is assembled, its tables.
-
-:class:`IndexDocument` and the records under it (:class:`ModelResult`,
-:class:`TrackResult`, :class:`TaskResult`, :class:`AttemptRow`, :class:`IssueRecord`,
-:class:`Coverage`, the evidence summaries) declare the output's shape once; its published
-schema ``references/schemas/index-output.schema.json`` is generated from them. The document is
-assembled by :mod:`.index` (``task_result``, ``model_result``, ``assemble_index``) and
-completed here (:meth:`IndexDocument.attach_evidence`,
-:meth:`IndexDocument.set_provenance`); every other module reads it by attribute.
-
-For notebooks, the document's tables (pandas, imported only when asked for) are tidy:
-:attr:`IndexDocument.models` one row per model, :attr:`~IndexDocument.tracks` per model
-and track, :attr:`~IndexDocument.tasks` per model and task, :attr:`~IndexDocument.attempts`
-per attempt row, :attr:`~IndexDocument.issues` per issue; an analysis starts from
-``load_index("index.json").tasks``.
-"""
+"""The ``tcsexam score`` output: its typed document (the published
+``references/schemas/index-output.schema.json`` is generated from it), its completion
+(evidence, provenance) and its tidy tables for notebooks (``load_index(...).tasks``)."""
 
 from __future__ import annotations
 
@@ -164,8 +151,7 @@ class ModelResult(Record):
         return [issue for issue in self.issues if issue.severity == "error"]
 
     def task_means(self) -> dict[str, dict[str, float | None]]:
-        """The task means by track (``{track: {item: mean}}``): what a paired comparison of
-        two run sets needs.
+        """The task means by track (``{track: {item: mean}}``), for a paired comparison.
 
         Examples
         --------
@@ -179,11 +165,9 @@ class ModelResult(Record):
 
 
 class IndexDocument(Record):
-    """A ``tcsexam score`` output: the index of every model of a cohort.
-
-    Fields read by attribute (``document.status``, ``document.results["m"].index``), the
-    JSON as ``document.data``; tables for notebooks as :attr:`models`, :attr:`tracks`,
-    :attr:`tasks`, :attr:`attempts` and :attr:`issues`.
+    """A ``tcsexam score`` output: the index of every model of a cohort (fields by attribute,
+    the JSON as ``.data``, tables as :attr:`models`, :attr:`tracks`, :attr:`tasks`,
+    :attr:`attempts`, :attr:`issues`).
 
     Examples
     --------
@@ -240,12 +224,8 @@ class IndexDocument(Record):
         self.data["simulated"] = True
 
     def attach_evidence(self, findings: EvidenceFindings) -> None:
-        """Add the solver evidence check's summaries, one per model, and its verdict.
-
-        ``findings`` is :func:`~tcsexam_lib.scoring.evidence.check_solver_evidence`'s
-        result; its issues are already the models' (the index was computed with them). A
-        model without a checked row gets an empty summary.
-        """
+        """Add the evidence check's summaries (an empty one for a model without a checked
+        row) and its verdict; its issues are already the models'."""
         folder = findings.evidence_dir
         for model, entry in self.data["models"].items():
             empty = {"evidence_dir": folder, "rows_checked": 0}
@@ -346,9 +326,8 @@ class IndexDocument(Record):
 
     @property
     def attempts(self) -> pd.DataFrame:
-        """One row per attempts-table row, with its model, track and task (the table's
-        ``item``; file order per task; further columns such as ``note`` as they were
-        written).
+        """One row per attempts-table row, with model, track and task (file order per task;
+        further columns as written).
 
         Examples
         --------
@@ -386,10 +365,8 @@ class IndexDocument(Record):
 
 
 class ComputedIndex(IndexDocument):
-    """An index document computed in this process (by ``compute_index``), not read from a
-    file: its numbers agree by construction, so ``tcsexam stats`` in the same process (the
-    report runner, a notebook run standalone) takes it as it is, without checking it again.
-    """
+    """An index computed in this process: its numbers agree by construction, so ``tcsexam
+    stats`` in the same process takes it without checking it again."""
 
     __slots__ = ()
 

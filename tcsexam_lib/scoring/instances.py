@@ -1,13 +1,5 @@
-"""A task's instance records scored as columns: every candidate of the task at once.
-
-:func:`~tcsexam_lib.scoring.solver.score_solver_task` checks the records against the
-rules of :mod:`tcsexam_lib.references.records`, which read them as columns
-(:class:`~tcsexam_lib.references.records.TaskRecords`: names, statuses, values, matched
-to the reference's scored instances, which the loaded reference keeps as columns; records
-in reference order need no lookup) and compute the candidates' ``z`` and scores as arrays
-(:func:`~tcsexam_lib.formulas.instance_scores`). Here those columns become the output's
-rows.
-"""
+"""A task's instance records, checked and scored as columns (every candidate at once,
+:func:`~tcsexam_lib.formulas.instance_scores`), turned into the output's rows."""
 
 from __future__ import annotations
 
@@ -28,13 +20,9 @@ OWN_FIELDS = frozenset({"instance", "status", "A", "solved"})
 def instance_rows(
     data: TaskRecords, reference: Reference
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[float]]:
-    """The output rows of the scored instances and of the others, and the rows' scores.
-
-    ``data`` holds records that every rule of scoring accepts. Scored rows are in record
-    order with their reference statistics, ``z`` and score (a completed failure scores 0
-    and has no ``z``); records outside the scored set are kept with the reason they are
-    not counted.
-    """
+    """The output rows of the scored instances (record order, with reference statistics,
+    ``z`` and score; a completed failure scores 0, no ``z``) and of the others (with the
+    reason they are not counted), and the scores; ``data`` passed every scoring rule."""
     records, columns, task_ref = data.records, data.columns, data.task
     in_scored = data.matched[0]
     names, statuses = columns.names, columns.statuses
@@ -97,12 +85,8 @@ def _add_record_fields(
     values: list[Any],
     ok: np.ndarray,
 ) -> None:
-    """Add to each scored row a failure's reported ``A``, ``solved`` and further fields.
-
-    ``in_scored`` says which records are scored (``None``: all), ``fields`` names every
-    field the records use, ``values`` is their ``A`` column and ``ok`` says which rows
-    are valid candidates (the others are completed failures).
-    """
+    """Add to each scored row a failure's reported ``A``, ``solved`` and further fields
+    (``in_scored``: which records are scored, ``None`` all; ``ok``: valid candidates)."""
     further = fields - {"instance", "status", "A"}
     if not further and "A" not in fields:
         return
@@ -126,11 +110,8 @@ def _add_record_fields(
 
 
 def keep_extra_fields(row: dict[str, Any], record: dict[str, Any]) -> None:
-    """Copy a record's further fields into its output row without replacing computed ones.
-
-    A field whose name the kit computes (``score``, ``mu``, ``reason``...) is kept as
-    ``record_<name>``, so a judge's own ``score`` never changes the relative score.
-    """
+    """Copy a record's further fields into its row; one the kit computes (``score``,
+    ``mu``...) becomes ``record_<name>``, so a judge's ``score`` never changes the score."""
     for key, value in record.items():
         if key not in OWN_FIELDS:
             row[f"record_{key}" if key in row else key] = value

@@ -1,11 +1,5 @@
-"""The one issue type of the index output, and what each issue code means.
-
-An :class:`Issue` says what stands between a model and a complete, confirmed index: it
-names the model, track and task (and the attempt row, when one is concerned), carries a
-code from :data:`ISSUE_CODES` and a message. The index (:mod:`.index`) and the solver
-evidence check (:mod:`.evidence`) report with it; the report pages explain each code
-with its ``meaning`` and ``action``.
-"""
+"""The one issue type of the index output and what each code means (:data:`ISSUE_CODES`:
+severity, ``meaning``, ``action``); the index and the evidence check report with it."""
 
 from __future__ import annotations
 
@@ -83,10 +77,8 @@ ISSUE_CODES = {
 
 @dataclass(frozen=True)
 class Issue:
-    """One finding about a model's results, for the index output's ``issues`` list.
-
-    ``severity`` comes from the code's entry in :data:`ISSUE_CODES`. ``details`` holds
-    further fields of the code (planned counts, the evidence file, both scores ...).
+    """One finding about a model's results (severity from its code; ``details``: the code's
+    further fields).
 
     Examples
     --------
@@ -166,8 +158,8 @@ SHOWN_ISSUES = 3
 
 
 def describe_issues(issues: Iterable[_Described], *, limit: int = SHOWN_ISSUES) -> list[str]:
-    """Lines that name the first ``limit`` issues (code, message, then what to do once per
-    code), then how many more there are: what a terminal says of a blocked model.
+    """Lines naming the first ``limit`` issues (what to do once per code), then how many
+    more: what a terminal says of a blocked model.
 
     Examples
     --------
@@ -194,9 +186,8 @@ def describe_issues(issues: Iterable[_Described], *, limit: int = SHOWN_ISSUES) 
 
 
 def describe_model(model: str, entry: _ModelEntry) -> list[str]:
-    """What a terminal says of a model of an index output: its status and index, then its
-    first blocking issues by name, each with what to do (:func:`describe_issues`), then
-    its first ``far_score`` warnings (a score orders of magnitude above the cohort's).
+    """A model's status and index on the terminal, then its first blocking issues and
+    ``far_score`` warnings.
 
     Examples
     --------

@@ -1,11 +1,5 @@
-"""A solver records folder: its files found and checked.
-
-A records folder is laid out as ``<model>/<task>/<attempt>.json`` (one instance
-records file per solver attempt), as ``tcsexam score --solver-records`` and a report run
-set read it. :func:`find_records` lists it and :func:`check_records_folder` refuses any
-file that would not be used; :func:`~tcsexam_lib.scoring.from_records.score_records_files`
-scores them.
-"""
+"""A solver records folder (``<model>/<task>/<attempt>.json``): its files found, and every
+file that would not be used refused."""
 
 from __future__ import annotations
 
@@ -32,11 +26,8 @@ def find_records(
     model: str | None = None,
     tasks: list[str] | tuple[str, ...] | str | None = None,
 ) -> list[RecordsFile]:
-    """Every ``<model>/<task>/<attempt>.json`` under ``records_dir``, sorted.
-
-    ``model`` and ``tasks`` (a list, or one comma-separated string) restrict the list.
-    With ``tasks`` given, a task that has no records folder is refused (it is a typo or
-    a missing export).
+    """Every ``<model>/<task>/<attempt>.json`` under ``records_dir``, sorted, restricted to
+    ``model`` and ``tasks`` (list or comma-separated); a given task without a folder is refused.
 
     Examples
     --------
@@ -103,11 +94,8 @@ def solver_output_path(solver_dir: str | os.PathLike[str], task: str, attempt: s
 
 
 def _stray_records_files(folder: Path) -> list[Problem]:
-    """Files under the records folder that are not ``<model>/<task>/<attempt>.json``.
-
-    The runner would not score them, so they are refused rather than silently left out
-    (hidden files such as ``.DS_Store`` are not records and are skipped).
-    """
+    """Files that are not ``<model>/<task>/<attempt>.json`` (refused, not silently left out;
+    hidden files such as ``.DS_Store`` skipped)."""
     problems = []
     for path in sorted(folder.rglob("*")):
         relative = path.relative_to(folder)
@@ -135,13 +123,9 @@ def check_records_folder(
     suite: str,
     source: str,
 ) -> None:
-    """Refuse every records file the runner would not use, or whose output would clash.
-
-    A file not laid out as ``<model>/<task>/<attempt>.json``, a model outside the cohort,
-    a task that is not a solver task of the suite, and two files whose outputs
-    ``<task>-<attempt>.json`` would share one name are refused (``source`` names the
-    parameter file in the summary).
-    """
+    """Refuse every records file the runner would not use (wrong layout, a model outside the
+    cohort, not a solver task of the suite) or whose ``<task>-<attempt>.json`` would clash;
+    ``source`` names the parameter file."""
     problems = _stray_records_files(folder)
     allowed = {
         "model": f"a model of the cohort ({', '.join(models)})",

@@ -1,9 +1,5 @@
-"""What ``tcsexam score`` runs: the index of a cohort, its solver rows cross-checked.
-
-:func:`run_score` returns the exact document ``tcsexam score`` writes (typed:
-:mod:`.index_document`; its JSON as ``.data``), so that a notebook that calls it writes the
-same file as the command line; each of its parameters is an option of the command.
-"""
+"""What ``tcsexam score`` runs: the index of a cohort, its solver rows cross-checked; the
+exact document the command writes, so a notebook writes the same file."""
 
 from __future__ import annotations
 
@@ -31,22 +27,13 @@ def run_score(
     solver_records: PathLike | None = None,
     producer: str = "tcsexam score",
 ) -> IndexDocument:
-    """Compute the index of a cohort and (optionally) write the result atomically.
+    """Compute the index of a cohort and (optionally) write the result atomically
+    (``"simulated": true`` for simulated inputs).
 
-    ``"simulated": true`` is added when the suite, the cohort or the reference is marked
-    simulated (demo data).
-
-    With ``solver_evidence`` (a folder of solver-score outputs), each adopted solver
-    row is cross-checked against its output; a disagreement is an ``error`` issue of the
-    model (``solver_evidence_*`` codes) that, like every ``error``, makes its task and
-    the model ``incomplete`` (index ``null``): no index rests on a score its evidence
-    contradicts. ``solver_evidence`` summarises the check; the rows are kept as they
-    are, and nothing is replaced.
-
-    With ``solver_records`` (a records folder ``<model>/<task>/<attempt>.json``) instead,
-    the records are scored, the blank solver scores of a copy of the table filled from them,
-    and the filled copy and the evidence written beside ``output`` (see
-    :func:`~.from_records.run_score_with_records`).
+    ``solver_evidence``: a folder of solver-score outputs; each adopted solver row is
+    cross-checked and a disagreement is an ``error`` (``solver_evidence_*``) that makes the
+    model ``incomplete``. ``solver_records``: a records folder scored instead
+    (:func:`~.from_records.run_score_with_records`).
     """
     if solver_records is not None:
         if solver_evidence is not None:

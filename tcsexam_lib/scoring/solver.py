@@ -1,17 +1,6 @@
-"""Solver relative score of one task against a fixed reference.
-
-For each scored reference instance with mean ``mu``, sample standard deviation ``s``
-and ``scale = max(s, rel_floor*|mu|, abs_floor)``, a valid candidate value ``A``
-scores ``Phi(z)`` with ``z = (A - mu)/scale`` (maximise) or ``z = (mu - A)/scale``
-(minimise). Higher is better: 0.5 means "as good as the reference mean", values
-near 1 beat it by several reference spreads. Completed solver failures score 0.
-The task's ``relative_score`` is the mean over the scored instances, in [0, 1].
-
-The records are checked against their schema, then against every rule of
-:data:`~tcsexam_lib.references.record_rules.SCORING_RULES` (the fast tests read them as
-columns; a refused set of records is explained record by record, naming every problem),
-and scored as columns (:mod:`.instances`).
-"""
+"""Solver relative score of one task against a fixed reference (the formula:
+:mod:`tcsexam_lib.formulas`); the records checked against their schema, then
+:data:`~tcsexam_lib.references.record_rules.SCORING_RULES`, and scored as columns."""
 
 from __future__ import annotations
 
@@ -42,40 +31,14 @@ def score_solver_task(
     model: str | None = None,
     attempt: str | None = None,
 ) -> SolverDocument:
-    """Score one task's instance records against a reference.
+    """Score one task's instance records against a reference: a :class:`SolverDocument`
+    whose ``relative_score`` is the mean instance score in [0, 1] (higher is better, 0.5 =
+    as good as the reference mean), every record in a row or ``unscored_instances``.
 
-    Parameters
-    ----------
-    reference : Reference
-        A loaded reference (see :func:`load_reference`).
-    task : str
-        The solver task id; it must be a task of the reference.
-    records : list of dict
-        One record per instance: ``instance``, ``status`` and the value ``A``
-        (``solve`` tasks may give the boolean ``solved`` instead).
-    source : str
-        Name of the records file, used in messages.
-    model, attempt : str, optional
-        Whose records these are (recorded first in the output when given).
-
-    Returns
-    -------
-    SolverDocument
-        ``task``, ``reference_id``, ``kind``, ``direction``, ``relative_score`` (mean
-        instance score in [0, 1]; higher is better, 0.5 = as good as the reference
-        mean), ``n_scored``, per-instance rows (``instance``, ``status``, ``A``, ``mu``,
-        ``s``, ``scale``, ``scale_term``, ``z``, ``score``) and ``unscored_instances``
-        (records outside the scored set, with a reason). Every record appears once.
-
-    JSON integers beyond 2**53 (in the records or the reference) are scored exactly
-    (:func:`~tcsexam_lib.formulas.exact_z`), never rounded to floats first.
-
-    Raises
-    ------
-    InputRefused
-        Missing records for scored instances, duplicate instances, infrastructure or
-        unknown statuses, an ``ok`` record without a usable value, ``solved`` on an
-        objective task. The message names every offending instance.
+    ``records``: one per instance (``instance``, ``status``, ``A`` or, for ``solve`` tasks,
+    ``solved``); ``source`` names the file in messages. Integers beyond 2**53 are exact.
+    Refuses (naming every instance) missing or duplicate instances, infrastructure or
+    unknown statuses, an ``ok`` record without a usable value, ``solved`` on an objective task.
 
     Examples
     --------

@@ -1,12 +1,6 @@
-"""The ``tcsexam solver-score`` output: its typed document, how it is assembled, its tables.
-
-:class:`SolverDocument` with :class:`InstanceRow` and :class:`UnscoredRow` declares the
-output's shape once; its published schema ``references/schemas/solver-output.schema.json``
-is generated from them. This is the one module that writes the document's keys
-(:func:`assemble_solver_output` and the document's methods); every other module reads it
-by attribute. For notebooks: :attr:`SolverDocument.instances` (one row per scored
-instance) and :attr:`SolverDocument.unscored` (one row per record kept aside).
-"""
+"""The ``tcsexam solver-score`` output: its typed document (the published
+``references/schemas/solver-output.schema.json`` is generated from it), the one module
+writing its keys, and its tables for notebooks (``instances``, ``unscored``)."""
 
 from __future__ import annotations
 
@@ -52,8 +46,7 @@ class UnscoredRow(Record):
 
 
 class ReferenceFile(Record):
-    """The reference file a solver-score output was scored against, as its provenance
-    records it (the rest of the block: :class:`~tcsexam_lib.provenance.Provenance`)."""
+    """The reference file a solver-score output was scored against, as provenance records it."""
 
     SCHEMA = (SCHEMA, "/$defs/reference_file")
     sha256: Annotated[str | None, Doc("the sha256 of the reference file, or null")] = None
@@ -67,10 +60,8 @@ class SolverProvenance(Record):
 
 
 class SolverDocument(Record):
-    """A ``tcsexam solver-score`` output: one task's relative score against a reference.
-
-    ``relative_score`` is the mean instance score over the scored instances, in [0, 1]
-    (higher is better; 0.5 = as good as the reference mean).
+    """A ``tcsexam solver-score`` output: ``relative_score``, the mean instance score in
+    [0, 1] (higher is better; 0.5 = as good as the reference mean).
 
     Examples
     --------
@@ -144,7 +135,7 @@ class SolverDocument(Record):
     @property
     def instances(self) -> pd.DataFrame:
         """One row per scored instance: status, ``A``, ``mu``, ``s``, ``scale``, its term,
-        ``z`` and the score (with the task and, when recorded, the model and attempt)."""
+        ``z``, score (and task, model, attempt)."""
         return self._rows_frame(self.rows, InstanceRow)
 
     @property

@@ -1,10 +1,5 @@
-"""What a solver-score output says beyond its relative score, for the terminal and pages.
-
-Where the floors set the scale (an instance at the absolute floor scores 0.5 for a match
-and about 0 or 1 for anything else: at best 0.5 where the reference mean is already the
-best value, e.g. a cost of 0), how many completed failures scored 0, and warnings (never
-refusals) for candidate values orders of magnitude outside the reference.
-"""
+"""What a solver-score output says beyond its score: the floors that set the scale, the
+completed failures, and warnings (never refusals) for values far outside the reference."""
 
 from __future__ import annotations
 
