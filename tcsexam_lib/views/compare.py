@@ -1,9 +1,6 @@
-"""Run sets side by side, drawn: the comparisons the report runner wrote.
+"""Run sets side by side: draws the comparisons the runner wrote into ``run-set.json``.
 
-The runner computes each comparison of this run set with another (the other solver
-protocol, or another suite), paired over the common tasks
-(:mod:`tcsexam_lib.reports.comparisons` says how), and writes them into the run set's
-``run-set.json``; :func:`compare_run_sets` draws them as tables, computing nothing.
+How they are computed: :mod:`tcsexam_lib.reports.comparisons`.
 """
 
 from __future__ import annotations
@@ -87,12 +84,10 @@ def compare_run_sets(
     comparisons: list[RunSetComparison] | list[dict[str, Any]],
     by: str,
 ) -> Any:
-    """The comparisons ``by`` ``protocol`` or ``suite``, one table each, or a note when
-    there is none.
+    """The comparisons ``by`` ``protocol`` or ``suite``, a table each, or a note when none.
 
-    ``comparisons`` are those the runner wrote into ``run-set.json``
-    (:func:`run_set_comparisons`); ``result`` (this run set's index output) names what
-    the note says is the same.
+    ``comparisons`` come from :func:`run_set_comparisons`; ``result`` is this run set's
+    index output.
 
     Examples
     --------
