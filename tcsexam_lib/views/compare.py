@@ -1,7 +1,4 @@
-"""Run sets side by side: draws the comparisons the runner wrote into ``run-set.json``.
-
-How they are computed: :mod:`tcsexam_lib.reports.comparisons`.
-"""
+"""Run sets side by side: draws the comparisons :mod:`tcsexam_lib.reports.comparisons` wrote."""
 
 from __future__ import annotations
 
@@ -84,10 +81,8 @@ def compare_run_sets(
     comparisons: list[RunSetComparison] | list[dict[str, Any]],
     by: str,
 ) -> Any:
-    """The comparisons ``by`` ``protocol`` or ``suite``, a table each, or a note when none.
-
-    ``comparisons`` come from :func:`run_set_comparisons`; ``result`` is this run set's
-    index output.
+    """The comparisons ``by`` ``protocol`` or ``suite`` (from :func:`run_set_comparisons`), a
+    table each, or a note when none; ``result`` is this run set's index output.
 
     Examples
     --------

@@ -94,9 +94,8 @@ def status_table(result: Result) -> pd.DataFrame:
 
 
 def track_table(result: Result, model: str) -> pd.DataFrame:
-    """One model's track means, weights and contributions (points) to the index.
-
-    Contributions are rounded to add up to the index shown (the output keeps every digit).
+    """One model's track means, weights and contributions (points), rounded to add up to the
+    index shown (the output keeps every digit).
 
     Examples
     --------

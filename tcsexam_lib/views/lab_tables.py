@@ -134,10 +134,7 @@ class _Loader:
 
 
 def enable_interactive_tables() -> bool:
-    """In a live JupyterLab, show the loader once and enhance every report table.
-
-    Elsewhere it does nothing and returns False.
-    """
+    """In a live JupyterLab, show the loader once and enhance every report table; else False."""
     from IPython import get_ipython
 
     shell = get_ipython()

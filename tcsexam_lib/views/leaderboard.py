@@ -1,8 +1,5 @@
-"""Across a run set's models: the lead in one line, the leaderboard, task x model (3 to 200).
-
-The intervals come from ``tcsexam stats`` (:mod:`.stats`); docs/reports.md, "The cohort
-report", says what each column means.
-"""
+"""Across a run set's models: the lead, the leaderboard, task x model (3 to 200 models);
+docs/reports.md, "The cohort report", says what each column means."""
 
 from __future__ import annotations
 

@@ -51,10 +51,8 @@ def _empty(value: Any) -> bool:
 
 @dataclass(frozen=True)
 class CheckedParameters:
-    """Problems found, and each path read from the kit's folder made absolute (``resolved``).
-
-    ``base`` is the folder relative paths are read from.
-    """
+    """Problems found; ``resolved``: each path read from the kit's folder made absolute;
+    ``base``: the folder relative paths are read from."""
 
     problems: tuple[Problem, ...]
     resolved: dict[str, str]

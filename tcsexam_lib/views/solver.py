@@ -80,9 +80,7 @@ def solver_plan_table(
 ) -> pd.DataFrame:
     """Every planned solver task and repeat of the model, with its score or why it has none.
 
-    One row per attempts-table row of each solver task (its adoption, its relative
-    score when it has a solver-score output), then one row per planned repeat that has
-    no adopted row yet; a task without any row says so.
+    A row per solver row of the table, then one per planned repeat without an adopted row.
 
     Examples
     --------
