@@ -117,9 +117,8 @@ def compared_by(result: IndexDocument | RunSetSummary, other: RunSetSummary) -> 
 def compare_run_set(
     result: IndexDocument, compared: dict[str, dict[str, Any]], level: float
 ) -> list[dict[str, Any]]:
-    """This run set beside each run set of ``compared`` (name -> summary with ``task_means``).
-
-    Each result is a ``RunSetComparison`` of ``run-set.json``: a row per shared model.
+    """This run set beside each run set of ``compared`` (name -> summary with ``task_means``):
+    a ``RunSetComparison`` of ``run-set.json`` each, a row per shared model.
 
     Examples
     --------

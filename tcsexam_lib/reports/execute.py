@@ -106,11 +106,9 @@ def execute_notebooks(
     *,
     headers: bool = True,
 ) -> list[NotebookOutcome]:
-    """Run the jobs, ``workers`` at a time, each in a worker process with its own kernel.
-
-    ``on_outcome(position, outcome)`` is called as each notebook ends; ``headers`` off:
-    the caller wrote the logs' headers.
-    """
+    """Run the jobs, ``workers`` at a time, each in a worker with its own kernel, calling
+    ``on_outcome(position, outcome)`` as each ends; ``headers`` off: the caller wrote the
+    logs' headers."""
     if not jobs:
         return []
     total = len(jobs)
@@ -257,10 +255,8 @@ _PAPERMILL_TIMES = ("start_time", "end_time", "duration")
 
 
 def drop_execution_times(notebook: Any) -> Any:
-    """Every execution time of an executed notebook dropped: a rerun publishes the same bytes.
-
-    Papermill's times become ``None``, nbclient's are dropped; ``status`` and
-    ``exception`` stay.
+    """Every execution time of an executed notebook dropped (papermill's ``None``, nbclient's
+    gone; ``status`` and ``exception`` stay): a rerun publishes the same bytes.
 
     Examples
     --------

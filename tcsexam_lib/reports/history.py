@@ -274,9 +274,8 @@ class Changes:
 def compare_publications(
     previous: PublicationRecord | dict[str, Any] | None, current: dict[str, Any]
 ) -> Changes:
-    """What changed from the ``previous`` record of a run set to the ``current`` one.
-
-    An index *moved* when it lies outside the interval the previous publication gave it.
+    """What changed from the ``previous`` record of a run set to the ``current`` one (an
+    index *moved* when it lies outside the interval the previous publication gave it).
 
     Examples
     --------

@@ -41,9 +41,8 @@ _FIX = (
 
 
 def check_ipykernel(app_class: type, version: str) -> list[str]:
-    """Warn when ipykernel lacks the channel threads the launcher stops, or is untested.
-
-    Returns the missing attributes (the fix is then off for them).
+    """Warn when ipykernel lacks the channel threads the launcher stops, or is untested;
+    return the missing attributes (the fix is then off for them).
 
     Examples
     --------
@@ -73,9 +72,8 @@ def check_ipykernel(app_class: type, version: str) -> list[str]:
 
 
 def stop_channel_threads(app: Any, timeout: float = THREAD_JOIN_SECONDS) -> list[str]:
-    """Stop and join the app's control and shell-channel threads (if alive); name those stopped.
-
-    Each is asked to stop through its own event loop (thread-safe).
+    """Stop and join the app's control and shell-channel threads (if alive), each through its
+    own event loop (thread-safe); name those stopped.
 
     Examples
     --------

@@ -143,10 +143,8 @@ def kernel_transport(folder: Path) -> tuple[str, str]:
 
 
 def expected_kernel_log_header() -> str:
-    """The kernel log's header for a private folder made here and now.
-
-    A run set whose pages are all reused starts no kernel, yet its log says the same.
-    """
+    """The kernel log's header for a private folder made here and now (for a run set whose
+    pages are all reused, which starts no kernel)."""
     return kernel_log_header(*kernel_transport(Path(_base()) / (RUNTIME_PREFIX + "x" * 8)))
 
 
@@ -186,10 +184,8 @@ def kernel_log_header(transport: str, why_tcp: str = "") -> str:
 
 
 def kernel_log_block(label: str, text: str, transport: str, folder: Path | None = None) -> str:
-    """One notebook's stderr, each line prefixed with ``[label]``, kept whole.
-
-    Except ipykernel's TCP warning (said once in the header); the private folder reads
-    ``<kernel folder>``.
+    """One notebook's stderr, each line prefixed with ``[label]``, kept whole but for
+    ipykernel's TCP warning (in the header); the private folder reads ``<kernel folder>``.
 
     Examples
     --------

@@ -309,9 +309,8 @@ def footer_html(
 
 
 def environment_html(environment: dict[str, Any]) -> str:
-    """The folded section at the end of every page: the environment that made it.
-
-    The same block as ``run-set.json``'s ``environment`` (docs/reproducing.md).
+    """The folded section at the end of every page: the environment that made it (as
+    ``run-set.json``'s ``environment``; docs/reproducing.md).
 
     Examples
     --------

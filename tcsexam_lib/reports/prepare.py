@@ -30,11 +30,8 @@ class PreparedRunSet:
 
 
 def prepare_run_set(params: ReportParams) -> PreparedRunSet:
-    """Score one run set in memory, loading each input once; raise what would be refused.
-
-    The blank solver scores of a copy of the attempts table are filled from the records
-    and the filled copy validated.
-    """
+    """Score one run set in memory, loading each input once; raise what would be refused
+    (the filled copy of the attempts table included)."""
     suite, cohort = params.loaded_suite, params.loaded_cohort
     if suite is None or cohort is None:
         raise ValueError("run-set parameters come from load_report_params (suite and cohort)")

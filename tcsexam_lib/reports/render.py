@@ -49,10 +49,8 @@ from .store import Store, StoredNotebook, folder_digests
 
 
 def run_set_in_memory(prepared: PreparedRunSet, say: Progress, force: bool = False) -> RunSetResult:
-    """A prepared run set's outputs made in memory (nothing written), as a run set.
-
-    Every path an output records is relative to the run set's folder.
-    """
+    """A prepared run set's outputs made in memory (nothing written), as a run set; every
+    path an output records is relative to the run set's folder."""
     params = prepared.params
     final = params.output / params.name
     previous = final if is_run_set_folder(final) else None

@@ -179,10 +179,8 @@ def decide(
     *,
     force: bool = False,
 ) -> list[Decision]:
-    """For each job: reuse its intact stored entry, or run it and say why.
-
-    ``published``: the labels of the pages published before -> their keys.
-    """
+    """For each job: reuse its intact stored entry, or run it and say why (``published``:
+    the labels of the pages published before -> their keys)."""
     decisions = []
     for job in jobs:
         inputs = job_inputs(job, digests)

@@ -38,11 +38,8 @@ KERNEL_LOG = "report-kernels.log"
 
 @dataclass
 class RunSetResult:
-    """One run set: its outputs, its index result, and its notebooks.
-
-    ``folder``: where it is published; ``staging``: where it was written before. Paths
-    point into ``folder`` once :attr:`published` is true.
-    """
+    """One run set: outputs, index result, notebooks; published in ``folder`` (written in
+    ``staging`` before; paths point into ``folder`` once :attr:`published`)."""
 
     params: ReportParams
     folder: Path

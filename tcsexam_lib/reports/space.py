@@ -45,10 +45,8 @@ def free_bytes(folder: Path) -> int:
 def space_needed(
     plan: Any, stores: dict[Path, Any], assets: Callable[[Path], int]
 ) -> dict[Path, tuple[int, str]]:
-    """Bytes each output folder needs for ``plan``, and how they add up (in words).
-
-    ``assets(folder)``: what the shared assets will take there (0 when present).
-    """
+    """Bytes each output folder needs for ``plan``, and how they add up (in words);
+    ``assets(folder)``: what the shared assets will take there (0 when present)."""
     needs: dict[Path, list[int]] = {}
     pages: dict[Path, int] = {}
     for rs in plan.run_sets:

@@ -118,10 +118,8 @@ _NOTE = (
 
 
 def mathjax_files() -> tuple[Path, Path]:
-    """MathJax's build and licence as the ``django-static-mathjax`` package installs them.
-
-    Raises :class:`~tcsexam_lib.errors.TcsexamError` naming what is missing (the page
-    would show raw TeX).
+    """MathJax's build and licence as ``django-static-mathjax`` installs them; else
+    :class:`~tcsexam_lib.errors.TcsexamError` naming what is missing (no raw TeX pages).
 
     Examples
     --------
