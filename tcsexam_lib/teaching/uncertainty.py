@@ -30,7 +30,7 @@ DEFAULT_TASKS = 20
 @dataclass(frozen=True)
 class SimulatedCohort:
     """An ILLUSTRATIVE cohort: per model (name, shift from the first model in track-mean units,
-    0.03 = 3 points; spread of its task differences)."""
+    0.03 = 3 index points; standard deviation of its task differences from the first model)."""
 
     models: tuple[tuple[str, float, float], ...]
     #: The range of the task difficulties (the first model's task means before its spread).

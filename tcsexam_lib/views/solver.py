@@ -1,4 +1,5 @@
-"""Tables and plots of solver-score outputs (scores in [0, 1], 0.5 = the reference mean)."""
+"""Tables and plots of solver-score outputs: scores in [0, 1], 0.5 = the reference mean;
+``z > 0``: better than the reference mean, whatever the task's direction."""
 
 from __future__ import annotations
 
