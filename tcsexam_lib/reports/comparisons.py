@@ -1,24 +1,10 @@
-"""Run sets side by side: offline vs online, Lite vs Full, with paired intervals.
+"""Run sets side by side (offline vs online, Lite vs Full), paired over their common tasks.
 
-The same models run under the other solver protocol (same suite), or on another suite
-(same protocol), answered the same tasks, or some of the same tasks: their difference is
-paired task by task over the **common tasks**, with the kit's paired test
-(:func:`tcsexam_lib.stats.pairs.paired_tests`: the sign-flip test of the per-task
-differences, and its interval of this pair alone), exactly as two models of one run set
-are compared.
-
-- Same tasks (offline vs online): Δ index is the difference of the published indexes,
-  and its interval is paired over every task.
-- Other tasks (Lite vs Full): Δ index is the difference of the published indexes (they
-  average different tasks); **Δ on common tasks** is the difference of the two indexes
-  recomputed on the tasks both suites hold (equal weights within each track, as the
-  index), with its paired interval.
-
-Each model's interval holds on its own (no adjustment across the models of the table).
-A model without an index in either run set, or a track with no common task, gets no
-interval. The report runner computes the comparisons (:func:`compare_run_set`) and writes
-them into the run set's ``run-set.json`` (``comparisons``); the cohort report draws them
-(:func:`tcsexam_lib.views.compare_run_sets`).
+Each model's Δ index gets the paired interval of :func:`tcsexam_lib.stats.pairs.paired_tests`
+over the common tasks, on its own (no adjustment across models); with other tasks, also
+**Δ on common tasks** (both indexes recomputed on the tasks both hold). No interval for a
+model without an index in either, or a track without a common task. Written into
+``run-set.json`` (``comparisons``), drawn by :func:`tcsexam_lib.views.compare_run_sets`.
 """
 
 from __future__ import annotations
@@ -53,10 +39,9 @@ def paired_delta(
 ) -> dict[str, Any] | None:
     """Δ (mine − theirs, points) over the common tasks, with its paired interval.
 
-    ``mine`` and ``theirs`` are task means by track (``ModelResult.task_means``). ``index``
-    gives the two indexes whose difference is Δ (the published ones, when both run sets
-    hold the same tasks); without it, each index is recomputed on the common tasks.
-    ``None`` when a track has no common task with a mean in both.
+    ``mine``/``theirs``: task means by track. ``index``: the two indexes whose difference
+    is Δ; without it both are recomputed on the common tasks. ``None`` when a track has
+    no common task with a mean in both.
 
     Examples
     --------
@@ -109,8 +94,7 @@ def _paired_delta(
 
 
 def compared_by(result: IndexDocument | RunSetSummary, other: RunSetSummary) -> str | None:
-    """``protocol`` or ``suite``: what ``other`` differs from ``result`` by, when it can be
-    compared with it (the other field the same, a model in common); else ``None``.
+    """``protocol`` or ``suite``: what ``other`` differs by (else equal, a model shared), or None.
 
     Examples
     --------
@@ -133,12 +117,8 @@ def compared_by(result: IndexDocument | RunSetSummary, other: RunSetSummary) -> 
 def compare_run_set(
     result: IndexDocument, compared: dict[str, dict[str, Any]], level: float
 ) -> list[dict[str, Any]]:
-    """This run set beside each run set of ``compared`` it can be compared with (by name).
-
-    ``compared`` maps run-set names to their summaries with ``task_means`` (see
-    :func:`.runsets.comparisons`); each comparison is a ``RunSetComparison`` of
-    ``run-set.json``: a row per model in both, with both indexes, Δ index, Δ on the
-    common tasks and its paired ``level`` interval, and the differences of the track means.
+    """This run set beside each run set of ``compared`` (name -> summary with ``task_means``):
+    a ``RunSetComparison`` of ``run-set.json`` each, a row per shared model.
 
     Examples
     --------

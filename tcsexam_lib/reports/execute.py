@@ -1,13 +1,7 @@
-"""Executing report notebooks with papermill and rendering them to HTML.
+"""Report notebooks executed with papermill, each in its own kernel and worker, and rendered.
 
-Each notebook runs in its own kernel, in a worker process (``jobs`` at a time, see
-:mod:`.workers`), with the kernel's working folder set to the folder its page is
-published in, so that every path it is given, and records, is relative. Kernels are
-reached over IPC in a private folder of the run where the platform allows it (see
-:mod:`.kernels`). What a notebook's worker and kernel write on stderr goes to the run
-set's log file, each line naming the notebook, not to the caller's terminal. A notebook
-that fails is reported with its cell and error while the others finish, and its executed
-notebook and HTML are still written so that the error can be read.
+A kernel runs in the folder its page is published in (every path relative); stderr goes
+to the run set's log; a failed notebook is still written so its error can be read.
 """
 
 from __future__ import annotations
@@ -42,15 +36,11 @@ Progress = Callable[[str], None]
 class NotebookJob:
     """One notebook to execute: its source, parameters and folders.
 
-    ``folder`` is where it is written now (in the run set's staging folder),
-    ``final_folder`` where it will be published (page links are relative to it),
-    ``output`` the report folder, ``nav`` and ``footer`` the page's navigation links and
-    footer (see :mod:`.pages`), ``log`` the
-    file that receives the kernel's messages, ``source_name`` how the executed
-    notebook names its source (relative to the kit). :func:`execute_notebooks` sets
-    the rest: the run's private ``runtime`` folder, the kernels' ``transport``, the
-    file that holds the notebook's stderr until it is written to the log, and the
-    socket of the run's ``kernel_server`` ("": kernels start cold).
+    ``folder``: where it is written now (staging); ``final_folder``: where it is published
+    (links are relative to it); ``output``: the report folder; ``log``: the kernel log;
+    ``source_name``: the source as the executed notebook names it (relative to the kit).
+    :func:`execute_notebooks` fills ``runtime``, ``transport``, ``stderr_file`` and
+    ``kernel_server`` ("": kernels start cold).
     """
 
     label: str
@@ -86,11 +76,7 @@ class NotebookJob:
 
 @dataclass
 class NotebookOutcome:
-    """What became of one notebook: paths written, time, and the failure if any.
-
-    ``kernel_retries`` holds the cause of each start of its kernel that failed and was
-    tried again (over TCP only; see :mod:`.kernel_client`).
-    """
+    """What became of one notebook: paths, time, failure, and ``kernel_retries`` (TCP only)."""
 
     label: str
     name: str
@@ -120,14 +106,9 @@ def execute_notebooks(
     *,
     headers: bool = True,
 ) -> list[NotebookOutcome]:
-    """Run the jobs, ``workers`` at a time, each in a worker process with its own kernel.
-
-    Kernels get a private folder of this run (removed when it ends, also when it is
-    interrupted), and IPC transport where the platform has it; each run set's log says
-    first how its kernels were reached. ``on_outcome(position, outcome)`` is called as
-    each notebook ends (the runner publishes a run set when its last notebook is done).
-    ``headers`` off: the caller wrote the logs' headers.
-    """
+    """Run the jobs, ``workers`` at a time, each in a worker with its own kernel, calling
+    ``on_outcome(position, outcome)`` as each ends; ``headers`` off: the caller wrote the
+    logs' headers."""
     if not jobs:
         return []
     total = len(jobs)
@@ -205,9 +186,7 @@ def _stderr_to(path: Path) -> Iterator[Any]:
 
 
 def _log_stderr(job: NotebookJob, extra: str = "") -> str:
-    """Append the notebook's stderr (and ``extra``) to its log as one block; drop the file.
-
-    Returns the block (what the store keeps with the page)."""
+    """Append the notebook's stderr (and ``extra``) to its log as one block; return it."""
     text = ""
     if job.stderr_file is not None:
         with contextlib.suppress(OSError):
@@ -222,16 +201,9 @@ def _log_stderr(job: NotebookJob, extra: str = "") -> str:
 def execute_notebook(job: NotebookJob) -> NotebookOutcome:
     """Execute one notebook with papermill, then render it to HTML (with and without code).
 
-    The executed notebook keeps papermill's metadata (parameters, kit environment) but
-    no time (:func:`drop_execution_times`), so that its bytes do not depend on when it
-    ran. A failing
-    cell is reported by its execution count ``In [N]`` (as the HTML shows it;
-    papermill's injected-parameters cell counts), its first line and the error, and
-    ``cell`` holds its 0-based position in the executed notebook;
-    the notebook and its HTML are still written so that the error can be read. What
-    the worker and the kernel write on stderr meanwhile is appended to the run set's
-    log when the notebook ends, each line prefixed with its label. Called on a job
-    that :func:`execute_notebooks` did not prepare, it makes a private folder of its own.
+    A failing cell is reported as ``In [N]`` (as the HTML numbers it), its first line and
+    the error, ``cell`` its 0-based position; the notebook is still written. A job
+    :func:`execute_notebooks` did not prepare gets a private folder of its own.
     """
     if job.runtime is None:
         with private_runtime_folder() as runtime:
@@ -264,10 +236,6 @@ INJECTED_CELL_ID = "injected-parameters"
 def stable_cell_ids(notebook: Any) -> Any:
     """Give papermill's injected-parameters cell a fixed id, so that reruns publish the same bytes.
 
-    papermill adds the cell with a random id (nbformat's ``new_code_cell``), which the
-    page carries (``id="cell-id=..."``); every other cell keeps the id of the kit's
-    notebook.
-
     Examples
     --------
     >>> import nbformat
@@ -287,13 +255,8 @@ _PAPERMILL_TIMES = ("start_time", "end_time", "duration")
 
 
 def drop_execution_times(notebook: Any) -> Any:
-    """Every execution time of an executed notebook dropped.
-
-    papermill writes when the notebook and each cell started and ended, and how long
-    they took; nbclient writes each cell's message times (``metadata.execution``). So
-    that a rerun, at any date, publishes the same bytes, papermill's times and durations
-    become ``None`` and nbclient's times are dropped; each cell's ``status`` and
-    ``exception`` stay.
+    """Every execution time of an executed notebook dropped (papermill's ``None``, nbclient's
+    gone; ``status`` and ``exception`` stay): a rerun publishes the same bytes.
 
     Examples
     --------

@@ -1,16 +1,8 @@
-"""The publication history of an output folder, and what changed since the previous publication.
+"""An output folder's publication history (``history.jsonl``) and what changed since the last.
 
-Each publication of a run set appends one compact record to ``<output>/history.jsonl``
-(one JSON object a line; a record once written is never rewritten): the date, the kit
-version, the reference id, the digests of what the run set read (:func:`publication_inputs`)
-and per model its status, index, interval, rank interval and whether it could be first
-(:class:`PublicationRecord`, published as ``references/schemas/history-record.schema.json``).
-
-:func:`compare_publications` says what changed between two records of a run set
-(:class:`Changes`): models added or removed, status changes, an index that moved outside
-its previous interval, who could be first now and who no longer, a changed reference or
-kit version. The landing page and the cohort report show it, in the same words
-(:meth:`Changes.lines`).
+One record appended per publication, never rewritten (:class:`PublicationRecord`,
+``references/schemas/history-record.schema.json``); :class:`Changes` is shown in the same
+words on the landing page and the cohort report.
 """
 
 from __future__ import annotations
@@ -116,10 +108,8 @@ def publication_record(rs: Any, inputs: dict[str, str]) -> dict[str, Any]:
 
 
 def publication_inputs(params: Any, notebooks: dict[str, Path], compared: Any) -> dict[str, str]:
-    """The digests of what a run set's publication reads: its parameters, cohort,
-    attempts table, records, references, notebooks, the run sets it is compared with, the
-    kit and the environment; not the date, so that a new date alone publishes nothing
-    (``params``: its :class:`.params.ReportParams`; ``notebooks``: name -> source)."""
+    """The digests of what a run set's publication reads (parameters, inputs, notebooks, kit,
+    environment); not the date, so that a new date alone publishes nothing."""
     from .reuse import canonical, disk_digest
 
     references = resolve_references_dir(params.references_dir)
@@ -284,9 +274,8 @@ class Changes:
 def compare_publications(
     previous: PublicationRecord | dict[str, Any] | None, current: dict[str, Any]
 ) -> Changes:
-    """What changed from the ``previous`` record of a run set to the ``current`` one.
-
-    An index *moved* when it lies outside the interval the previous publication gave it.
+    """What changed from the ``previous`` record of a run set to the ``current`` one (an
+    index *moved* when it lies outside the interval the previous publication gave it).
 
     Examples
     --------

@@ -1,25 +1,10 @@
-"""The papermill engine of the report runner: where kernels are started, and how they stop.
+"""The report runner's papermill engine: where kernels start and how they stop.
 
-Imported only in the worker processes (it imports papermill and jupyter_client). It is
-papermill's own engine (nbclient) with these changes, each for a reason given in
-docs/reports.md ("How kernels are started"):
-
-- each kernel's connection file, and over IPC its sockets, are in the run's private
-  folder, under a name of its own (``k<worker pid>-<n>``);
-- the kit's kernel is forked by the run's kernel server when there is one
-  (:class:`ForkedKernel`), else started through :mod:`.kernel_launch`;
-- the client is ready without waiting for IOPub's silence (:class:`ReportKernelClient`);
-- over TCP, a kernel that dies before replying to ``kernel_info`` is started again, at
-  most :data:`~.kernels.KERNEL_STARTS` times in all, each retry reported to ``on_retry``;
-  one that never starts raises :class:`KernelStartFailed`;
-- a kernel is shut down without an interrupt first, and one that does not end cleanly
-  (terminated, an error code, a signal) is reported to ``on_stop``.
-
-The kernel manager overrides private parts of jupyter_client (no public hook exists):
-:func:`check_jupyter_client` checks, on import, that each is still there and still
-called where the kit relies on it, and refuses (:class:`~tcsexam_lib.internals.
-LibraryChanged`) rather than let an override go unused; an untested version is warned
-about.
+Papermill's nbclient engine with the changes docs/reports.md ("How kernels are started")
+explains: private connection files, the kernel server's forks, no wait for IOPub's silence,
+TCP start retries (:class:`KernelStartFailed`), no interrupt before shutdown. It overrides
+private parts of jupyter_client, checked on import (:func:`check_jupyter_client`).
+Imported only in the worker processes.
 """
 
 from __future__ import annotations
@@ -77,8 +62,8 @@ def report_kernel_cmd(cmd: list[str], python: str = sys.executable) -> list[str]
 def describe_stop(code: int | None, forced: str) -> str:
     """What went wrong when a kernel stopped on its shutdown request ("" when nothing did).
 
-    ``code`` is the kernel process's exit code (``None``: not known), ``forced`` the
-    signal the manager had to send because it had not exited in time ("" if none).
+    ``code``: exit code (``None``: unknown); ``forced``: the signal sent because it had
+    not exited in time ("" if none).
 
     Examples
     --------
@@ -207,9 +192,8 @@ class ForkedKernel:
 
 
 class ReportKernelClient(AsyncKernelClient):
-    """jupyter_client's client, ready once the kernel has answered ``kernel_info`` and IOPub
-    has carried a message (it is connected): without then waiting for 0.2 s of silence on
-    IOPub, since nbclient takes each output by the request it answers."""
+    """jupyter_client's client, ready once ``kernel_info`` is answered and IOPub has carried a
+    message: no wait for 0.2 s of IOPub silence (nbclient matches outputs to requests)."""
 
     async def wait_for_ready(self, timeout: float | None = None) -> None:  # type: ignore[override]
         deadline = time.monotonic() + (float("inf") if timeout is None else timeout)

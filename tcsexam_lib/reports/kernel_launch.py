@@ -1,27 +1,13 @@
-"""The report runner's kernel: ipykernel, stopping its channel threads before it exits,
-and the run's kernel server, which forks those kernels warm (docs/reports.md, "How
-kernels are started", has the why and the measurements).
+"""The report runner's kernel (ipykernel that stops cleanly) and the run's kernel server.
 
-**Shutdown.** ipykernel (7.4 and earlier) leaves the end of a kernel to the interpreter's
-exit handlers, the first of which stops the IOPub thread while the control thread may
-still write into it: the kernel then hangs, logs ``ZMQError``, or libzmq aborts it.
-Here the control and shell-channel threads are stopped and joined when the main loop
-ends (:func:`stop_channel_threads`), before the exit handlers run.
+- Its control and shell-channel threads are stopped before the exit handlers run
+  (:func:`stop_channel_threads`; ipykernel 7.4 and earlier can hang or abort there).
+- With ``"interrupt_mode": "message"`` it signals itself only while user code runs
+  (:class:`RunningCode`); other interrupts are answered and ignored.
+- ``--serve ADDRESS`` runs :func:`serve`, which imports :data:`WARM_MODULES` once and
+  forks each kernel.
 
-**Interrupts reach running code only.** With ``interrupt_mode`` ``message`` (the
-kernelspec, :mod:`.kernelspec`), the kernel signals itself only while a cell's code
-(IPython's ``run_code``) or a widget's callback runs (:class:`RunningCode`); an
-interrupt at any other moment (jupyter_client sends one before every shutdown) is
-answered and ignored.
-
-**What it relies on.** ``IPKernelApp.control_thread`` and ``shell_channel_thread``, the
-kernel's ``shell_handlers`` and its shell's ``run_code``: :func:`check_ipykernel` and
-:func:`track_user_code` warn (in the kernel log) when any is gone or ipykernel is
-untested (:data:`TESTED_IPYKERNEL`).
-
-**Forked warm.** ``--serve ADDRESS`` runs :func:`serve`, the run's kernel server: it
-imports :data:`WARM_MODULES` once and forks each notebook's kernel, which then starts as
-any other (:func:`main`), in a process, session, folder and environment of its own.
+The why and the measurements: docs/reports.md, "How kernels are started".
 """
 
 from __future__ import annotations
@@ -55,10 +41,8 @@ _FIX = (
 
 
 def check_ipykernel(app_class: type, version: str) -> list[str]:
-    """Warn when ipykernel lacks the channel threads the launcher stops, or is untested.
-
-    Returns the missing attributes (the fix is then off for them). ``app_class`` is
-    ipykernel's ``IPKernelApp``, ``version`` ipykernel's version.
+    """Warn when ipykernel lacks the channel threads the launcher stops, or is untested;
+    return the missing attributes (the fix is then off for them).
 
     Examples
     --------
@@ -88,11 +72,8 @@ def check_ipykernel(app_class: type, version: str) -> list[str]:
 
 
 def stop_channel_threads(app: Any, timeout: float = THREAD_JOIN_SECONDS) -> list[str]:
-    """Stop and join the kernel app's control and shell-channel threads; name those stopped.
-
-    A thread that is not there (an older ipykernel has no shell-channel thread) or has
-    already ended is left alone. Thread-safe: a thread is asked to stop through its own
-    event loop.
+    """Stop and join the app's control and shell-channel threads (if alive), each through its
+    own event loop (thread-safe); name those stopped.
 
     Examples
     --------
@@ -124,9 +105,8 @@ def stop_channel_threads(app: Any, timeout: float = THREAD_JOIN_SECONDS) -> list
 class RunningCode:
     """How many pieces of the notebook's code the kernel is running now.
 
-    :meth:`track` wraps the handlers of :data:`USER_CODE_REQUESTS`, :meth:`track_cells`
-    the shell's ``run_code`` (a cell's code); the kernel's main thread counts, its control
-    thread reads :attr:`running` to decide whether an interrupt has anything to interrupt.
+    The main thread counts (:meth:`track`, :meth:`track_cells`); the control thread reads
+    :attr:`running` to decide whether an interrupt has anything to interrupt.
 
     Examples
     --------
@@ -163,10 +143,7 @@ class RunningCode:
         return found
 
     def track_cells(self, shell: Any) -> bool:
-        """Wrap ``shell.run_code`` (IPython's: runs a cell's code, catches its errors).
-
-        Returns whether the shell has it (when not, cells are not counted).
-        """
+        """Wrap ``shell.run_code`` (a cell's code); return whether the shell has it."""
         if not callable(run_code := getattr(shell, "run_code", None)):
             return False
         shell.run_code = self._counted(run_code)
@@ -187,12 +164,8 @@ class RunningCode:
 def track_user_code(kernel: Any, version: str) -> RunningCode | None:
     """Count the kernel's running code (cells and widget callbacks); warn for what is gone.
 
-    ``kernel`` is ipykernel's ``IPythonKernel`` (its ``shell_handlers`` and its shell's
-    ``run_code``), ``version`` ipykernel's version. Without ``run_code`` the result is
-    None: every interrupt then signals the kernel, as ipykernel's does. Without the
-    widget requests' handlers, cells are still counted, but an interrupt during a
-    widget's callback would be ignored. Either way a :class:`~tcsexam_lib.internals.
-    LibraryWarning` names what is gone.
+    Without ``run_code``: ``None``, and every interrupt signals, as ipykernel's does.
+    Without the widget handlers, cells still count but a callback is not interruptible.
 
     Examples
     --------
@@ -289,9 +262,7 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 def _not_the_tcp_warning(record: Any) -> bool:
-    """Drop ipykernel's warning that TCP is unencrypted, for a kernel on a loopback address
-    (only this machine reaches it, and every message is signed with the connection
-    file's key): papermill run directly printed it on every run (docs/reports.md)."""
+    """Drop ipykernel's "TCP is unencrypted" warning for a kernel on a loopback address."""
     return not record.getMessage().startswith("Kernel is running over TCP without encryption")
 
 
@@ -311,11 +282,8 @@ WARM_MODULES = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.debugger
 def serve(address: str) -> None:
     """The run's kernel server (``--serve ADDRESS``): returns only in a forked kernel.
 
-    It listens on the Unix socket ``address``, imports :data:`WARM_MODULES`, then for
-    each request (a kernel command starting as its own, its environment, working folder,
-    stdout and stderr) forks a kernel, which answers ``pid N``; the server answers ``exit
-    N`` when it ends, and kills it when the requester goes. It ends, killing its kernels,
-    when its stdin (a pipe from the runner) closes: also when the runner is killed.
+    Per request on the Unix socket ``address`` it forks a kernel (answers ``pid N``, then
+    ``exit N``); it ends, killing its kernels, when its stdin (the runner's pipe) closes.
     """
     import importlib
     import os
@@ -448,9 +416,8 @@ def _become_kernel(conn: Any, fds: list[int], env: dict[str, str], cwd: str,
 
 
 def exit_without_teardown() -> None:
-    """End a forked kernel as the interpreter would (its other threads joined, the exit
-    handlers run: IPython's clears the notebook's namespace), but without tearing down
-    the modules it shares with the server: that took 0.2 to 0.3 s a kernel."""
+    """End a forked kernel as the interpreter would, without tearing down the shared modules
+    (that took 0.2 to 0.3 s a kernel)."""
     import atexit
     import os
     import threading

@@ -1,22 +1,5 @@
-"""How the report runner's kernels are reached, and what their log keeps.
-
-**Transport.** Where the platform has Unix sockets (and ZeroMQ was built with them), each
-kernel talks to its worker over IPC: its sockets are files in a private folder of the run
-(made by :func:`private_runtime_folder`: mode 0700, in the temporary folder, removed when
-the run ends), each kernel with names of its own. No TCP port is ever chosen, so two
-kernels started at once cannot take each other's port (the race of TCP transport: the
-parent picks free ports and writes them into the connection file, and a kernel started in
-parallel can bind one before this kernel does), and no other local user can reach a kernel.
-Elsewhere kernels use TCP on 127.0.0.1, and a kernel that dies before it replies to
-``kernel_info`` is started again (see :mod:`.kernel_client`), at most :data:`KERNEL_STARTS`
-times in all.
-
-**Log.** Everything a notebook's worker and kernel write on stderr goes to the run set's
-``report-kernels.log`` as one block when the notebook ends, each line prefixed with the
-notebook it comes from (:func:`kernel_log_block`), nothing else changed: a kernel's
-traceback is kept whole. ipykernel's warning that TCP is not encrypted, the same from every
-kernel, is said once at the top of the log (:func:`kernel_log_header`) instead.
-"""
+"""How the report runner's kernels are reached (IPC in a private folder, else TCP with
+retries) and what their log keeps (docs/reports.md, "How kernels are started")."""
 
 from __future__ import annotations
 
@@ -61,11 +44,10 @@ SERVER_START_SECONDS = 30.0
 
 @contextlib.contextmanager
 def kernel_server(folder: Path) -> Iterator[tuple[str, str]]:
-    """The run's kernel server (:func:`.kernel_launch.serve`), its socket in ``folder``:
-    ``(socket, "")``, or ``("", why not)``, ``why`` empty when it is off by choice.
+    """Start the run's kernel server, its socket in ``folder``: ``(socket, "")`` or ``("", why)``.
 
-    It starts with the ``python3`` kernelspec's command, its stdin a pipe from here: it
-    ends when the block does, or when this process dies (SIGKILL included).
+    ``why`` is empty when it is off by choice. It ends with the block, or when this
+    process dies (its stdin is a pipe from here).
     """
     if os.environ.get(KERNEL_SERVER_ENV, "").lower() in ("off", "0", "no"):
         yield "", ""
@@ -119,10 +101,7 @@ def _fits_sockets(folder: str) -> bool:
 
 @contextlib.contextmanager
 def private_runtime_folder() -> Iterator[Path]:
-    """A new folder (mode 0700) for a run's kernel sockets and connection files.
-
-    It is made in the temporary folder (``$TMPDIR``), or in ``/tmp`` when that path is
-    too long for a Unix socket, and removed with everything in it when the block ends.
+    """A new folder (mode 0700) in ``$TMPDIR`` (``/tmp`` if too long for a socket), removed after.
 
     Examples
     --------
@@ -164,11 +143,8 @@ def kernel_transport(folder: Path) -> tuple[str, str]:
 
 
 def expected_kernel_log_header() -> str:
-    """The kernel log's header for kernels of a private folder made here and now.
-
-    A run set whose pages are all reused from the store starts no kernel; its log still
-    says how its kernels would have been reached, as a run that made them does.
-    """
+    """The kernel log's header for a private folder made here and now (for a run set whose
+    pages are all reused, which starts no kernel)."""
     return kernel_log_header(*kernel_transport(Path(_base()) / (RUNTIME_PREFIX + "x" * 8)))
 
 
@@ -208,11 +184,8 @@ def kernel_log_header(transport: str, why_tcp: str = "") -> str:
 
 
 def kernel_log_block(label: str, text: str, transport: str, folder: Path | None = None) -> str:
-    """What one notebook's worker and kernel wrote, each line prefixed with ``[label]``.
-
-    Every line is kept as it was written (a traceback stays whole), except ipykernel's
-    TCP warning, which the log's header says once; the private folder, whose name changes
-    from run to run, is written as ``<kernel folder>``.
+    """One notebook's stderr, each line prefixed with ``[label]``, kept whole but for
+    ipykernel's TCP warning (in the header); the private folder reads ``<kernel folder>``.
 
     Examples
     --------

@@ -1,15 +1,9 @@
 """The environment's ``python3`` kernelspec, started through the kit's launcher.
 
-``make venv`` installs it (``python -m tcsexam_lib.reports.kernelspec``): ipykernel's own
-kernelspec (what ``python -m ipykernel install --sys-prefix`` writes), its command
-``-m ipykernel_launcher`` replaced by ``-m tcsexam_lib.reports.kernel_launch``, so that
-papermill run directly (``papermill notebooks/index.ipynb ...``) and JupyterLab (``make
-lab``) get the kernel that stops cleanly, as the report runner's do (see
-:mod:`.kernel_launch` for the shutdown race it closes). With the kit's launcher the spec
-also asks for interrupts as messages (``"interrupt_mode": "message"``), so that the
-kernel can ignore the interrupt jupyter_client sends before every shutdown when no code
-runs. The name and display name stay ipykernel's (``python3``, ``Python 3
-(ipykernel)``): the notebooks open unmodified.
+``make venv`` installs it (``python -m tcsexam_lib.reports.kernelspec``): ipykernel's spec
+with ``-m tcsexam_lib.reports.kernel_launch`` and ``"interrupt_mode": "message"``, so
+papermill and JupyterLab get the kernel that stops cleanly. Its names stay ipykernel's:
+the notebooks open unmodified.
 """
 
 from __future__ import annotations

@@ -1,31 +1,8 @@
 """The landing page of a report folder: every run set published there, every model.
 
-The page is built from what is on disk: the ``run-set.json`` of every run-set folder
-(see :mod:`.publish`), so re-running one run set keeps the others listed. It says once
-that the data are simulated (when they are), then for each run set:
-
-- one line saying whether the lead is real (from the ``leader_group`` of its ``tcsexam
-  stats``), a link to its cohort report and how many models have each status;
-- its models **ranked by index** (incomplete models last, without rank): rank, model
-  (linked to its index report), index and how far its interval reaches (``± a``, or
-  ``+a / −b`` when it is asymmetric: never a ± past its bounds), could be first,
-  status, the track means and links to the model's three reports; numbers follow the kit's
-  number policy (:mod:`tcsexam_lib.number_format`) and sort numerically in the browser,
-  a model without an index staying last;
-- links to the files: index JSON, intervals JSON, filled attempts table, kernel log.
-
-A link leads to the teaching notebook's static copy (``teaching.html``, written into the
-same folder by the report runner). A folded section names the environment that built the
-page (Python, platform, the lock's sha256, package versions); a footer names the kit
-version, the metric, each run set's suite, solver protocol and reference, and the date the
-page was built.
-
-The page is a Jinja2 template (:data:`_PAGE`) filled from what this module works out of
-the manifests (ranks, index text, statuses, links). Every value is escaped as it is
-written, with :func:`html.escape` (the spelling of the kit's other pages); HTML made
-elsewhere (the footer, the environment) is marked safe where it is passed in. The
-template's line breaks are for its reader: :func:`_joined` takes them out, none between
-two tags and a space within text, so the page is one line, as it was before the template.
+Built from the ``run-set.json`` files on disk (docs/reports.md, "The landing page"), as
+the Jinja2 template :data:`_PAGE`; values are escaped with :func:`html.escape` (the footer
+and environment HTML passed in as safe), and :func:`_joined` keeps the page on one line.
 """
 
 from __future__ import annotations
@@ -169,9 +146,6 @@ teaching notebook</a> (a static copy; it reads offline).</p>
 
 def _joined(source: str) -> str:
     """``source`` without its line breaks: none between two tags, a space within text.
-
-    A line break (and the indent after it) goes when the line before ends a tag (``>``,
-    ``}``) and the next begins one (``<``, ``{``); any other is one space, as in prose.
 
     >>> _joined("<p>One\\n  two</p>\\n<p>{{ x }}\\n</p>")
     '<p>One two</p><p>{{ x }}</p>'
@@ -339,10 +313,7 @@ def _failures(manifests: list[RunSetDocument]) -> list[dict[str, str | None]]:
 def build_landing_page(
     manifests: list[RunSetDocument], history: list[PublicationRecord] | None = None
 ) -> str:
-    """The landing page HTML from the run sets' manifests (see :func:`read_manifests`).
-
-    With the output folder's publication ``history``, each run set says what changed
-    since its previous publication (see :mod:`.history`).
+    """The landing page HTML from the run sets' manifests; ``history`` adds what changed.
 
     Examples
     --------

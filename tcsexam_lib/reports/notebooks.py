@@ -1,22 +1,8 @@
-"""The report notebooks, each declared once: what it is, its parameters, what it reads.
+"""The report notebooks, each declared once (:class:`ReportNotebook`).
 
-A :class:`ReportNotebook` says of one notebook of ``notebooks/``: its name, whether it is
-made once per run set (the cohort report) or once per model, its titles (in the pages'
-navigation and on the landing page), the kind of each of its parameters (in the order of
-its ``parameters`` cell), which parameters it always needs and which become unneeded when
-another is given, and what the report runner gives it. Everything else derives from it:
-
-- the notebooks' own check of their parameters (:mod:`tcsexam_lib.views.parameters`);
-- the ``notebooks`` a run-set parameter file may list, and their order
-  (:mod:`.params`);
-- the runner's jobs, the pages' navigation and the landing page's links (:mod:`.runsets`,
-  :mod:`.landing`);
-- what a notebook reads, so whether its stored page can be reused (:mod:`.reuse`).
-
-The names, defaults and comments of the parameters are the notebook's ``parameters``
-cell, read with papermill's ``inspect_notebook`` (:func:`cell_parameters`); a test holds
-each declaration and its cell together. Importing this module imports nothing heavy: a
-notebook's kernel reads the declarations on every run.
+The parameter checks, the ``notebooks`` a run-set file may list, the runner's jobs, the
+pages' links and page reuse all derive from it (docs/reports.md, "One declaration per
+notebook"). Imports nothing heavy: a notebook's kernel reads it on every run.
 """
 
 from __future__ import annotations
@@ -60,14 +46,12 @@ RUNNER_GIVES = {
 
 @dataclass(frozen=True)
 class ReportNotebook:
-    """One report notebook, declared once (see the module's docstring).
+    """One report notebook, declared once.
 
-    ``parameters`` maps each parameter of the notebook's ``parameters`` cell, in its
-    order, to its kind; ``always`` are never empty; each ``(given, names)`` of
-    ``unless`` makes ``names`` unneeded (and unread) when ``given`` is not empty;
-    ``runner`` maps the parameters the report runner gives to what it gives (a key of
-    :data:`RUNNER_GIVES`); ``reads_beside`` names a file the notebook also reads beside
-    the file a parameter names.
+    ``parameters``: each parameter of its cell, in order, to its kind; ``always``: never
+    empty; ``unless``: ``(given, names)``, ``names`` unneeded when ``given`` is set;
+    ``runner``: parameter -> a key of :data:`RUNNER_GIVES`; ``reads_beside``: a file also
+    read beside the file a parameter names.
     """
 
     name: str
@@ -112,9 +96,7 @@ class ReportNotebook:
         return needed
 
     def read(self, values: Mapping[str, Any]) -> tuple[str, ...]:
-        """The input parameters (files and folders) a run with ``values`` reads.
-
-        Those an ``unless`` rule made unneeded are not read, nor are empty ones.
+        """The non-empty input parameters a run with ``values`` reads (``unless`` applied).
 
         Examples
         --------
@@ -269,11 +251,10 @@ class CellParameter:
 
 
 def cell_parameters(path: str | Path) -> tuple[CellParameter, ...]:
-    """The parameters of a notebook's ``parameters`` cell, read by ``papermill.inspect_notebook``.
+    """A notebook's ``parameters`` cell read by ``papermill.inspect_notebook`` (imported here).
 
-    Each default is the literal the cell assigns (``None`` when it is not a plain
-    literal), each comment the text after its ``#``. papermill is imported here, when a
-    cell is read (about a second), never when this module is.
+    Each default is the literal the cell assigns (``None`` if not a plain literal), each
+    comment the text after its ``#``.
     """
     import ast
 

@@ -1,23 +1,9 @@
-"""A run set's output files made in memory: evidence, index, intervals, the models' own files.
+"""A run set's output files made in memory, by path relative to its folder, before any is written.
 
-:func:`build_outputs` turns a run set scored in memory (:class:`.runner.PreparedRunSet`)
-into the bytes of every file the runner publishes beside the pages, by path relative to
-the run set's folder, before anything is written (``tcsexam report --dry-run`` writes
-nothing; the runner writes them into its staging folder):
-
-- ``evidence/<model>/<task>-<attempt>.json``: each solver-score output;
-- ``<run set>.attempts.csv``: the attempts table with its blank solver scores filled;
-- ``<run set>.index.json`` and ``<run set>.stats.json``: the index (solver evidence
-  checked) and its intervals (``tcsexam stats`` with its defaults);
-- ``models/<model>/model.index.json``: the model's entry of the index alone (see
-  :meth:`~tcsexam_lib.scoring.index_document.IndexDocument.for_model`), and
-  ``models/<model>/model.stats.json``: ``tcsexam stats`` of that file. A model's pages
-  read these, so they do not change when another model does.
-
-Every path an output records is relative to the run set's folder. **An output that did
-not change keeps its bytes**: when the file published before at the same place holds the
-same JSON but for its creation time (``provenance.created_utc``), its bytes are kept (the
-time says when it was made), so the outputs and pages that read it stay the same.
+Evidence, the filled attempts table, index and intervals JSON, and each model's own
+``models/<model>/model.index.json`` and ``model.stats.json`` (what its pages read).
+An output equal to the one published before but for ``provenance.created_utc`` keeps
+its old bytes, so what reads it stays the same (:func:`kept_bytes`).
 """
 
 from __future__ import annotations
@@ -110,12 +96,9 @@ def build_outputs(
 ) -> RunSetOutputs:
     """The output files of a prepared run set to be published at ``folder``.
 
-    ``previous`` is the run set's folder as published before (or None): an output that
-    did not change keeps its bytes from there (see the module's docstring). The index's
-    provenance records the sha256 of the evidence and the filled table as they will be
-    published, and the intervals' that of the index. With ``same_tools`` (the kit and the
-    environment are those of the previous publication), a model whose own index kept its
-    bytes keeps its intervals file too, without computing them again.
+    ``previous``: the run set's folder as published before (or None), whose unchanged
+    outputs keep their bytes. With ``same_tools`` (same kit and environment), a model whose
+    own index kept its bytes keeps its intervals file, not computed again.
     """
     params = prepared.params
     out = _Settled(previous)

@@ -1,21 +1,9 @@
-"""Report pages: executed notebooks rendered to self-contained HTML with shared styling.
+"""Report pages: executed notebooks rendered by nbconvert to HTML, styles shared in ``_assets/``.
 
-Every notebook is rendered by nbconvert into one page with the kit's template (the
-``lab`` template with its inline CSS, require.js, MathJax and mermaid scripts taken
-out): its outputs, with the code cells shown on demand (``<name>.html#code``, plain
-CSS). Styling and scripts live once per report folder, in ``_assets/``, linked
-relatively from every page:
-
-- ``notebook.css``: the ``lab`` template's own CSS (written once, not 263 KB per page);
-- ``report.css``: the kit's banner, navigation and table styles;
-- ``datatables.css`` and ``report.js``: DataTables (the build the ``itables`` package
-  ships) turns every long table into a searchable, sortable, paged one. The script is
-  a classic one that loads the library from a string, so pages work from ``file://``
-  and from any web server, with no network.
-
-A page holds every row of its tables; the script only adds paging and search, so a
-page without scripts still shows everything. Each page starts with a link to the
-landing page (and, for a model's page, to its run set's cohort report).
+The kit's template is ``lab``'s without its inline CSS and scripts; code cells show on
+demand (``<name>.html#code``, plain CSS); ``report.js`` (DataTables from ``itables``) is
+a classic script, so pages work from ``file://`` with no network (docs/reports.md,
+"Report layout").
 """
 
 from __future__ import annotations
@@ -236,9 +224,8 @@ def notebook_css() -> str:
 def write_assets(output: Path, unchanged: bool = False) -> Path:
     """Write ``<output>/_assets/`` (shared CSS and the table script); return the folder.
 
-    ``unchanged``: the kit and the environment are those that wrote the assets there;
-    then, when every file is there, nothing is rendered again (the template's CSS takes
-    nbconvert a second or more to make).
+    ``unchanged`` (same kit and environment) and every file there: nothing is rendered
+    again (the template's CSS takes nbconvert a second or more).
     """
     folder = output / ASSETS
     if unchanged and assets_bytes(output) == 0 and not folder.is_symlink():
@@ -260,10 +247,7 @@ def write_assets(output: Path, unchanged: bool = False) -> Path:
 
 
 def assets_bytes(output: Path) -> int:
-    """About how many bytes :func:`write_assets` will write in ``output`` (0: all there).
-
-    The DataTables bundle and its CSS, the kit's CSS and the template's (about 300 kB).
-    """
+    """About how many bytes :func:`write_assets` will write in ``output`` (0: all there)."""
     folder = output / ASSETS
     names = ("notebook.css", "report.css", "datatables.css", "report.js")
     if all((folder / name).is_file() for name in names):
@@ -297,10 +281,8 @@ def footer_html(
 ) -> str:
     """The footer of every page: kit version, metric, reference, suite, protocol, date.
 
-    The date is when the page was built (now, or ``$SOURCE_DATE_EPOCH`` when it is set):
-    the landing page's; a notebook page's footer (``dated=False``) names none, so that its
-    bytes do not depend on the publication date. ``with_kit=False`` gives the run set's
-    part alone (reference, suite, protocol: one line per run set on the landing page).
+    The date is now, or ``$SOURCE_DATE_EPOCH``; ``dated=False`` (notebook pages) names
+    none. ``with_kit=False``: the run set's part alone (a landing-page line).
 
     Examples
     --------
@@ -327,11 +309,8 @@ def footer_html(
 
 
 def environment_html(environment: dict[str, Any]) -> str:
-    """The folded section at the end of every page: the environment that made it.
-
-    Python, the platform, the sha256 of the lock the environment was installed from
-    and the version of every package on a page's computation path (the same block as
-    ``run-set.json``'s ``environment``; docs/reproducing.md says how to rebuild it).
+    """The folded section at the end of every page: the environment that made it (as
+    ``run-set.json``'s ``environment``; docs/reproducing.md).
 
     Examples
     --------
@@ -373,12 +352,8 @@ def render_html(
 ) -> Path:
     """Write ``<name>.html``: the outputs, and the code on demand (``<name>.html#code``).
 
-    One page per notebook: the code cells are hidden by the shared CSS until the reader
-    follows the page's "Show the code" link (no script needed). ``output`` is the report
-    folder (where ``_assets/`` is), ``final_folder`` the folder the page is published in
-    (links are relative to it), ``nav`` the navigation HTML and ``footer`` the footer's
-    (:func:`footer_html`), followed by a link to the executed notebook. Charts carry
-    the description the notebook gave them (their ``alt`` text).
+    ``output``: the report folder (``_assets/``); ``final_folder``: where the page is
+    published (links are relative to it); ``nav``, ``footer``: their HTML.
     """
     import nbformat
     from jinja2 import DictLoader

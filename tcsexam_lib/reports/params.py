@@ -1,12 +1,7 @@
 """Run-set parameter files of ``tcsexam report`` (``params/*.yaml``).
 
-A run set is one suite, one solver protocol and one cohort: its attempts table and
-the folder of solver instance records (``<model>/<task>/<attempt>.json``). The file
-is YAML, checked against the published schema
-``references/schemas/report-params.schema.json``. An unknown key (a typo) is an
-error naming the file, the key, its value and the keys allowed; so is a repeated key.
-Relative paths are relative to the folder of the parameter file, so a run set can be
-run from anywhere.
+Checked against ``references/schemas/report-params.schema.json``: an unknown or repeated
+key is refused, naming the keys allowed. Relative paths are relative to the file's folder.
 """
 
 from __future__ import annotations
@@ -347,11 +342,10 @@ def _refuse(rules: RuleList[ParamsInput, Problem], params: ParamsInput, count: b
 def load_report_params(
     path: str | os.PathLike[str], *, output: str | os.PathLike[str] | None = None
 ) -> ReportParams:
-    """Load and check one run-set parameter file.
+    """Load and check one run-set parameter file; ``output`` overrides the file's.
 
-    ``output`` (the caller's ``--output``) overrides the file's ``output``. Checks: the
-    schema (unknown keys are named with what is allowed), that every path exists, that
-    the suite loads, and that the cohort declares this suite and this protocol.
+    Checks the schema, that every path exists, that the suite loads, and that the cohort
+    declares this suite and protocol.
 
     Examples
     --------

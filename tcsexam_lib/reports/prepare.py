@@ -1,10 +1,4 @@
-"""A run set scored in memory: every input loaded once, every refusal before anything is written.
-
-:func:`prepare_run_set` loads a run set's reference once, scores every records file
-against it and fills the blank solver scores of a copy of the attempts table in memory
-(:func:`tcsexam_lib.scoring.from_records.fill_from_records`): whatever would be refused
-is refused here, before the report runner (:mod:`.runner`) writes anything.
-"""
+"""A run set scored in memory: every input loaded once, every refusal before anything is written."""
 
 from __future__ import annotations
 
@@ -36,12 +30,8 @@ class PreparedRunSet:
 
 
 def prepare_run_set(params: ReportParams) -> PreparedRunSet:
-    """Score one run set in memory, loading each input once; raise what would be refused.
-
-    The suite and cohort come loaded with ``params``; the reference is loaded once and
-    every records file scored against it; the attempts table is read once, its blank
-    solver scores filled in memory, and the filled copy validated.
-    """
+    """Score one run set in memory, loading each input once; raise what would be refused
+    (the filled copy of the attempts table included)."""
     suite, cohort = params.loaded_suite, params.loaded_cohort
     if suite is None or cohort is None:
         raise ValueError("run-set parameters come from load_report_params (suite and cohort)")

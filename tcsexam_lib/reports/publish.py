@@ -1,18 +1,8 @@
-"""Publishing a run set: a staging folder, switched into place in one rename.
+"""Publishing a run set: a staging folder ``<output>/.<run set>.staging-<pid>``, switched
+into place in one rename, so no reader sees two runs mixed.
 
-Everything of one run set (its index JSON, filled attempts table, solver evidence,
-notebooks, pages, kernel log and ``run-set.json``, what the landing page shows) is
-written into a hidden staging folder ``<output>/.<run set>.staging-<pid>`` beside its
-final place, and only when every notebook of the run set has run is the folder
-switched into ``<output>/<run set>`` (an atomic exchange where Linux offers one, else two
-renames); the previous folder is then removed. So no reader ever sees pages of two runs
-mixed, and an interrupted run leaves the published run set as it was.
-
-Symlinks are never followed when something is removed or replaced: a symlink at
-``<output>/<run set>`` or ``<output>/_assets`` is replaced by the kit's folder (the
-link itself goes; its target is untouched), and a removed folder's inner links are
-unlinked, not followed. A real folder at ``<output>/<run set>`` that the kit did not
-write (no ``run-set.json``) is refused rather than replaced.
+Symlinks are never followed when removing or replacing; a real folder the kit did not
+write (no ``run-set.json``) is refused (docs/reports.md).
 """
 
 from __future__ import annotations

@@ -1,18 +1,7 @@
-"""Rendering run sets: their outputs staged, each page reused from the store or run, published.
+"""Rendering run sets: outputs staged, each page reused from the store or run, published.
 
-For the run sets the runner scored in memory (:mod:`.prepare`), :func:`render_run_sets`
-
-1. writes each run set's outputs into its staging folder (:mod:`.outputs`; an output
-   that did not change is linked from the published run set, not written again);
-2. makes the notebook jobs (:mod:`.runsets`) and decides for each whether its stored
-   page is reused or it runs, and why (:mod:`.reuse`);
-3. links each reused page from the store into the staging folder, runs the others
-   (``jobs`` at a time) and stores each page that ran;
-4. switches each run set into place when its last page is there, records in the store
-   what it published, and rewrites the landing page.
-
-Interrupted, or failing, it removes the unfinished staging folders: what was published
-stays as it was, and the store stays consistent (see :mod:`.store`).
+The steps are docs/reports.md's list (3 to 5). Interrupted or failing, the unfinished
+staging folders are removed: what was published and the store stay consistent.
 """
 
 from __future__ import annotations
@@ -60,12 +49,8 @@ from .store import Store, StoredNotebook, folder_digests
 
 
 def run_set_in_memory(prepared: PreparedRunSet, say: Progress, force: bool = False) -> RunSetResult:
-    """A prepared run set's outputs made in memory (nothing written), as a run set.
-
-    The index records the sha256 of the solver outputs and the filled table as they are
-    published (``tcsexam verify`` recomputes it from the files); every path an output
-    records is relative to the run set's folder (the report may be published anywhere).
-    """
+    """A prepared run set's outputs made in memory (nothing written), as a run set; every
+    path an output records is relative to the run set's folder."""
     params = prepared.params
     final = params.output / params.name
     previous = final if is_run_set_folder(final) else None
@@ -134,10 +119,8 @@ def _linked(source: Path, destination: Path) -> bool:
 def plan_jobs(
     run_sets: list[RunSetResult], source_dir: Path
 ) -> list[tuple[RunSetResult, NotebookJob]]:
-    """Every run set's notebook jobs, once each run set knows what it is compared with,
-    its publication's record and what changed since the previous one (see
-    :mod:`.history`); each run set's planned ``run-set.json`` among its files (the cohort
-    report links the pages it lists)."""
+    """Every run set's notebook jobs, once its comparisons, its publication record and what
+    changed are known; its planned ``run-set.json`` among its files."""
     compare = comparisons(run_sets)
     histories = {folder: read_history(folder) for folder in {rs.params.output for rs in run_sets}}
     for rs in run_sets:
@@ -349,10 +332,7 @@ def _store_page(
 
 def nothing_changed(params: list[ReportParams], source_dir: Path) -> bool:
     """True when every run set's inputs have the digests its last publication recorded and
-    its published files are intact: then nothing is to be written (checked before scoring).
-
-    Each run set's comparisons are read from the run sets published beside it.
-    """
+    its published files are intact (checked before scoring)."""
     for p in params:
         last = last_publications(read_history(p.output), p.name)
         published = Store(p.output).published(p.name)

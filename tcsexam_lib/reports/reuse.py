@@ -1,24 +1,10 @@
-"""Whether a notebook runs again: what it reads, its key, and why it runs.
+"""Whether a notebook runs again: what it reads (:class:`JobInputs`), its key, and why.
 
-A notebook job (:class:`.execute.NotebookJob`) reads, in this order:
-
-1. the notebook's source (its bytes);
-2. each parameter the runner injects (its value);
-3. the bytes of each input file or folder those parameters name, as the notebook's
-   declaration says it reads them (:meth:`.notebooks.ReportNotebook.read`: ``records_dir``
-   is not read when ``solver_outputs`` is given), and the files it reads beside them (the
-   cohort report reads ``run-set.json`` beside the index, for its links);
-4. the kit (:func:`tcsexam_lib.environment.kit_fingerprint`) and the environment that
-   runs it (:func:`tcsexam_lib.environment.environment_fingerprint`);
-5. the page around it: its title, navigation and footer.
-
-Not the publication date (``SOURCE_DATE_EPOCH``): no page or executed notebook names it.
-
-:class:`JobInputs` holds that list, each item a name and a sha256; the sha256 of the
-list is the job's **key**. A job whose key has an intact entry in the store
-(:mod:`.store`) is reused; otherwise it runs, and :func:`decide` says why: the first item
-that differs from what the page published before under the same label read (``new: no
-stored page`` when there is none).
+A job reads its notebook's source, the injected parameters, the input files they name
+(as :meth:`.notebooks.ReportNotebook.read` says) and those read beside them, the kit, the
+environment and the page around it; not the date. The sha256 of that list is its key:
+an intact stored entry is reused, else :func:`decide` names the first item that changed
+(docs/reports.md, "A living leaderboard").
 """
 
 from __future__ import annotations
@@ -82,9 +68,7 @@ class JobInputs:
 
 
 class InputDigests:
-    """Digests of the files and folders notebooks read: the run set's new files from
-    memory (``files``, by path relative to the run set's ``folder``), anything else from
-    disk, each read once."""
+    """Digests of what notebooks read, each read once: new files from memory, the rest from disk."""
 
     def __init__(self, folder: Path, files: dict[str, bytes]) -> None:
         self.folder = Path(os.path.normpath(folder))
@@ -123,9 +107,8 @@ class InputDigests:
 
 
 def disk_digest(path: Path, is_folder: bool) -> str:
-    """The sha256 of a file's bytes, or of a folder's sorted (name, sha256) listing
-    (``absent`` when it is not there). A file is read once per run (while its size and
-    time stay the same)."""
+    """The sha256 of a file, or of a folder's sorted (name, sha256) listing (``absent``);
+    read once per run while its size and time stay the same."""
     path = Path(path)
     if not is_folder:
         return _file_digest(path) if path.is_file() else "absent"
@@ -196,11 +179,8 @@ def decide(
     *,
     force: bool = False,
 ) -> list[Decision]:
-    """For each job: reuse its intact stored entry, or run it and say why.
-
-    ``published`` maps the labels of the pages published before to their keys (what
-    each read is in their entries).
-    """
+    """For each job: reuse its intact stored entry, or run it and say why (``published``:
+    the labels of the pages published before -> their keys)."""
     decisions = []
     for job in jobs:
         inputs = job_inputs(job, digests)

@@ -1,15 +1,8 @@
-"""A run set's ``run-set.json``: its typed document, how it is assembled, its tables.
+"""A run set's ``run-set.json``: its typed document and its tables for notebooks.
 
-The report runner writes ``run-set.json`` into every run set it publishes: what the
-landing page shows (the run set's files, each model's status, index and track means,
-each notebook page and whether it ran) and the comparisons with other run sets that
-the cohort report draws. :class:`RunSetDocument` with :class:`RunSetSummary`,
-:class:`SummaryModel`, :class:`NotebookFiles`, :class:`RunSetComparison` and
-:class:`ComparedModel` declares its shape once; the published schema
-``references/schemas/run-set.schema.json`` is generated from them; :mod:`.runsets` writes it
-(``summary`` and ``manifest``; the comparisons come from :mod:`.comparisons`).
-For notebooks: :attr:`RunSetDocument.models` (one row per model) and
-:attr:`RunSetDocument.pages` (one row per notebook page).
+:class:`RunSetDocument` and its parts declare the shape once; the published
+``references/schemas/run-set.schema.json`` is generated from them; :mod:`.runsets`
+writes it. :attr:`RunSetDocument.models` and :attr:`RunSetDocument.pages` are tables.
 """
 
 from __future__ import annotations

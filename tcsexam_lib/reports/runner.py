@@ -1,31 +1,9 @@
 """``tcsexam report``: score run sets in one pass and render their notebooks into HTML reports.
 
-For each run-set parameter file (see :mod:`.params`) the runner, in one pass over its
-inputs (the suite, cohort and reference loaded once, every records file read once, the
-attempts table read once):
-
-1. scores every solver records file against the loaded reference (the output of
-   ``tcsexam solver-score --model M --attempt A``);
-2. fills the blank solver scores of a copy of the attempts table from those outputs
-   (:func:`~tcsexam_lib.scoring.fill.fill_table`), validates the copy and computes the
-   index once, cross-checked against the solver outputs (``solver_evidence``: a score
-   written by hand that differs from its output is an error of the index, which leaves
-   that task incomplete and the model without an index, as ``tcsexam score`` does);
-3. only when every run set got that far, writes the outputs into the run set's staging
-   folder (see :mod:`.publish`): ``<suite>-<protocol>.index.json``,
-   ``<suite>-<protocol>.attempts.csv`` and ``evidence/<model>/<task>-<attempt>.json``,
-   every path they record relative to their own folder;
-4. executes the cohort notebook and each model's notebooks with papermill (each in its
-   own kernel, ``jobs`` at a time) on those written outputs, and renders each to one
-   HTML page (the outputs; the code on demand);
-5. when a run set's last notebook is done, switches its folder into
-   ``<output>/<suite>-<protocol>/`` in one rename and rewrites the landing page
-   ``<output>/index.html`` from every run set published there.
-
-A notebook that fails is reported with its cell and error while the others finish.
-Interrupted (Ctrl-C), the runner kills its workers and removes its staging folders:
-what was published stays as it was. Nothing is printed here: progress goes to the
-``progress`` callback.
+Each run set's inputs are loaded once and scored in memory (:mod:`.prepare`); only when
+every run set got that far are outputs written, notebooks run or reused, and run sets
+published (:mod:`.render`; docs/reports.md lists the steps). Nothing is printed here:
+progress goes to the ``progress`` callback.
 """
 
 from __future__ import annotations
@@ -100,15 +78,11 @@ def run_report(
 ) -> ReportResult:
     """Build the reports of every run set and the landing page(s).
 
-    Parameter files are all checked, and every run set scored in memory, before anything
-    is written; a refused file or input raises :class:`InputRefused` naming every problem.
-    A failing notebook does not stop the run: it is listed in
-    :attr:`ReportResult.failures` (with its cell and error) and on the landing page.
-    ``output`` overrides the files' output folder. A notebook whose stored page is intact
-    and whose inputs did not change is reused from the store (see :mod:`.reuse`);
-    ``force`` runs every notebook. When nothing any run set reads has changed since its
-    last publication (and its published files are intact), nothing is written at all.
-    ``dry_run`` says what would change and which notebooks would run, writing nothing.
+    Every file is checked and every run set scored before anything is written
+    (:class:`InputRefused` names every problem). A failing notebook is listed in
+    :attr:`ReportResult.failures` and the run goes on. ``output`` overrides the files'
+    output folder; ``force`` runs every notebook (else unchanged pages are reused, and
+    nothing is written when nothing changed); ``dry_run`` writes nothing.
 
     Examples
     --------
@@ -172,9 +146,8 @@ def _check_jobs(jobs: object) -> None:
 
 
 def _set_up_folders(all_params: list[ReportParams], say: Progress) -> None:
-    """Each output folder made (or refused), cleared of what an interrupted run left, with
-    the shared assets and the teaching page the landing page links (both kept when made
-    with these tools)."""
+    """Each output folder made (or refused) and cleared of an interrupted run's leftovers, with
+    the shared assets and the teaching page (kept when made with these tools)."""
     folders = sorted({p.output for p in all_params})
     for folder in folders:
         _make_output_folder(folder, [p for p in all_params if p.output == folder])

@@ -1,11 +1,4 @@
-"""A written run set: its notebook jobs, its manifest, and its publication.
-
-The runner (:mod:`.runner`) writes a run set's outputs into its staging folder; this
-module turns it into notebook jobs (the cohort report, then each model's three, every
-path relative to the folder the page is published in), writes ``run-set.json`` (what
-the landing page shows) and switches the finished folder into place (see
-:mod:`.publish`).
-"""
+"""A written run set: its notebook jobs, its ``run-set.json``, and its publication."""
 
 from __future__ import annotations
 
@@ -45,12 +38,8 @@ KERNEL_LOG = "report-kernels.log"
 
 @dataclass
 class RunSetResult:
-    """One run set: its outputs, its index result, and its notebooks.
-
-    ``folder`` is where the run set is published (``<output>/<suite>-<protocol>``);
-    ``staging`` where it was written before that. Paths of outputs and notebooks
-    point into ``folder`` once :attr:`published` is true.
-    """
+    """One run set: outputs, index result, notebooks; published in ``folder`` (written in
+    ``staging`` before; paths point into ``folder`` once :attr:`published`)."""
 
     params: ReportParams
     folder: Path
@@ -84,12 +73,9 @@ def summary(
 ) -> dict[str, Any]:
     """What the landing page and other cohort reports show: status, index, track means.
 
-    With the run set's ``tcsexam stats`` document, each model also gets its ``rank``
-    (1 = best; null without an index), its index interval (``index_ci``, points) and its
-    half-width (``index_ci_half_width``; both null without an index) and ``could_be_first`` (no
-    model shown to be ahead of it; false without an index), and the summary the
-    ``leader_group``, ``level``, ``pairs_untested`` and the stats note that no pair can
-    reach Holm's first step, if it is there (the notes that qualify the lead).
+    With ``stats`` each model also gets ``rank``, ``index_ci`` and ``index_ci_half_width``
+    (points; null without an index) and ``could_be_first`` (false without an index); the
+    summary gets ``leader_group``, ``level``, ``pairs_untested`` and the notes on the lead.
 
     Examples
     --------
@@ -147,10 +133,8 @@ def comparisons(
 ) -> dict[str, dict[str, Any]]:
     """Every run set a cohort report can compare with: this run's, then those on disk.
 
-    Each is its :func:`summary` with its models' ``task_means`` (by track), so that the
-    cohort report pairs the two run sets task by task; a run set published before is read
-    from its folder (its ``run-set.json`` and index JSON) in the run sets' output folders
-    (or ``folders``).
+    Each is its :func:`summary` with its models' ``task_means`` (by track), for pairing
+    task by task; those on disk are read from the output folders (or ``folders``).
     """
     found: dict[str, dict[str, Any]] = {}
     for rs in run_sets:
@@ -168,10 +152,8 @@ def comparisons(
 def compared_with(
     name: str, mine: dict[str, Any] | None, compare: dict[str, dict[str, Any]]
 ) -> dict[str, dict[str, Any]]:
-    """The run sets of ``compare`` the cohort report of run set ``name`` compares with.
-
-    Those on the same suite under the other protocol, or under the same protocol on
-    another suite, that share a model with ``mine`` (its summary).
+    """The run sets of ``compare`` sharing a model with ``mine``, on its suite under the other
+    protocol or on another suite under its protocol.
 
     Examples
     --------
@@ -199,11 +181,8 @@ def _relative(path: Path | None, start: Path) -> str | None:
 def notebook_jobs(rs: RunSetResult, source_dir: Path) -> list[NotebookJob]:
     """The cohort notebook, then each model's, given the run set's written outputs.
 
-    Each notebook gets what its declaration (:mod:`.notebooks`) says the runner gives it,
-    and only the parameters its ``parameters`` cell declares (your own copy of a notebook
-    may declare fewer). Paths given to a notebook are relative to the folder it is
-    published in (its kernel runs there), so the executed notebook names no folder of
-    this machine.
+    Each gets what its declaration says the runner gives, limited to what its cell
+    declares; paths are relative to the page's folder, so no folder of this machine shows.
     """
     p = rs.params
     staging = rs.staging or rs.folder
@@ -257,11 +236,7 @@ def notebook_jobs(rs: RunSetResult, source_dir: Path) -> list[NotebookJob]:
 
 
 def _cell_names(source_dir: Path) -> Callable[[ReportNotebook], set[str]]:
-    """For a notebook of ``source_dir``: the names its ``parameters`` cell declares.
-
-    The kit's own notebooks declare what their declarations say (a test holds the two
-    together); a notebook of another folder is read with ``papermill.inspect_notebook``.
-    """
+    """The names a notebook's ``parameters`` cell declares (the kit's from its declaration)."""
     read: dict[Path, set[str]] = {}
 
     def names(declared: ReportNotebook) -> set[str]:
@@ -322,9 +297,8 @@ def _model_nav(
 def manifest(rs: RunSetResult, planned: list[NotebookJob] | None = None) -> dict[str, Any]:
     """``run-set.json``: what the landing page shows of a run set (paths relative to it).
 
-    With ``planned`` (the run set's notebook jobs, before they run) the notebooks are
-    those the run will render, without outcome (``ok`` null): the runner writes this
-    first, so that the cohort report links only the model pages that will exist.
+    With ``planned`` jobs (``ok`` null), written first, so that the cohort report links
+    only the model pages that will exist.
     """
     p = rs.params
     cohort, by_model = _page_entries(rs, planned)
@@ -416,11 +390,8 @@ def _tidy_kernel_log(log: Path, folders: dict[Path, str]) -> None:
 
 
 def tidy_paths(text: str, folders: dict[Path, str]) -> str:
-    """``text`` with this machine's folders written as placeholders.
-
-    Kernels and libraries write warnings and tracebacks with absolute paths; a published
-    report names no folder of the machine that built it, so ``<run set>``, ``<output>``,
-    ``<kit>``, ``<python>`` and ``~`` stand for them (the longest path first).
+    """``text`` with this machine's folders as placeholders (``<run set>``, ``<kit>``, ``~``...),
+    the longest path first: a published report names no folder of its machine.
 
     Examples
     --------

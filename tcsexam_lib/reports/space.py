@@ -1,16 +1,7 @@
-"""Disk space: refused before any work when clearly short, and named when it runs out.
+"""Disk space: a run refused (exit 2) when clearly short, and named when it runs out.
 
-Before anything is written, :func:`space_needed` estimates what a planned run
-(:class:`.render.Plan`) will write in each output folder: the outputs that changed (their
-bytes are known), the shared assets when they are not there yet, and for each notebook
-that runs its executed notebook and page: their sizes when the page was last made (the
-store's entry), else a floor (twice the notebook's source and 32 KiB: an executed
-notebook holds its source, a page at least the template). Reused pages are hard links and
-cost nothing. :func:`refuse_short_space` refuses the run (exit 2, both figures named)
-when a file system has less free space than that.
-
-When the disk fills up anyway, whatever papermill, nbformat or nbconvert raised, a
-notebook's failure starts with ``No space left on device`` (:func:`no_space_note`).
+The estimate is docs/reports.md's (outputs that changed, new assets, each page that runs
+at its last size or a floor); a failure from a full disk starts ``No space left on device``.
 """
 
 from __future__ import annotations
@@ -54,11 +45,8 @@ def free_bytes(folder: Path) -> int:
 def space_needed(
     plan: Any, stores: dict[Path, Any], assets: Callable[[Path], int]
 ) -> dict[Path, tuple[int, str]]:
-    """Bytes each output folder needs for ``plan``, and how they add up (in words).
-
-    ``assets(folder)`` is what writing the shared assets there will take (0 when they are
-    there already).
-    """
+    """Bytes each output folder needs for ``plan``, and how they add up (in words);
+    ``assets(folder)``: what the shared assets will take there (0 when present)."""
     needs: dict[Path, list[int]] = {}
     pages: dict[Path, int] = {}
     for rs in plan.run_sets:

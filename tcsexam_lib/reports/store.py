@@ -1,24 +1,9 @@
-"""The store of executed notebooks and pages, in the output folder: content-addressed, checked.
+"""The store of executed notebooks and pages (``<output>/.tcsexam-store/``): by content, checked.
 
-``<output>/.tcsexam-store/`` (hidden; the landing page and a web server need none of it):
-
-- ``objects/<ab>/<sha256>``: every executed notebook and page the runner made, named by
-  the sha256 of its bytes. A published page is a hard link to its object (a copy where
-  the file system has none), so a page reused costs no space and keeps its date;
-- ``entries/<ab>/<key>.json``: one :class:`StoredNotebook` per notebook job key (see
-  :mod:`.reuse`): the two objects with their digests and sizes, what the key was made of,
-  and what the notebook's kernel wrote to the log;
-- ``published/<run set>.json``: what each run set last published (its jobs' keys, and the
-  digests of its inputs and files), written after the run set is switched into place.
-
-**Never trusted blindly.** An object is read and hashed before it is reused
-(:meth:`Store.check`): one missing, truncated or altered is reported with what is wrong,
-and its notebook runs again. **Consistent when interrupted.** Objects and entries are
-written under a temporary name and renamed into place, and an entry only after its
-objects: a run killed at any moment leaves at worst an object that no entry names (and
-temporary files), which :meth:`Store.collect_garbage` removes. Every run holds a shared
-lock on the store; the garbage is collected only under the exclusive lock, never while
-another run on the same output folder is under way.
+``objects/<ab>/<sha256>`` (published pages are hard links to them), ``entries/<ab>/<key>.json``
+(a :class:`StoredNotebook` per job key), ``published/<run set>.json``. An object is hashed
+before reuse; entries are written after their objects, so an interrupted run leaves at
+worst garbage; it is collected only under the exclusive lock (docs/reports.md).
 """
 
 from __future__ import annotations
@@ -98,7 +83,7 @@ def sha256_of(path: Path) -> str:
 
 
 class Store:
-    """The store of one output folder (see the module's docstring).
+    """The store of one output folder.
 
     Examples
     --------
@@ -301,8 +286,7 @@ class Store:
 
 
 def folder_digests(folder: Path) -> dict[str, str]:
-    """The sha256 of every file under ``folder``, by its POSIX path relative to it
-    (what a published run set holds; checked before a run finds nothing to do).
+    """The sha256 of every file under ``folder``, by its POSIX path relative to it.
 
     Examples
     --------

@@ -1,25 +1,9 @@
-"""The teaching notebook as an HTML page that reads offline, formulas included.
+"""The teaching notebook (stored executed) as ``teaching.html``, readable offline, with formulas.
 
-:func:`write_teaching_page` renders the committed teaching notebook
-(``notebooks/teaching.ipynb``, stored executed: its outputs are the ones ``make
-test-nbval`` checks) into ``<output>/teaching.html``. A reader without a kernel gets
-every explanation, formula, number and plot, each exercise with its folded solution,
-and the sliders' readouts as text; the page says that the sliders and the answer cells
-need JupyterLab.
-
-The formulas are typeset in the browser by **MathJax 3**, shipped with the page's
-assets and never fetched: ``<output>/_assets/mathjax/tex-svg-full.js`` (the build that
-holds every TeX extension and draws with SVG, so it loads no further file and no font)
-and its licence (Apache 2.0), copied from the ``django-static-mathjax`` package that
-``pyproject.toml`` installs (it ships MathJax's files under ``mathjax/static/``;
-Django is not needed). :func:`mathjax_files` checks that layout where it is used and
-says so if the package ever changes it. The rest of ``_assets/`` is the report pages'
-(:func:`~.pages.write_assets`) plus ``teaching.css``.
-
-``tcsexam report`` writes the page into every report folder (the landing page links
-to it); ``tcsexam teaching-html`` (``make teaching-html``) writes it alone. The page's
-bytes depend only on the notebook and the kit's version, so a rebuild gives the same
-file, and a process renders it once (later calls reuse the text).
+MathJax 3 (``tex-svg-full.js`` and its Apache 2.0 licence) is copied into
+``_assets/mathjax/`` from the ``django-static-mathjax`` package, never fetched
+(docs/teaching.md, "The page that reads offline"). Its bytes depend only on the notebook
+and the kit's version; a process renders it once.
 """
 
 from __future__ import annotations
@@ -134,10 +118,8 @@ _NOTE = (
 
 
 def mathjax_files() -> tuple[Path, Path]:
-    """MathJax's build and licence as the ``django-static-mathjax`` package installs them.
-
-    Raises :class:`~tcsexam_lib.errors.TcsexamError` naming what is missing when the
-    package is absent or lays MathJax out otherwise (the page would show raw TeX).
+    """MathJax's build and licence as ``django-static-mathjax`` installs them; else
+    :class:`~tcsexam_lib.errors.TcsexamError` naming what is missing (no raw TeX pages).
 
     Examples
     --------
@@ -174,12 +156,8 @@ def _write_if_changed(path: Path, text: str) -> None:
 
 
 def write_teaching_assets(output: Path, unchanged: bool = False) -> Path:
-    """Write ``<output>/_assets/`` for the teaching page: the report pages' assets,
-    ``teaching.css`` and ``mathjax/`` (the build and its licence); return the folder.
-
-    ``unchanged``: as for :func:`~.pages.write_assets` (the kit and the environment are
-    those that wrote them).
-    """
+    """Write ``<output>/_assets/`` for the teaching page (plus ``teaching.css``, ``mathjax/``);
+    ``unchanged`` as for :func:`~.pages.write_assets`. Returns the folder."""
     folder = write_assets(output, unchanged=unchanged)
     _write_if_changed(folder / "teaching.css", TEACHING_CSS)
     mathjax = ensure_real_folder(folder / MATHJAX_FOLDER)
@@ -227,11 +205,8 @@ def write_teaching_page(
 ) -> Path:
     """Write ``<output>/teaching.html`` and its assets; return the page's path.
 
-    ``landing``: the page's navigation links to the folder's landing page
-    (``index.html``), as in a report folder. ``unchanged``: the kit and the environment
-    are those of the folder's last publication; then a page already there that names
-    this notebook's sha256 and has this navigation is kept as it is (nbconvert takes
-    seconds to make it again, and it would make the same bytes).
+    ``landing``: link to the folder's ``index.html``. ``unchanged`` (same kit and
+    environment): a page naming this notebook's sha256 and navigation is kept.
     """
     output = Path(output)
     try:

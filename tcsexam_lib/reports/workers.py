@@ -1,12 +1,7 @@
-"""Worker processes that execute notebooks, and die with the runner.
+"""Worker processes (``spawn``) that execute notebooks, and die with the runner.
 
-Each worker is a ``spawn`` process that takes one job at a time over a pipe and sends
-back its result. Workers ignore Ctrl-C (the runner decides, and kills them at once);
-a thread in each worker watches the runner's process id and ends the worker as soon as
-the runner is gone (even after ``SIGKILL``, which runs no clean-up in the runner), and
-first removes the run's private folder if it was given one (the runner would have). A
-notebook's kernel watches its worker the same way (ipykernel's parent poller), so no
-process outlives the run by more than a second or so.
+They ignore Ctrl-C and watch the runner's process id, ending (and removing the run's
+private folder) as soon as it is gone, even after ``SIGKILL``.
 """
 
 from __future__ import annotations
@@ -90,11 +85,8 @@ def run_jobs(
 ) -> None:
     """Run ``function(job)`` for every job in ``workers`` processes; report each result.
 
-    ``on_result(position, state, value)`` is called in the runner as each job ends:
-    ``state`` is ``ok`` (``value`` is what the function returned), ``error`` (it
-    raised: ``value`` is the message) or ``died`` (the worker process ended). Whatever
-    happens (an exception, Ctrl-C), every worker is killed before this returns. Workers
-    that outlive the runner remove ``private_folder`` (the caller removes it otherwise).
+    ``on_result(position, state, value)``: ``ok`` (returned value), ``error`` (its
+    message) or ``died``. Every worker is killed before this returns, whatever happens.
 
     Examples
     --------
@@ -123,11 +115,8 @@ def run_jobs(
 
 
 class _Pool:
-    """The workers of one :func:`run_jobs` call, the job each one runs, the jobs to start.
-
-    ``busy`` maps both the pipe and the process sentinel of each busy worker to it: either
-    becomes ready when its job ends (a result sent, or the process gone).
-    """
+    """The workers of one :func:`run_jobs` call; ``busy`` maps a busy worker's pipe and
+    sentinel to it (either is ready when its job ends)."""
 
     def __init__(
         self, jobs: list[Any], function: Callable[[Any], Any], private_folder: Path | None

@@ -1,31 +1,9 @@
-"""Helpers of the teaching notebook (``notebooks/teaching.ipynb``).
+"""Helpers of the teaching notebook (``notebooks/teaching.ipynb``): formulas as text, widgets,
+exercises, examples, uncertainty and plots (docs/teaching.md).
 
-The notebook stays thin: every number it shows comes from a call here or in
-:mod:`tcsexam_lib`, and every formula from :mod:`tcsexam_lib.formulas`.
-
-- the formulas as text (the widgets' fallbacks): :func:`solver_score_report`,
-  :func:`track_means_report`, :func:`ddof_contrast_report`;
-- widgets (ipywidgets, imported lazily): :func:`solver_score_widget`,
-  :func:`track_means_widget`, :func:`tasks_per_track_widget`; :func:`strip_widget_views`
-  keeps their plain-text form in a stored notebook;
-- exercises: :func:`check_answer` returns a :class:`Check` (``correct``, ``why``);
-  :func:`solution` is an exercise's folded solution (its answer, computed, and the
-  derivation); the exercises' ILLUSTRATIVE data (:mod:`.exercise_data`);
-- examples: the seed's worked example (:func:`teaching_reference`,
-  :func:`worked_example_records`) and tiny ILLUSTRATIVE cohorts scored with
-  :func:`tcsexam_lib.run_score` (:func:`score_tiny_cohort`,
-  :func:`status_walkthrough`);
-- uncertainty: :func:`interval_report` (intervals, could be first, which pairs differ,
-  with 5 to 160 tasks per track; the slider :func:`tasks_per_track_widget`),
-  :func:`reading_exercise_report`, :func:`methods_note` (the stats library's own
-  description of its methods, folded);
-- plots (matplotlib, imported lazily): :func:`plot_phi_curve`,
-  :func:`plot_solver_instance`, :func:`plot_floor_effect`,
-  :func:`plot_averaging_order`, :func:`plot_track_contributions`,
-  :func:`plot_index_intervals`.
-
-Apart from the seed's worked examples (relative score 0.25, index 55.5), every value
-here is ILLUSTRATIVE: not a TCSExam reference value or result.
+Every number comes from a call here or in :mod:`tcsexam_lib`, every formula from
+:mod:`tcsexam_lib.formulas`. Apart from the seed's worked examples (relative score 0.25,
+index 55.5), every value here is ILLUSTRATIVE: not a TCSExam reference value or result.
 """
 
 from typing import Any

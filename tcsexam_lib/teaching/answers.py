@@ -1,11 +1,5 @@
-"""How an exercise of the teaching notebook answers: a verdict, a folded solution, a hint.
-
-:mod:`.exercises` defines the exercises (their data, true answers and checks); this
-module holds what every exercise shares: the :class:`Check` a student sees after
-running an answer cell, the :class:`Solution` folded below each exercise, and the
-reading of an answer (a number, a name among some, yes or no), where an answer of the
-wrong kind becomes a one-line :class:`WrongKind` message instead of a traceback.
-"""
+"""What every exercise shares: the :class:`Check`, the folded :class:`Solution`, and reading
+an answer (a wrong kind is a one-line :class:`WrongKind`, not a traceback)."""
 
 from __future__ import annotations
 
@@ -67,11 +61,7 @@ class Check:
 
 @dataclass(frozen=True, repr=False)
 class Solution:
-    """An exercise's solution: its answer and the derivation, computed by the library.
-
-    Shown folded (a ``<details>`` block) in JupyterLab and in the HTML copy; as text
-    elsewhere.
-    """
+    """An exercise's solution: its answer and derivation, computed; folded (``<details>``)."""
 
     exercise: str
     number: int
@@ -100,8 +90,7 @@ class WrongKind(ValueError):
 
 @dataclass(frozen=True)
 class Exercise:
-    """One exercise: its id, number, the task (what to give), the kind of answer it
-    expects, its check and its true answer (computed by the library)."""
+    """One exercise: id, number, task, the kind of answer expected, check, true answer."""
 
     id: str
     number: int
@@ -171,8 +160,8 @@ def numeric_check(
     hint: str,
     tolerance: float = TOLERANCE,
 ) -> Check:
-    """Right within ``tolerance``; else the first mistake recognised at that tolerance (so
-    at the rounding its message prints), else ``hint``."""
+    """Right within ``tolerance``; else the first mistake recognised at that tolerance, else
+    ``hint``."""
     if answer is None:
         return exercise.unanswered()
     value = as_number(exercise, answer)

@@ -1,14 +1,9 @@
 """The teaching notebook's examples: the seed's worked example and tiny ILLUSTRATIVE cohorts.
 
-Everything here is made up for teaching except the seed's worked examples (the reference
-values ``[10, 12, 14]`` of ``example-1``, ``A = 12`` and a timeout, relative score 0.25;
-the track means 0.4, 0.25, 1.2, 0 and index 55.5). The reference id
-``teaching-example-v0`` and the suite ``teaching`` are not TCSExam's, and every file
-written here is marked ``"simulated": true``.
-
-A tiny cohort is written to a temporary folder (suite, reference, cohort, attempts table)
-and scored with :func:`tcsexam_lib.run_score`, exactly as ``tcsexam score`` would; the
-folder is removed afterwards and no path of it is returned.
+Only the seed's values are real (``example-1``'s ``[10, 12, 14]``, ``A = 12`` and a
+timeout: 0.25; track means 0.4, 0.25, 1.2, 0: index 55.5); every file written is
+``"simulated": true``. Tiny cohorts are scored with :func:`tcsexam_lib.run_score` in a
+temporary folder, removed afterwards.
 """
 
 from __future__ import annotations
@@ -130,8 +125,7 @@ def one_instance_reference(
     rel_floor: float = FIXED_SCALE_FLOOR_RELATIVE,
     abs_floor: float = FIXED_SCALE_FLOOR_ABSOLUTE,
 ) -> Reference:
-    """An ILLUSTRATIVE reference with one objective task ``illustrative-task`` and one
-    instance ``example-1`` holding ``values``.
+    """An ILLUSTRATIVE reference: task ``illustrative-task``, instance ``example-1`` = ``values``.
 
     Examples
     --------
@@ -160,8 +154,7 @@ def one_instance_reference(
 
 @dataclass(frozen=True)
 class Attempt:
-    """One ILLUSTRATIVE row of an attempts table (the model, track and item come from
-    where it is listed; the attempt id is its position, from 1)."""
+    """One ILLUSTRATIVE attempts-table row (its attempt id: its position, from 1)."""
 
     score: float | None
     adoption_status: str = "selected"
@@ -181,11 +174,10 @@ class Attempt:
 
 
 def seed_attempts() -> dict[str, list[Attempt]]:
-    """One adopted valid attempt per task giving the seed's track means.
+    """One adopted valid attempt per task giving the seed's track means (index 55.5).
 
-    Theorem 1, 1, 0, 0, 0 (P = 0.4); the solver task's relative score 0.25 computed
-    from the seed's records (S = 0.25); construction rewards 1.0 and 1.4 (C = 1.2);
-    conjecture 0 (O = 0): index 55.5.
+    Theorem 1, 1, 0, 0, 0; the solver task's 0.25 from the seed's records; construction
+    1.0 and 1.4; conjecture 0.
     """
     scores = {
         "thm-1": 1,
@@ -219,13 +211,10 @@ class TinyCohort:
         return self.result.result(name)
 
     def attempts_table(self, *, listed_only: bool = False, models: Sequence[str] = ()):
-        """The attempts table as a pandas DataFrame, in file order, for reading.
+        """The attempts table as a DataFrame in file order, scores as written.
 
-        ``listed_only`` keeps the rows of the items listed for each model (the others are
-        the seed's plain ``selected``, ``valid`` attempts); ``models`` keeps some models.
-        The columns ``score_type`` and ``solver_protocol`` of the CSV are left out (they
-        follow from the track: ``fixed_reference_relative`` and ``offline`` for the solver
-        task), and scores are shown as written (blank when there is none).
+        ``listed_only``: only the listed items' rows; ``models``: only these models. The
+        columns ``score_type`` and ``solver_protocol`` are left out (they follow the track).
         """
         import pandas as pd
 
@@ -299,10 +288,8 @@ def score_tiny_cohort(
 ) -> TinyCohort:
     """Score an ILLUSTRATIVE cohort on the teaching suite with :func:`tcsexam_lib.run_score`.
 
-    ``models`` maps a model name to its attempts, ``{item: [attempt, ...]}``, each an
-    :class:`Attempt` or a bare score (a ``selected``, ``valid`` attempt); items not listed
-    get :func:`seed_attempts`' attempt. ``attempts_per_task`` maps a model to its plan (an
-    integer, or ``{"default": 1, item: n}``); 1 per task when absent.
+    ``models``: name -> ``{item: [Attempt or bare score, ...]}``, unlisted items get the
+    seed's attempt; ``attempts_per_task``: name -> an int or ``{"default": 1, item: n}``.
 
     Examples
     --------
@@ -373,13 +360,9 @@ CONFIRMED_NOTE = "ILLUSTRATIVE: manual check passed"
 def status_walkthrough(*, confirmed: bool = False) -> TinyCohort:
     """Three ILLUSTRATIVE models, one per status, on the seed's scores.
 
-    - ``walk-complete``: ``thm-3`` has an ``excluded`` attempt scoring 1 (kept in the
-      table with its note, not aggregated) and its replacement scoring 0: index 55.5;
-    - ``walk-provisional``: ``con-2``'s only attempt is ``selected_provisional``: index
-      55.5, flagged provisional; with ``confirmed=True`` the check is done and the row is
-      ``selected``, so the model is complete;
-    - ``walk-incomplete``: plans 3 attempts of ``thm-1`` but has 2, and ``con-1``'s
-      adopted attempt is ``judge_failed``: no index.
+    ``walk-complete`` (an ``excluded`` attempt, replaced), ``walk-provisional``
+    (``selected_provisional``; ``confirmed=True`` makes it complete), ``walk-incomplete``
+    (a planned attempt missing, a ``judge_failed`` adoption).
 
     Examples
     --------

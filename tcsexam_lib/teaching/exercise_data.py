@@ -1,10 +1,4 @@
-"""The data of the teaching notebook's exercises: ILLUSTRATIVE instances and tiny cohorts.
-
-Each value here is made up for an exercise (none is a TCSExam reference value or
-result); :mod:`.exercises` checks the answers against what the library computes from
-them. The cohorts are scored with :func:`tcsexam_lib.run_score` through
-:func:`~.examples.score_tiny_cohort`, once each (cached).
-"""
+"""The exercises' ILLUSTRATIVE data (no TCSExam value); cohorts scored once each (cached)."""
 
 from __future__ import annotations
 

@@ -1,18 +1,7 @@
 """The teaching notebook's exercises: a ladder from one instance to a whole attempts table.
 
-``check_answer(exercise, answer)`` looks the exercise up (by id or number) and returns a
-:class:`~.answers.Check`: ``correct`` and ``why``, shown as a coloured box in a notebook.
-``answer=None`` means "not answered yet": the check gives the task again, never the
-answer, so the notebook runs top to bottom before a student has answered. A wrong answer
-gets a hint aimed at the mistake it recognises (ddof 0, a forgotten floor or failure, a
-flipped sign, pooled repeats, a counted excluded row...); an answer of the wrong kind is
-answered in one line saying what is expected. ``solution(exercise)`` is the folded
-solution: the true answer and its derivation.
-
-Every true answer is computed by the library (:func:`tcsexam_lib.score_solver_task`,
-:func:`tcsexam_lib.run_score` on a tiny cohort, ``tcsexam stats``' analysis), never typed
-in. The mistakes a check recognises are computed here as contrasts, labelled so: they
-are not the rules. No exercise can be answered by copying an output shown above it.
+Every true answer is computed by the library; the mistakes a check recognises are
+contrasts, labelled so. How a check answers: docs/teaching.md, "What a student finds".
 """
 
 from __future__ import annotations
@@ -425,11 +414,10 @@ def _find(exercise: str | int) -> Exercise:
 
 
 def check_answer(exercise: str | int, answer: Any) -> Check:
-    """Check an answer to an exercise of the teaching notebook (by id or number).
+    """Check an answer to an exercise (by id or number); ``None`` gives the task again.
 
-    ``None`` (not answered yet) gives the task again; an answer of the wrong kind gets a
-    :class:`Check` saying, in one line, what is expected (not an error); an unknown
-    exercise raises :class:`ValueError`.
+    A wrong kind of answer gets a one-line :class:`Check`; an unknown exercise raises
+    :class:`ValueError`.
 
     Examples
     --------
@@ -453,10 +441,7 @@ def check_answer(exercise: str | int, answer: Any) -> Check:
 
 
 def solution(exercise: str | int) -> Solution:
-    """The solution of an exercise: its true answer (computed) and the derivation.
-
-    The derivation is what :func:`check_answer` says of the true answer, so a solution
-    is right by construction; it fails loudly if the check would not accept it.
+    """An exercise's true answer and derivation (what :func:`check_answer` says of it; checked).
 
     Examples
     --------

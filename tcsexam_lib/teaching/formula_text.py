@@ -1,10 +1,5 @@
-"""The two formulas as text for fixed values: what the widgets show.
-
-Each report is the static fallback of a widget (:mod:`tcsexam_lib.teaching.widgets`): the
-same numbers, printed, so that nbval, papermill and an HTML export are deterministic.
-Every number comes from :mod:`tcsexam_lib.formulas`; the one exception is the
-ddof-0 column of :func:`ddof_contrast_report`, labelled as a contrast (not the rule).
-"""
+"""The two formulas as text for fixed values: the widgets' static fallbacks (deterministic
+for nbval and exports); numbers from :mod:`tcsexam_lib.formulas`, the ddof-0 column a contrast."""
 
 from __future__ import annotations
 
@@ -165,8 +160,6 @@ def ddof_contrast_report(
     direction: str = "maximize",
 ) -> str:
     """The rule (sample std, ddof 1) beside the population std (ddof 0), a contrast only.
-
-    The ddof-0 column uses :func:`statistics.pstdev`: it is not how the kit scores.
 
     Examples
     --------

@@ -1,10 +1,6 @@
-"""The teaching notebook's plots (matplotlib, imported lazily).
+"""The teaching notebook's plots (matplotlib, imported lazily), each a closed Figure.
 
-Every plotted score comes from :mod:`tcsexam_lib.formulas` (or a scored tiny
-cohort); curves drawn only as a picture (the normal density) say so. Colours are the
-Okabe-Ito palette (colour-blind safe), and text that shows data ids (task ids) is never
-parsed as mathtext. Each function returns a closed :class:`~matplotlib.figure.Figure`:
-a notebook shows it once as the cell's value.
+Scores come from :mod:`tcsexam_lib.formulas`; a curve drawn only as a picture says so.
 """
 
 from __future__ import annotations
@@ -90,10 +86,9 @@ def plot_solver_instance(
     abs_floor: float = FIXED_SCALE_FLOOR_ABSOLUTE,
     direction: str = "maximize",
 ):
-    """The normal curve of the reference (mean mu, spread = scale) with ``A``'s score shaded.
+    """The reference's normal curve (mu, scale) with Phi(z) shaded (left of A when maximising).
 
-    The shaded area is Phi(z): left of A when maximising, right of A when minimising.
-    The density is drawn for the picture only; the printed numbers are the library's.
+    The density is a picture; the printed numbers are the library's.
     """
     import numpy as np
     from scipy.stats import norm
@@ -150,11 +145,10 @@ def plot_floor_effect(
     rel_floor: float = FIXED_SCALE_FLOOR_RELATIVE,
     abs_floor: float = FIXED_SCALE_FLOOR_ABSOLUTE,
 ):
-    """What the relative floor does, on ILLUSTRATIVE references ``[mu-d, mu, mu+d]``.
+    """What the relative floor does on ILLUSTRATIVE references ``[mu-d, mu, mu+d]`` as d shrinks.
 
-    Left: the scale and its three terms as the reference spread ``d`` (= their sample
-    std) shrinks. Right: the score of a candidate one unit better than the mean, with
-    the rule's scale and, as a contrast only, with the sample std alone (no floor).
+    Left: the scale and its terms; right: a candidate one unit better, with and (contrast)
+    without the floor.
     """
     import numpy as np
 
@@ -189,12 +183,8 @@ def plot_floor_effect(
 
 
 def plot_averaging_order(entry: ModelResult | Mapping[str, Any], track: str = "theorem"):
-    """Why three repeats weigh the same as one, for one scored model of a tiny cohort.
-
-    Left: each attempt's score (dots), each task's mean (bars) and the track mean (the
-    rule) beside the mean of the pooled attempts (a contrast, not the rule). Right: the
-    weight of each task in the track mean, by the rule and if attempts were pooled.
-    """
+    """Why three repeats weigh the same as one: scores, task means and the track mean, beside
+    pooled attempts (a contrast, not the rule), and each task's weight both ways."""
     import numpy as np
 
     entry = as_model_result(entry)
@@ -237,12 +227,7 @@ def plot_averaging_order(entry: ModelResult | Mapping[str, Any], track: str = "t
 
 
 def plot_index_intervals(n_tasks: int, level: float = 0.95):
-    """The slider cohort's index intervals with ``n_tasks`` tasks per track.
-
-    One line per model (its interval, a dot at its index), the models that could be first
-    in blue; the axis is the same for every number of tasks, so moving the slider shows
-    the intervals narrow.
-    """
+    """The slider cohort's index intervals with ``n_tasks`` per track, on a fixed axis."""
     cohort = SLIDER_COHORT
     out = analyse(cohort, n_tasks, level)
     widest = analyse(cohort, min(TASKS_PER_TRACK), level)

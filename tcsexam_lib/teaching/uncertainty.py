@@ -1,25 +1,9 @@
-"""Reading the uncertainty of an index: the teaching notebook's look at ``tcsexam stats``.
+"""Reading an index's uncertainty: ``tcsexam stats``' analysis on ILLUSTRATIVE cohorts.
 
-An index is a weighted mean over a sample of tasks in each track; another draw of tasks
-of the same kinds would move it. ``tcsexam stats`` reports, beside each index, an
-interval, which models could be first, and which pairs differ. Here they are computed by
-the same function, :func:`tcsexam_lib.stats.analysis.analyse_cohort`, on ILLUSTRATIVE
-(simulated) cohorts:
-
-- :func:`interval_report` (and the tasks-per-track slider built on it): three models
-  with 5 to 160 tasks per track, to see the intervals narrow as the tasks grow;
-- :func:`reading_exercise_report`: four models to read (which could be first, which
-  pairs differ), checked by :mod:`.exercises`;
-- :func:`methods_note`: how each figure is computed, taken from the stats library's own
-  description (its ``method``), folded.
-
-Every text here is computed when it is shown: nothing restates a method's formula or a
-p-value, so a change of the statistics methods changes what is shown with it.
-
-The simulated task means are built so that what the slider shows is the number of
-tasks alone: each model's task means are its track mean plus a fixed pattern of
-differences (a shuffled -1, 0, +1 pattern scaled to a set standard deviation), so its
-mean and spread are the same at every number of tasks.
+Every text is computed when shown (:func:`tcsexam_lib.stats.analysis.analyse_cohort`,
+the method descriptions): nothing restates a formula or a p-value. Each simulated model's
+task means are its track mean plus a fixed, shuffled -1/0/+1 pattern of set spread, so
+the slider changes the number of tasks alone.
 """
 
 from __future__ import annotations
@@ -45,9 +29,8 @@ DEFAULT_TASKS = 20
 
 @dataclass(frozen=True)
 class SimulatedCohort:
-    """An ILLUSTRATIVE cohort: per model (name, shift, spread): its shift from the first
-    model in track-mean units (0.03 is 3 index points) and the standard deviation of its
-    task differences from the first model."""
+    """An ILLUSTRATIVE cohort: per model (name, shift from the first model in track-mean units,
+    0.03 = 3 index points; standard deviation of its task differences from the first model)."""
 
     models: tuple[tuple[str, float, float], ...]
     #: The range of the task difficulties (the first model's task means before its spread).
@@ -84,10 +67,7 @@ def _pattern(n_tasks: int, rng: np.random.Generator) -> np.ndarray:
 
 
 def simulated_task_means(cohort: SimulatedCohort, n_tasks: int) -> list[np.ndarray]:
-    """ILLUSTRATIVE task means per track (``TRACKS`` order), a row per model, ``n_tasks`` each.
-
-    Seeded through numpy's ``Generator`` (the same cohort and ``n_tasks``, the same
-    values). Every value is in [0, 1].
+    """ILLUSTRATIVE task means in [0, 1] per track, a row per model, ``n_tasks`` each (seeded).
 
     Examples
     --------
@@ -158,8 +138,7 @@ def pairs(cohort: SimulatedCohort, n_tasks: int, level: float = 0.95) -> list[Pa
 def reaching_tracks(
     cohort: SimulatedCohort, n_tasks: int, row: int, level: float = 0.95
 ) -> list[str]:
-    """The letters of the [0, 1] tracks with an interval end set by the undrawn share (task
-    scores that agree so closely that their spread alone would hide undrawn failures)."""
+    """The [0, 1] tracks' letters with an interval end set by the undrawn share."""
     out = analyse(cohort, n_tasks, level)
     mean, (low, high) = out.moments.mean[row], out.track_ci
     share = undrawn_share(out.moments.n, 1 - level)
@@ -237,10 +216,7 @@ def _p(p: float) -> str:
 
 
 def reading_exercise_report(level: float = 0.95) -> str:
-    """The reading exercise's cohort as ``tcsexam stats`` reports it, without verdicts.
-
-    Each model's index and interval; each pair's difference, its interval and its p
-    adjusted for the number of pairs (Holm): the reader decides which differ.
+    """The reading exercise's cohort as ``tcsexam stats`` reports it (Holm's p), no verdicts.
 
     Examples
     --------
@@ -301,8 +277,7 @@ class MethodsNote:
 def methods_note(keys: Sequence[str] = tuple(_NOTE_PARTS)) -> MethodsNote:
     """The stats library's own description of its methods (``METHOD``), folded.
 
-    It fails loudly if the library no longer describes one of ``keys``: the note is
-    never silently shorter than it says.
+    Fails loudly if one of ``keys`` is no longer described.
 
     Examples
     --------

@@ -1,11 +1,7 @@
-"""Sliders for the two formulas (ipywidgets, imported lazily), each with a static fallback.
+"""Sliders for the formulas (ipywidgets, imported lazily), each with a static fallback.
 
-A widget builder returns a :class:`TeachingWidget`: shown in JupyterLab it is the live
-sliders, a readout and a plot redrawn on every change; everywhere else (a kernel without
-a front end, nbval, papermill, an HTML export, a stored notebook) its plain-text form is
-a note and the report for the values it shows, from :mod:`tcsexam_lib.teaching.formula_text`
-(the same function the readout uses). :func:`strip_widget_views` removes the live views
-from a stored notebook, so that it keeps that text and no per-run widget id.
+Live in JupyterLab; elsewhere (nbval, papermill, an export) a note and the
+:mod:`.formula_text` report. :func:`strip_widget_views` keeps that text in a stored notebook.
 """
 
 from __future__ import annotations
@@ -39,8 +35,7 @@ FALLBACK_NOTE = (
 class TeachingWidget:
     """Live sliders in JupyterLab; a note and the current report as plain text elsewhere.
 
-    ``controls`` maps a name to its slider; ``text`` is the report for the values they
-    hold now; ``box`` is the ipywidgets container that JupyterLab shows.
+    ``controls``: name -> slider; ``text``: the report now; ``box``: the container shown.
     """
 
     def __init__(self, box: Any, controls: dict[str, Any], report: Callable[[], str]):
@@ -144,12 +139,8 @@ def solver_score_widget(
     abs_floor: float = FIXED_SCALE_FLOOR_ABSOLUTE,
     direction: str = "maximize",
 ) -> TeachingWidget:
-    """Sliders for A, three reference values and both floors, and the direction.
-
-    The readout is :func:`~tcsexam_lib.teaching.solver_score_report` (mu, s, the scale
-    terms and which one wins, z, Phi(z)); the plot is
-    :func:`~tcsexam_lib.teaching.plot_solver_instance`, redrawn on every change.
-    """
+    """Sliders for A, three reference values, both floors and the direction; readout
+    :func:`~tcsexam_lib.teaching.solver_score_report`, plot redrawn on every change."""
     import ipywidgets as widgets
 
     if len(values) != 3:
@@ -190,11 +181,8 @@ def solver_score_widget(
 
 
 def track_means_widget(means: Mapping[str, float] = SEED_MEANS) -> TeachingWidget:
-    """Sliders for the track means; the readout is the index and each contribution.
-
-    The readout is :func:`~tcsexam_lib.teaching.track_means_report`; the plot is
-    :func:`~tcsexam_lib.teaching.plot_track_contributions`, redrawn on every change.
-    """
+    """Sliders for the track means; readout :func:`~tcsexam_lib.teaching.track_means_report`,
+    plot redrawn on every change."""
     import ipywidgets as widgets
 
     checked = check_track_means(means)
@@ -232,13 +220,8 @@ def track_means_widget(means: Mapping[str, float] = SEED_MEANS) -> TeachingWidge
 
 
 def tasks_per_track_widget(n_tasks: int = DEFAULT_TASKS) -> TeachingWidget:
-    """A slider for the number of tasks per track of an ILLUSTRATIVE cohort of three models.
-
-    The readout is :func:`~tcsexam_lib.teaching.interval_report` (each index with its
-    interval and width, the models that could be first, which pairs differ); the plot is
-    :func:`~tcsexam_lib.teaching.plot_index_intervals`, on an axis that stays put, so the
-    intervals are seen to narrow as the tasks grow.
-    """
+    """A tasks-per-track slider for three ILLUSTRATIVE models: :func:`~tcsexam_lib.teaching.
+    interval_report` and the intervals on a fixed axis, narrowing as tasks grow."""
     import ipywidgets as widgets
 
     if n_tasks not in TASKS_PER_TRACK:
@@ -271,17 +254,8 @@ def tasks_per_track_widget(n_tasks: int = DEFAULT_TASKS) -> TeachingWidget:
 
 
 def strip_widget_views(notebook: Any, resources: Any = None) -> tuple[Any, Any]:
-    """Drop live widget views and the widget state from an executed notebook.
-
-    An nbconvert preprocessor (a function): outputs keep their plain-text form (the
-    widget's static fallback), an output holding nothing else is removed, and the
-    notebook-level ``widgets`` metadata goes, so a stored notebook has no per-run widget
-    id. Use it after execution::
-
-        jupyter nbconvert --to notebook --execute --inplace \\
-            --ExecutePreprocessor.record_timing=False \\
-            --NotebookExporter.preprocessors=tcsexam_lib.teaching.strip_widget_views \\
-            notebooks/teaching.ipynb
+    """Drop live widget views and widget state from an executed notebook (an nbconvert
+    preprocessor; ``make teaching-notebook`` uses it): the plain-text fallbacks stay.
 
     Examples
     --------

@@ -1,14 +1,8 @@
 """The report notebooks' one import: ``from tcsexam_lib import views``.
 
-The notebooks in ``notebooks/`` hold no formula: every number they show comes from the
-outputs of ``tcsexam solver-score`` and ``tcsexam score`` (written by the report runner,
-or computed here by the same library calls when a notebook runs standalone on raw
-inputs), turned into tables and plots by :mod:`.solver`, :mod:`.index`,
-:mod:`.leaderboard`, :mod:`.compare` (run sets side by side), :mod:`.stats` and :mod:`.pair_tables`
-(the intervals and paired tests of ``tcsexam stats``), drawn by :mod:`.charts` and
-shown by :mod:`.tables`, every number following the kit's number policy
-(:mod:`tcsexam_lib.number_format`). Importing it is cheap: matplotlib is imported when the first
-chart is drawn, the scoring modules when something is computed.
+Notebooks hold no formula: they draw the outputs of ``tcsexam solver-score``, ``score`` and
+``stats`` (docs/reports.md, "The notebooks"). Importing it is cheap: matplotlib and the
+scoring modules are imported when first used.
 """
 
 from __future__ import annotations
@@ -164,15 +158,10 @@ if TYPE_CHECKING:  # pragma: no cover - annotations only
 
 
 def setup(notebook: str, namespace: dict[str, Any]) -> None:
-    """What the first cell of a report notebook does before anything is computed.
+    """The first cell of a report notebook: check the parameters, set up the display.
 
-    Refusals of the kit show as their message (not a traceback). Every problem with the
-    parameters is refused at once, in one message (see :mod:`.parameters`): a
-    parameter the notebook does not declare, an empty one it needs, a path that does not
-    exist (with the folders it was looked for in). Relative paths found in the kit's
-    folder rather than the working folder are replaced in ``namespace`` by their
-    absolute path. Tables are shown by :func:`table_html`, and in JupyterLab made
-    sortable and searchable as in the HTML pages (:mod:`.lab_tables`).
+    Every parameter problem is refused in one message (:mod:`.parameters`); relative paths
+    found in the kit's folder are made absolute in ``namespace``.
     """
     one_line_errors()
     problems = []
@@ -200,11 +189,9 @@ def index_result(
     output: PathLike = "",
     producer: str = "notebook",
 ) -> IndexDocument:
-    """The index output a notebook shows: the written ``index_json``, else computed.
+    """The index output a notebook shows: ``index_json`` read, else computed as ``tcsexam score``.
 
-    With ``index_json`` (what the report runner passes) the file is read; otherwise the
-    index is computed from the raw inputs exactly as ``tcsexam score`` does (and written
-    to ``output`` when given). Empty strings stand for "not given" (papermill defaults).
+    Empty strings stand for "not given" (papermill defaults); ``output`` writes it.
     """
     if index_json:
         return read_index_output(index_json)
@@ -234,12 +221,10 @@ def solver_outputs(
     output_dir: PathLike = "",
     producer: str = "notebook",
 ) -> list[SolverDocument]:
-    """The solver-score outputs of one model: the written ones, else scored from records.
+    """One model's solver-score outputs: ``solver_outputs_dir`` read, else scored from records.
 
-    With ``solver_outputs_dir`` (what the report runner passes) the outputs are read;
-    otherwise every ``<model>/<task>/<attempt>.json`` of ``records_dir`` is scored against
-    the reference as ``tcsexam solver-score`` does (and written to
-    ``output_dir/<task>-<attempt>.json`` when given).
+    Scoring reads ``records_dir/<model>/<task>/<attempt>.json`` as ``tcsexam solver-score``
+    does and writes ``output_dir/<task>-<attempt>.json`` when given.
     """
     if solver_outputs_dir:
         return read_solver_output_files(solver_outputs_dir, tasks)

@@ -1,12 +1,4 @@
-"""Report charts: one look, small images, a description, and the SIMULATED label.
-
-Every chart of the report notebooks is a matplotlib figure of its own (not pyplot's),
-drawn with colour-blind safe colours (Okabe and Ito), never reading its text as mathtext
-(a model id with ``$`` stays as written), shown as a small PNG (:data:`CHART_DPI`
-dots per inch, :data:`CHART_COLOURS` colours), with a description that becomes the
-image's ``alt`` text on the page (:func:`describe`) and, for simulated data, the
-SIMULATED label inside the image (it goes with a copied chart).
-"""
+"""Report charts: one look (Okabe-Ito, no mathtext), small PNGs, alt text, the SIMULATED label."""
 
 from __future__ import annotations
 
@@ -26,10 +18,8 @@ def new_axes(
 ):
     """A figure and axes for one report chart (``ax`` given: draw there).
 
-    Text in charts is never read as mathtext (a model id with ``$`` stays as written).
-    The layout engine places titles, labels and colour bars; a chart of hundreds of rows
-    gives fixed ``margins`` instead (left, bottom, right, top, in inches), which draws it
-    once rather than several times (the engine measures every label on each pass).
+    ``margins`` (left, bottom, right, top, inches) replace the layout engine for charts of
+    hundreds of rows, which it would measure label by label on each pass.
     """
     import matplotlib
     from matplotlib.figure import Figure
@@ -55,11 +45,7 @@ CHART_COLOURS = 64
 
 
 def compact_png(fig: Any) -> bytes:
-    """A chart as a small PNG: ``CHART_DPI`` dots per inch, ``CHART_COLOURS`` colours.
-
-    A report page embeds every chart; a full-colour PNG of a flat chart is several
-    times larger than it needs to be.
-    """
+    """A chart as a small PNG (``CHART_DPI``, ``CHART_COLOURS``): every page embeds its charts."""
     import io
 
     from matplotlib.backends.backend_agg import FigureCanvasAgg

@@ -1,10 +1,4 @@
-"""Run sets side by side, drawn: the comparisons the report runner wrote.
-
-The runner computes each comparison of this run set with another (the other solver
-protocol, or another suite), paired over the common tasks
-(:mod:`tcsexam_lib.reports.comparisons` says how), and writes them into the run set's
-``run-set.json``; :func:`compare_run_sets` draws them as tables, computing nothing.
-"""
+"""Run sets side by side: draws the comparisons :mod:`tcsexam_lib.reports.comparisons` wrote."""
 
 from __future__ import annotations
 
@@ -87,12 +81,8 @@ def compare_run_sets(
     comparisons: list[RunSetComparison] | list[dict[str, Any]],
     by: str,
 ) -> Any:
-    """The comparisons ``by`` ``protocol`` or ``suite``, one table each, or a note when
-    there is none.
-
-    ``comparisons`` are those the runner wrote into ``run-set.json``
-    (:func:`run_set_comparisons`); ``result`` (this run set's index output) names what
-    the note says is the same.
+    """The comparisons ``by`` ``protocol`` or ``suite`` (from :func:`run_set_comparisons`), a
+    table each, or a note when none; ``result`` is this run set's index output.
 
     Examples
     --------

@@ -1,9 +1,4 @@
-"""Tables, plots and plain-language notes of an index output for the report notebooks.
-
-The index is in points (``vocab.INDEX_FORMULA``), higher is better; a model is
-complete, provisional (complete, but some adopted attempt awaits confirmation) or
-incomplete (no index is published).
-"""
+"""Tables, plots and notes of one model's index output (points, ``vocab.INDEX_FORMULA``)."""
 
 from __future__ import annotations
 
@@ -99,10 +94,8 @@ def status_table(result: Result) -> pd.DataFrame:
 
 
 def track_table(result: Result, model: str) -> pd.DataFrame:
-    """One model's track means, weights and contributions (points) to the index.
-
-    Contributions are shown rounded so that they add up to the index as shown
-    (:func:`tcsexam_lib.number_format.rounded_parts`); the index output keeps every digit.
+    """One model's track means, weights and contributions (points), rounded to add up to the
+    index shown (the output keeps every digit).
 
     Examples
     --------
@@ -139,10 +132,7 @@ def track_table(result: Result, model: str) -> pd.DataFrame:
 
 
 def plot_track_contributions(result: Result, model: str, ax: Any = None):
-    """Bar plot: each track's contribution (weight x mean, points) to the model's index.
-
-    Tracks whose mean is not available (incomplete) are drawn as empty bars marked "no
-    mean". Labels are rounded as in :func:`track_table` (they add up to the index shown).
+    """Bar plot: each track's contribution (weight x mean, points); "no mean" bars empty.
 
     Examples
     --------
@@ -187,9 +177,6 @@ def plot_track_contributions(result: Result, model: str, ax: Any = None):
 
 def task_table(result: Result, model: str) -> pd.DataFrame:
     """One row per task: status, planned attempts, adopted attempt ids, scores and mean.
-
-    Theorem and conjecture results read pass/fail (a mean over repeats reads as a share,
-    e.g. 0.667); other scores and means have 3 decimals.
 
     Examples
     --------
@@ -260,12 +247,10 @@ def issues_table(result: Result, model: str) -> pd.DataFrame:
 
 
 def coverage_matrix(result: Result, model: str) -> pd.DataFrame:
-    """Task x attempt slot: ``valid``, ``provisional``, ``failed``, ``missing`` or ``excluded``.
+    """Task x attempt slot, each ``"<category>: <attempt id>"``: valid, provisional, failed, ...
 
-    Slots follow the table's rows of each task, then one ``missing`` slot per planned
-    repeat that has no adopted row yet (an adopted row without a valid score is
-    ``failed``, or ``missing`` when its score_status is ``missing``).
-    Cells are ``"<category>: <attempt id>"``.
+    Slots: the task's rows, then a ``missing`` slot per planned repeat without an adopted
+    row. An adopted row without a valid score is ``failed`` (``missing`` if its score is).
 
     Examples
     --------
@@ -296,9 +281,6 @@ def coverage_matrix(result: Result, model: str) -> pd.DataFrame:
 
 def plot_coverage(result: Result, model: str, ax: Any = None):
     """The coverage matrix as coloured, hatched cells labelled with their attempt ids.
-
-    Colours are colour-blind safe and each category also has its hatch; the text colour
-    is chosen to read on its cell.
 
     Examples
     --------
@@ -348,9 +330,7 @@ def plot_coverage(result: Result, model: str, ax: Any = None):
 
 
 def repeat_spread_table(result: Result, model: str) -> pd.DataFrame:
-    """Tasks with more than one adopted valid attempt: their scores, range and std.
-
-    The std is the sample standard deviation (ddof 1) of the repeats' scores.
+    """Tasks with more than one adopted valid attempt: scores, range and std (ddof 1).
 
     Examples
     --------
@@ -390,9 +370,7 @@ def repeat_spread_table(result: Result, model: str) -> pd.DataFrame:
 
 
 def plot_repeat_spread(result: Result, model: str, ax: Any = None):
-    """Each repeated task's adopted valid scores as dots, with their mean as a bar.
-
-    No repeated task: a sentence that there is nothing to draw, not an empty chart.
+    """Each repeated task's adopted valid scores as dots, their mean as a bar (or a sentence).
 
     Examples
     --------
@@ -423,11 +401,7 @@ def plot_repeat_spread(result: Result, model: str, ax: Any = None):
 
 
 def explain_status(result: Result, model: str) -> Note:
-    """In words: the model's status, and each thing behind it once, with what to do.
-
-    Every issue is listed once with its severity (blocking, provisional, warning) and
-    the action that resolves it; a provisional adoption says which row to confirm, how,
-    and that the report is then run again. Excluded attempts follow with their notes.
+    """In words: the model's status, each issue once with its severity and what to do.
 
     Examples
     --------

@@ -1,19 +1,8 @@
-"""Report tables in a live JupyterLab: sortable, and searchable and paged when long.
+"""Report tables in a live JupyterLab: sortable, searchable and paged as on the pages.
 
-The published HTML pages make every report table (``table.tcs-table``) sortable, and
-those over :data:`~tcsexam_lib.reports.pages.PAGED_ROWS` rows searchable and paged, with
-DataTables as shipped in the ``itables`` package (see :mod:`.pages`). A report notebook
-opened and run in JupyterLab gets the same: its first cell displays, once, the same
-DataTables bundle and the pages' table styles (from the ``itables`` package on this
-machine: offline, no network), and each table it shows afterwards carries a short
-script that enhances it with the pages' options. The table itself is the same HTML with
-every row, so where the script does not run (a notebook reopened untrusted, a front end
-without scripts) it stays a plain, complete table.
-
-Only a kernel that a Jupyter server started for a notebook in its working folder (as
-JupyterLab does: ``JPY_SESSION_NAME`` names the notebook) does this. Papermill, nbconvert
-and the report runner (whose pages bring their own script) show plain tables, so no
-executed notebook or page carries the bundle (about 0.7 MB).
+Only in a kernel a Jupyter server started (:func:`in_jupyter_session`): papermill,
+nbconvert and the runner show plain tables, so no page carries the 0.7 MB bundle
+(docs/reports.md, "JupyterLab").
 """
 
 from __future__ import annotations
@@ -57,12 +46,9 @@ _ENHANCE = """<script type="module">
 
 
 def in_jupyter_session(notebook_folder: str | os.PathLike[str] | None = None) -> bool:
-    """Whether this kernel was started by a Jupyter server for a notebook (JupyterLab).
+    """Whether a Jupyter server started this kernel for a notebook in its working folder.
 
-    A Jupyter server sets ``JPY_SESSION_NAME`` to the notebook's path in the kernel's
-    environment and starts the kernel in the notebook's folder. A kernel started by
-    papermill or nbconvert has no such variable, or one inherited from another kernel
-    that names a notebook of another folder.
+    Papermill's kernels have no ``JPY_SESSION_NAME``, or one inherited from another folder's.
 
     Examples
     --------
@@ -148,12 +134,7 @@ class _Loader:
 
 
 def enable_interactive_tables() -> bool:
-    """In a live JupyterLab session, make the notebook's report tables interactive.
-
-    Displays the loader once and wraps the DataFrame HTML formatter (the report tables of
-    :mod:`.tables`) in :func:`enhanced_table_html`. Elsewhere it does nothing and returns
-    False.
-    """
+    """In a live JupyterLab, show the loader once and enhance every report table; else False."""
     from IPython import get_ipython
 
     shell = get_ipython()

@@ -1,17 +1,5 @@
-"""Views across the models of a run set: the lead, the leaderboard, task x model.
-
-A cohort report leads with one line saying whether the lead is real, then the
-leaderboard: the models ranked by their index (incomplete models last, without rank),
-with how far each index's interval reaches (± or +above / −below), the ranks the paired
-tests allow, whether it could be first, its tie group, its status and its track
-means. Every task's mean for every
-model follows, as a heatmap and a table whose layout holds at 200 models.
-
-The intervals come from the run set's ``tcsexam stats`` document (see :mod:`.stats`,
-which also draws the intervals and the pairwise differences); run sets side by side are
-in :mod:`.compare`. Numbers follow the kit's number policy
-(:mod:`tcsexam_lib.number_format`).
-"""
+"""Across a run set's models: the lead, the leaderboard, task x model (3 to 200 models);
+docs/reports.md, "The cohort report", says what each column means."""
 
 from __future__ import annotations
 
@@ -121,16 +109,10 @@ def leaderboard(
     stats: StatsDocument | dict[str, Any] | None = None,
     pages: dict[str, dict[str, str]] | None = None,
 ) -> pd.DataFrame:
-    """The cohort's leaderboard, best first: rank, model, index, ±, ..., track means, note.
+    """The leaderboard, best first: rank, model, index, ±, ..., track means, note.
 
-    Models with an index are ranked by it (1 = highest); a provisional model is ranked
-    and its note says how many adoptions await confirmation; an incomplete model has no
-    rank and no index, and the note says why. With the ``tcsexam stats`` document of the
-    same index (``stats``), the index is followed by how far its interval reaches (±, or
-    ``+above / −below`` when asymmetric; points), whether
-    it could be first, the ranks the paired tests allow and its tie group (see
-    :func:`~.stats.interval_columns`). ``pages`` (see
-    :func:`~.notebook.published_pages`) links each model to its index report.
+    Incomplete models come last without rank; ``stats`` adds the interval columns
+    (:func:`~.stats.interval_columns`); ``pages`` links each model to its pages.
 
     Examples
     --------
@@ -197,8 +179,7 @@ def leaderboard(
 def _task_means(
     models: dict[str, ModelResult],
 ) -> tuple[list[tuple[str, str]], dict[str, dict[tuple[str, str], float | None]]]:
-    """Every (track, task) of the run set, by track, in the order of the index output; and
-    each model's task means by (track, task)."""
+    """Every (track, task) in the index output's order, and each model's task means."""
     means = {
         model: {(task.track, task.item): task.mean for task in entry.tasks}
         for model, entry in models.items()
@@ -221,13 +202,7 @@ def _grid(
 def task_model_table(
     result: IndexDocument | dict[str, Any], stats: StatsDocument | dict[str, Any] | None = None
 ) -> pd.DataFrame:
-    """Every task mean of every model: a task per row, or a model per row past 12 models.
-
-    Up to :data:`WIDE_MODELS` models: rows are tasks (by track) and columns models (in
-    rank order); beyond, rows are models in rank order and columns tasks, so that 200
-    models make a long table (searchable, paged) rather than a wide one. Theorem and
-    conjecture results read pass/fail; other means have 3 decimals; — where a task has no
-    mean.
+    """Every task mean of every model: a task per row, a model per row past :data:`WIDE_MODELS`.
 
     Examples
     --------
@@ -266,12 +241,7 @@ def plot_task_heatmap(
     stats: StatsDocument | dict[str, Any] | None = None,
     ax: Any = None,
 ):
-    """Heatmap of the task means, colour-blind safe (cividis); legible from 3 to 200 models.
-
-    Up to :data:`WIDE_MODELS` models: a task per row, a model per column, each cell
-    written out (pass/fail on theorems and conjectures). Beyond: a model per row in rank
-    order, a task per column, colours only (the table below has the numbers). Tracks are
-    separated by white lines; a task without a mean is grey.
+    """Heatmap of the task means (cividis); cells written out up to :data:`WIDE_MODELS` models.
 
     Examples
     --------
@@ -356,11 +326,7 @@ def _label_axes(ax: Any, by_task: bool, models: list[str], labels: list[str]) ->
 
 
 def changes_note(changes: dict[str, Any] | None) -> Note:
-    """What changed since the run set's previous publication, as the landing page says it.
-
-    ``changes`` is what the report runner passes (see
-    :func:`tcsexam_lib.reports.history.compare_publications`); run standalone, the
-    notebook has none and says so.
+    """What changed since the previous publication (``changes`` from the runner), in words.
 
     Examples
     --------

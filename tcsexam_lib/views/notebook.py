@@ -1,12 +1,4 @@
-"""What every report notebook does first: parameters, display, banner, and its data.
-
-A report notebook has a ``parameters`` cell with neutral (empty) defaults; its first
-cell refuses an undeclared or empty parameter, sets up the tables' display and shows a
-banner saying what the data are (a red SIMULATED banner for demo data). Its data come
-either from the outputs the report runner wrote (the papermill parameters ``index_json``
-and ``solver_outputs``) or, run standalone on raw inputs, from the same library calls as
-the commands.
-"""
+"""What every report notebook does first: parameters, display, banner, and its data."""
 
 from __future__ import annotations
 
@@ -55,7 +47,7 @@ def _paragraphs(text: str) -> str:
 
 
 def require_parameters(**parameters: Any) -> dict[str, Any]:
-    """Refuse empty notebook parameters (the notebooks ship with neutral, empty defaults).
+    """Refuse empty notebook parameters (the notebooks ship with empty defaults).
 
     Examples
     --------
@@ -87,10 +79,10 @@ _PARAMETER_TYPES = (str, int, float, bool, list, dict, type(None))
 
 
 def declared_parameters(notebook: str) -> list[str]:
-    """Names of the parameters of the kit's ``notebooks/<notebook>.ipynb``, in its cell's order.
+    """Names of the parameters of ``notebooks/<notebook>.ipynb``, in its cell's order.
 
-    From the notebook's declaration (:mod:`tcsexam_lib.reports.notebooks`, held together
-    with the ``parameters`` cell by a test): nothing slow is imported in the kernel.
+    Read from the notebook's declaration (:mod:`tcsexam_lib.reports.notebooks`), so the
+    kernel imports nothing slow.
 
     Examples
     --------
@@ -105,11 +97,8 @@ def declared_parameters(notebook: str) -> list[str]:
 def refuse_unknown_parameters(notebook: str, namespace: dict[str, Any], hidden: Any = None) -> None:
     """Refuse a parameter papermill injected that the notebook does not declare.
 
-    papermill only warns about an unknown parameter (``-p modle x`` or a typo in a ``-f``
-    file) and runs on with the default; here a typo is an error naming it. Call it in
-    the first cell after the ``parameters`` cell, with ``globals()``: every other
-    variable of plain parameter type (not starting with ``_``, not one of IPython's own
-    names) must be declared in the parameters cell.
+    Papermill only warns about a typo (``-p modle x``). ``namespace`` is ``globals()``:
+    every plain-typed name not starting with ``_`` nor in ``hidden`` must be declared.
 
     Examples
     --------
@@ -153,11 +142,7 @@ def data_banner(
     protocol: str | None = None,
     model: str | None = None,
 ) -> Note:
-    """The banner at the top of every report: what the data are, and whether simulated.
-
-    Simulated data (an output marked ``"simulated": true``: the suite, cohort or
-    reference is simulated) get a prominent red "SIMULATED DEMO DATA — not TCSExam
-    results" banner.
+    """The banner atop every report: what the data are; red SIMULATED when simulated.
 
     Examples
     --------
@@ -192,10 +177,7 @@ def status_line(
     model: str,
     stats: StatsDocument | dict[str, Any] | None = None,
 ) -> Note:
-    """The model's status, first on every model page: status, index, coverage.
-
-    With the ``tcsexam stats`` document of the same index, the index is followed by how
-    far its interval reaches (``± a``, or ``(+a / −b)`` when it is asymmetric).
+    """The model's status line: status, index (± its interval with ``stats``), coverage.
 
     Examples
     --------
@@ -245,8 +227,7 @@ def show(*parts: Any) -> None:
 
 
 def run_set_beside(index_json: str | os.PathLike[str] = "") -> RunSetDocument | None:
-    """The ``run-set.json`` the report runner wrote beside the index JSON, or ``None``
-    (a notebook run standalone, or no index JSON).
+    """The ``run-set.json`` beside the index JSON, or ``None`` (standalone, or no index JSON).
 
     Examples
     --------
@@ -258,12 +239,10 @@ def run_set_beside(index_json: str | os.PathLike[str] = "") -> RunSetDocument | 
 
 
 def published_pages(index_json: str | os.PathLike[str] = "") -> dict[str, dict[str, str]]:
-    """The model pages the report runner publishes beside this run set's index.
+    """The model pages published beside this run set: model -> notebook -> relative page.
 
-    Read from the ``run-set.json`` next to the index JSON (the runner writes it before the
-    notebooks run, listing the pages it will render): model -> notebook name -> the page,
-    relative to the index JSON's folder. Empty when the notebook runs standalone (no
-    such file): the page then links nothing that may not exist.
+    From the ``run-set.json`` beside the index JSON; empty standalone, so nothing links a
+    page that may not exist.
 
     Examples
     --------
@@ -309,9 +288,8 @@ def refuse_model_outside_cohort(model: str, models: list[str]) -> str:
 def one_line_errors() -> None:
     """Show a refusal of the kit in a notebook as its message alone, not a traceback.
 
-    It relies on IPython's ``_showtraceback`` (the hook through which a kernel sends an
-    error; ``set_custom_exc`` does not show what its handler returns): where a shell
-    has none, a warning names IPython's version and refusals keep their traceback.
+    Uses IPython's ``_showtraceback`` (``set_custom_exc`` does not show what its handler
+    returns); a shell without it gets a warning and keeps tracebacks.
     """
     from IPython import get_ipython
 
@@ -356,10 +334,7 @@ def read_index_output(path: str | os.PathLike[str]) -> IndexDocument:
 def read_solver_output_files(
     folder: str | os.PathLike[str], tasks: list[str] | tuple[str, ...] | str | None = None
 ) -> list[SolverDocument]:
-    """The solver-score outputs the report runner wrote for one model, in file-name order.
-
-    ``tasks`` (a list, or one comma-separated string) keeps only those tasks.
-    """
+    """One model's solver-score outputs, in file-name order; ``tasks`` (list or "a,b") filters."""
     wanted = _task_list(tasks)
     outputs = [load_solver_output(path) for path in sorted(Path(folder).glob("*.json"))]
     return [out for out in outputs if not wanted or out.task in wanted]

@@ -1,12 +1,5 @@
-"""Which models differ: the paired tests of ``tcsexam stats``, at 3 models and at 200.
-
-Up to :data:`MATRIX_MODELS` ranked models the cohort report shows the matrix of Δ index
-(row − column) with the pairs that differ after Holm's adjustment framed, and the table
-of every pair. Beyond, a matrix of tens of thousands of cells reads as noise: the page
-shows instead, for each model in rank order, its difference to the next model down
-(with its interval and whether the pair differs) and how many models it is
-shown to be ahead of and behind; every pair stays in the intervals JSON.
-"""
+"""Which models differ: the pair matrix and table up to :data:`MATRIX_MODELS` models, else
+each model against the next (docs/reports.md, "The cohort report")."""
 
 from __future__ import annotations
 
@@ -94,10 +87,7 @@ def pairs_table(stats: StatsDocument | dict[str, Any]) -> pd.DataFrame:
 def plot_pair_matrix(
     result: IndexDocument | dict[str, Any], stats: StatsDocument | dict[str, Any], ax: Any = None
 ):
-    """Matrix of Δ index (row minus column, points); cells that differ after Holm framed.
-
-    Models in rank order; a diverging colour-blind safe map centred on 0; a cell reads
-    ``+2.40*`` when the pair differs after Holm's adjustment (and is framed in green).
+    """Matrix of Δ index (row − column, points) in rank order; pairs that differ (Holm) framed.
 
     Examples
     --------
@@ -158,11 +148,7 @@ def plot_pair_matrix(
 
 
 def neighbours_table(stats: StatsDocument | dict[str, Any]) -> pd.DataFrame:
-    """Each ranked model against the next one down, and how many models it is ahead of.
-
-    The view of the pairs at scale: rank, model, Δ to the next model (points) with its
-    interval and whether that pair differs after Holm, then how many models this one is
-    shown to be ahead of, behind, and not separated from.
+    """Each ranked model against the next one down, and how many it is ahead of and behind.
 
     Examples
     --------
@@ -229,8 +215,7 @@ def neighbours_table(stats: StatsDocument | dict[str, Any]) -> pd.DataFrame:
 def pairs_view(
     result: IndexDocument | dict[str, Any], stats: StatsDocument | dict[str, Any]
 ) -> list[Any]:
-    """What the cohort report shows of the pairs: the matrix and every pair, or at scale
-    each model against the next (see the module).
+    """The cohort report's pairs: matrix and every pair, or at scale each model against the next.
 
     Examples
     --------

@@ -1,29 +1,8 @@
-"""A report notebook's parameters: what each needs, where its paths are found, one refusal.
+"""A report notebook's parameters checked at once: empty, missing paths, one refusal.
 
-The ``parameters`` cell of each report notebook holds the values of the kit's SIMULATED
-demo (``demo/demo-lite-offline``), so that a notebook opened in JupyterLab runs as it
-is; papermill (``-f params/notebooks/<name>.yaml``, ``-p``) and the report runner give
-other values. Before anything is computed, :func:`check_notebook_parameters` checks them
-all at once, as the notebook's declaration says (:mod:`tcsexam_lib.reports.notebooks`:
-the kind of each parameter, which are always needed, which become unneeded):
-
-- a parameter the notebook needs that is empty (``""`` or ``None``): the model, suite and
-  protocol always; ``cohort`` and ``attempts`` unless ``index_json`` (an index already
-  computed) is given; ``records_dir`` (and, to score them, ``reference_id``) unless
-  ``solver_outputs`` (solver-score outputs already written) is given;
-- a path that does not exist, saying where it was looked for.
-
-**Where relative paths are found.** All relative paths of one run are read from one
-folder: the kernel's working folder when every input path given is there (papermill run
-from the kit's folder, the report runner, whose kernels run where their page is
-published), else the kit's folder when every one is there (JupyterLab, whose kernel runs
-in ``notebooks/``: the values of ``params/notebooks/*.yaml`` and the defaults are
-relative to the kit). Output paths (``output``, ``output_dir``) are relative to the same
-folder. An absolute path is used as it is.
-
-Every problem is one line of a single :class:`~tcsexam_lib.errors.InputRefused`, which
-names the parameter, its value, what it is (the comment of the parameters cell) and,
-for a path, the folders it was looked for in.
+The rules (which parameters are needed, where relative paths are read from) are in
+docs/reports.md, "The notebooks"; each notebook's declaration is in
+:mod:`tcsexam_lib.reports.notebooks`.
 """
 
 from __future__ import annotations
@@ -52,11 +31,9 @@ Parameter = CellParameter
 
 @lru_cache(maxsize=16)
 def notebook_parameters(notebook: str) -> tuple[Parameter, ...]:
-    """The parameters of the kit's ``notebooks/<notebook>.ipynb``, in their cell's order.
+    """The parameters of ``notebooks/<notebook>.ipynb`` as papermill reads them, in order.
 
-    Read with papermill's ``inspect_notebook`` (see
-    :func:`tcsexam_lib.reports.notebooks.cell_parameters`); a notebook's kernel reads
-    them only to word a refusal (papermill takes about a second to import).
+    Only to word a refusal: papermill takes about a second to import.
 
     Examples
     --------
@@ -74,12 +51,8 @@ def _empty(value: Any) -> bool:
 
 @dataclass(frozen=True)
 class CheckedParameters:
-    """What :func:`check_notebook_parameters` found: problems, and the resolved paths.
-
-    ``resolved`` maps each path parameter to read from the kit's folder to its absolute
-    path (empty when the working folder holds them all: the paths stay as given, relative).
-    ``base`` is the folder relative paths are read from.
-    """
+    """Problems found; ``resolved``: each path read from the kit's folder made absolute;
+    ``base``: the folder relative paths are read from."""
 
     problems: tuple[Problem, ...]
     resolved: dict[str, str]
@@ -93,10 +66,7 @@ def check_notebook_parameters(
     working_folder: str | os.PathLike[str] | None = None,
     kit_folder: str | os.PathLike[str] = KIT_ROOT,
 ) -> CheckedParameters:
-    """Check a report notebook's parameters at once; find its relative paths' folder.
-
-    ``namespace`` holds the parameters' values (the notebook's ``globals()``). Nothing
-    is raised: the caller puts :attr:`CheckedParameters.problems` in one refusal.
+    """Check a notebook's parameters (``namespace``: its ``globals()``); raise nothing.
 
     Examples
     --------

@@ -1,9 +1,5 @@
-"""Tables and plots of solver-score outputs for the report notebooks.
-
-A solver instance score and a task's ``relative_score`` are in [0, 1], higher is
-better, 0.5 is as good as the reference mean; ``z`` is positive when the candidate beats
-the reference mean (whatever the task's direction).
-"""
+"""Tables and plots of solver-score outputs: scores in [0, 1], 0.5 = the reference mean;
+``z > 0``: better than the reference mean, whatever the task's direction."""
 
 from __future__ import annotations
 
@@ -44,10 +40,7 @@ def evidence_link(evidence_dir: str, task: str, attempt: Any) -> str | None:
 
 
 def relative_score_table(outputs: Outputs, evidence_dir: str = "") -> pd.DataFrame:
-    """One row per solver-score output: task, attempt, relative score, counts, its JSON.
-
-    With ``evidence_dir`` (the folder of the written outputs, relative to the page) each
-    row links its solver-score output.
+    """One row per solver-score output; ``evidence_dir`` (relative to the page) links each.
 
     Examples
     --------
@@ -88,9 +81,7 @@ def solver_plan_table(
 ) -> pd.DataFrame:
     """Every planned solver task and repeat of the model, with its score or why it has none.
 
-    One row per attempts-table row of each solver task (its adoption, its relative
-    score when it has a solver-score output), then one row per planned repeat that has
-    no adopted row yet; a task without any row says so.
+    A row per solver row of the table, then one per planned repeat without an adopted row.
 
     Examples
     --------
@@ -228,9 +219,6 @@ def unscored_table(outputs: Outputs) -> pd.DataFrame:
 def scale_term_table(outputs: Outputs) -> pd.DataFrame:
     """How many scored instances of each task had their scale set by each term.
 
-    ``sample_std`` is the reference runs' spread; ``relative_floor`` (2% of ``|mu|``) and
-    ``absolute_floor`` (1e-9) take over when the runs agree too closely.
-
     Examples
     --------
     >>> out = {"task": "t", "instances": [{"scale_term": "sample_std"},
@@ -263,10 +251,7 @@ Z_DISPLAY_LIMIT = 5.0
 
 
 def plot_z_histogram(outputs: Outputs, ax: Any = None):
-    """Histogram of ``z`` over the valid candidate values (failures have no ``z``).
-
-    ``z > 0``: better than the reference mean (in the task's direction). Values beyond
-    +-5 are drawn in the edge bins and counted in the title.
+    """Histogram of ``z`` over valid candidate values; beyond ±5 in the edge bins, counted.
 
     Examples
     --------
@@ -335,10 +320,7 @@ def plot_instance_scores(outputs: Outputs, ax: Any = None):
 
 
 def floor_instances_table(outputs: Outputs) -> pd.DataFrame:
-    """Scored reference instances whose scale is set by a floor rather than the runs' spread.
-
-    Taken from the outputs' instance rows (the reference sets the scale, so each task's
-    instances are listed once); those at the absolute floor first, with what it means.
+    """Reference instances whose scale is a floor, each once; the absolute floor first.
 
     Examples
     --------
@@ -377,8 +359,7 @@ def floor_instances_table(outputs: Outputs) -> pd.DataFrame:
 
 
 def far_values_table(outputs: Outputs) -> pd.DataFrame:
-    """Candidate values orders of magnitude outside the reference: scored as given, but a
-    recording error is likely (over 1,000 times ``max(|mu|, scale, 1)`` from ``mu``).
+    """Candidate values over 1,000 x ``max(|mu|, scale, 1)`` from ``mu``: likely misrecorded.
 
     Examples
     --------

@@ -1,10 +1,6 @@
-"""Uncertainty in the reports: intervals, rank intervals, tie groups, paired differences.
+"""Intervals, rank intervals, tie groups and paired differences from ``tcsexam stats``.
 
-Every number here comes from a ``tcsexam stats`` document (:func:`stats_result`): the
-one the report runner wrote beside the run set's index, or, when a notebook runs
-standalone, the same computation on the index it shows. The index itself is never
-changed; an interval is shown beside it. A provisional model gets intervals and keeps
-its status; a model without an index gets none.
+The index itself is never changed: an interval is shown beside it.
 """
 
 from __future__ import annotations
@@ -35,12 +31,9 @@ def stats_result(
     seed: int = 0,
     level: float = 0.95,
 ) -> StatsDocument:
-    """The ``tcsexam stats`` document of the index a notebook shows.
+    """The ``tcsexam stats`` document of the index shown: ``stats_json`` read, else computed.
 
-    With ``stats_json`` (what the report runner passes) the file is read, checked
-    against its schema and refused unless it was computed from this index (same models,
-    statuses and indexes); otherwise it is computed from ``result`` as ``tcsexam stats``
-    does (``resamples``, ``seed`` and ``level`` as its options).
+    A ``stats_json`` computed from another index (models, statuses, indexes) is refused.
 
     Examples
     --------
@@ -110,16 +103,10 @@ def _rank_text(span: list[int] | tuple[int, int] | None) -> Cell | None:
 
 
 def interval_columns(stats: StatsDocument | dict[str, Any], model: str) -> dict[str, Any]:
-    """What the leaderboard shows of one model's uncertainty (``None`` without an index).
+    """The leaderboard's uncertainty columns for one model (``None`` without an index).
 
-    ``±`` (points): how far the index interval reaches from the index, one number when
-    both sides read the same, ``+above / −below`` when it is asymmetric (sorted by the
-    larger side; :func:`~tcsexam_lib.number_format.interval_reach`);
-    ``could be first``: no model is shown to be ahead of it (Holm); ``possible
-    ranks``: the best–worst rank the paired tests allow (1 = best, simultaneous over all
-    models; sorted by the best); ``tie group``: the tie groups that hold the model,
-    numbered 1, 2, ... down the ranking (each the longest run of consecutive models in
-    which no pair is shown to differ); ``1–2`` for a model in two.
+    ``±`` (points), ``could be first``, ``possible ranks``, ``tie group``: see
+    docs/reports.md, "The cohort report"; each sorts by its first or larger number.
 
     Examples
     --------
@@ -196,10 +183,7 @@ def plot_index_intervals(
 ):
     """Forest plot: each ranked model's index with its interval, highest first.
 
-    Provisional models are drawn hollow (orange); the models that could be first (no
-    model shown to be ahead) are shaded; models without an index are named under it.
-    Up to :data:`LABELLED_ROWS` models each row is labelled with its numbers; beyond,
-    rows are thinner and unlabelled (the leaderboard has the numbers).
+    Rows are labelled with numbers up to :data:`LABELLED_ROWS` models.
 
     Examples
     --------
@@ -240,9 +224,7 @@ def plot_index_intervals(
 
 
 def _draw_intervals(ax: Any, shown: list, leaders: set[str], labelled: bool) -> float:
-    """The ranked models' intervals and indexes, highest at the top: a grey band behind
-    those that could be first, provisional ones hollow, numbers beside each when
-    ``labelled``. Returns the highest value drawn (at least 1)."""
+    """Draw the ranked models' intervals; return the highest value drawn (at least 1)."""
     ys = [len(shown) - 1 - row for row in range(len(shown))]
     lows = [e.index_ci[0] for _, e in shown]
     highs = [e.index_ci[1] for _, e in shown]
@@ -270,8 +252,7 @@ def _draw_intervals(ax: Any, shown: list, leaders: set[str], labelled: bool) -> 
 def index_interval_note(stats: StatsDocument | dict[str, Any], model: str) -> Note:
     """One model's index with its interval, standard error and what more data would buy.
 
-    Only the model's own figures: its rank and possible ranks depend on every other model,
-    and are shown on the cohort report (a model's page then changes only with the model).
+    Not its rank: that depends on every model, so it is on the cohort report.
 
     Examples
     --------

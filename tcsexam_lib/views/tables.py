@@ -1,24 +1,8 @@
-"""How a report table is shown: the number policy, no row index, every row, no empty table.
+"""How a report table is shown (:func:`table_html`): the number policy, no row index, every row.
 
-Every DataFrame a report notebook displays goes through :func:`table_html`:
-
-- numbers follow the kit's one number policy (:mod:`tcsexam_lib.number_format`): each
-  column has a kind, declared by the view in ``attrs["kinds"]`` or else inferred from
-  its name (the index, its ± half-width and every Δ in points with 2 decimals; ``z``
-  with 2; p-values with 3, ``< 0.001`` below that; whole numbers as they are; other
-  numbers, means and scores, with a fixed 3 decimals);
-- a missing value (``null`` in the outputs) as ``—``, never NaN or None;
-- no pandas row index (a named index becomes the first column);
-- numbers right-aligned, text left-aligned; each number cell carries its exact value
-  (``data-order``), so the page's script sorts numerically and keeps missing values last
-  in either direction;
-- plain column names, each explained by a tooltip (``attrs["tooltips"]``);
-- a cell may be a :class:`Cell`: a text with a link, a tooltip or its own sort key;
-- every row in the page, in a box of its own that scrolls sideways on a narrow screen:
-  the page's script (see ``reports/pages.py``) makes long tables searchable and paged,
-  and the caption says how many rows there are;
-- an empty table is not drawn: its ``attrs["empty_text"]`` (or a plain sentence) says
-  that there is nothing to list.
+A column's number kind is declared in ``attrs["kinds"]`` or inferred from its name;
+``attrs["tooltips"]`` explain column names; ``attrs["empty_text"]`` replaces an empty
+table. The rules: docs/reports.md ("Tables at real size", "One number policy").
 """
 
 from __future__ import annotations
