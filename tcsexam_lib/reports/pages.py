@@ -20,6 +20,7 @@ landing page (and, for a model's page, to its run set's cohort report).
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import os
@@ -381,8 +382,6 @@ def render_html(
     the description the notebook gave them (their ``alt`` text).
     """
     import nbformat
-    from jinja2 import DictLoader
-    from nbconvert import HTMLExporter
 
     from ..environment import describe_environment
 
@@ -398,10 +397,17 @@ def render_html(
         "tcs_environment": environment_html(describe_environment("report")),
         "tcs_default_alt": "A chart (no description given)",
     }
-    exporter = HTMLExporter(
-        template_name="lab",
-        template_file="tcsexam.html.j2",
-        extra_loaders=[DictLoader({"tcsexam.html.j2": _TEMPLATE})],
-    )
-    page, _ = exporter.from_notebook_node(notebook, resources=resources)
+    page, _ = _exporter().from_notebook_node(notebook, resources=resources)
     return write_text_atomic(executed.with_suffix(".html"), page)
+
+
+@functools.cache
+def _exporter() -> Any:
+    """The kit's HTML exporter, one a process: its templates are compiled once, not for
+    every page (nbconvert's own batch conversion reuses an exporter the same way)."""
+    from jinja2 import DictLoader
+    from nbconvert import HTMLExporter
+
+    loader = DictLoader({"tcsexam.html.j2": _TEMPLATE})
+    return HTMLExporter(template_name="lab", template_file="tcsexam.html.j2",
+                        extra_loaders=[loader])  # fmt: skip
