@@ -304,8 +304,27 @@ def main() -> None:
 #: the notebooks import, and what ipykernel imports as a kernel starts.
 WARM_MODULES = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.debugger", "psutil",
                 "IPython.core.completerlib", "IPython.extensions.storemagic", "sqlite3",
+                "IPython.core.debugger", "IPython.core.oinspect", "IPython.core.logger",
                 "tornado.platform.asyncio", "matplotlib_inline.backend_inline",
                 "matplotlib.pyplot", "pandas", "tcsexam_lib.views")  # fmt: skip
+
+
+def _warm_up() -> None:
+    """What each notebook would otherwise do the first time, done once in the server: the
+    output documents' schema validators compiled, matplotlib's fonts and renderer and
+    PIL's image formats loaded (a figure of its own drawn to PNG; no rcParam changed)."""
+    import io
+
+    from matplotlib.figure import Figure
+
+    from ..schemas import GENERATED, schema_accepts
+
+    for name in GENERATED:
+        schema_accepts(None, name)
+    figure = Figure()
+    figure.suptitle("warm", fontweight="bold")
+    figure.subplots().set_title("warm")
+    figure.savefig(io.BytesIO(), format="png")
 
 
 def serve(address: str) -> None:
@@ -317,6 +336,7 @@ def serve(address: str) -> None:
     N`` when it ends, and kills it when the requester goes. It ends, killing its kernels,
     when its stdin (a pipe from the runner) closes: also when the runner is killed.
     """
+    import gc
     import importlib
     import os
     import select
@@ -329,6 +349,9 @@ def serve(address: str) -> None:
     os.environ.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")  # as ipykernel
     for name in WARM_MODULES:
         importlib.import_module(name)
+    _warm_up()
+    gc.collect()
+    gc.freeze()  # what a kernel shares with the server is never walked by its collections
     prefix = sys.orig_argv[: sys.orig_argv.index("--serve")]
     wake, woken = socket.socketpair()
     woken.setblocking(False)
