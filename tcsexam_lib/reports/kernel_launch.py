@@ -310,9 +310,8 @@ WARM_MODULES = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.debugger
 
 
 def _warm_up() -> None:
-    """What each notebook would otherwise do the first time, done once in the server: the
-    output documents' schema validators compiled, matplotlib's fonts and renderer and
-    PIL's image formats loaded (a figure of its own drawn to PNG; no rcParam changed)."""
+    """Done once here, not the first time in each kernel: the output documents' schema
+    validators compiled, matplotlib's fonts and renderer loaded (no rcParam changed)."""
     import io
 
     from matplotlib.figure import Figure
@@ -322,8 +321,7 @@ def _warm_up() -> None:
     for name in GENERATED:
         schema_accepts(None, name)
     figure = Figure()
-    figure.suptitle("warm", fontweight="bold")
-    figure.subplots().set_title("warm")
+    figure.subplots().set_title("warm", fontweight="bold")  # the ticks' font, and the bold
     figure.savefig(io.BytesIO(), format="png")
 
 
