@@ -171,10 +171,11 @@ bench-soak: bytecode
 	$(BIN)/python benchmarks/bench_soak.py
 
 # A living leaderboard: the SIMULATED 200-model run set (every notebook) published from
-# scratch, then one model added, one attempt changed, nothing changed; each a ratio of
-# from scratch (goals 5%, 5%, 2%), each compared with --force byte for byte, and from
-# scratch against the kit before incremental publication (BASELINE=<a checkout of it with
-# its own .venv>, goal 1.05x). About 50 minutes on two idle cores.
+# scratch with kernels forked and cold side by side (goal: forked 0.4x of cold), then one
+# model added, one attempt changed, nothing changed; each a ratio of from scratch (goals
+# 5%, 5%, 2%), each compared with --force byte for byte, and from scratch against the kit
+# before incremental publication (BASELINE=<a checkout of it with its own .venv>, goal
+# 1.05x). About an hour on two idle cores.
 BASELINE ?=
 bench-incremental: bytecode
 	$(BIN)/python benchmarks/bench_incremental.py $(if $(BASELINE),--baseline $(BASELINE))

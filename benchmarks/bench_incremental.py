@@ -9,6 +9,9 @@ and each model's three pages), ``-j 2``, each publication a day after the one be
 
 1. from scratch with the kit of ``--baseline`` (a checkout from before incremental
    publication, with its own ``.venv``), then from scratch with this kit, side by side;
+   and from scratch with this kit's kernels forked warm against kernels started cold
+   (``TCSEXAM_KERNEL_SERVER=off``), ``--cold-pairs`` pairs in alternating order (goal:
+   forked at most 0.4x of cold; ``--scratch-only`` stops there);
 2. adding one model (the generator's model N+1, its rows appended to the table);
 3. changing one attempt of one model (a theorem of the middle model, failed <-> proved);
 4. nothing changed but the date: then no published file may be rewritten (every file's
@@ -19,8 +22,9 @@ goal (5 %, 5 %, 2 %), and from scratch against the baseline (goal 1.05x). Cases 
 are also published with ``--force`` from the same previous state, at the same place and
 date, and every published file compared byte for byte, history included. Nothing is
 asserted: the figures are printed with PASS or MISS. A 200-model publication from scratch
-takes about 11 minutes on two idle cores; the whole benchmark (four from scratch: the
-baseline, this kit, and the two forced ones) about 50 minutes.
+took about 10 minutes on two idle cores with kernels started cold; the whole benchmark
+(five from scratch: the baseline, this kit forked and cold, and the two forced ones)
+about an hour.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -39,16 +44,20 @@ KIT = Path(__file__).resolve().parent.parent
 EPOCH = "1764633600"
 DAY = 86400
 STORE = ".tcsexam-store"
-GOALS = {"add": 0.05, "change": 0.05, "nothing": 0.02, "scratch": 1.05}
+GOALS = {"add": 0.05, "change": 0.05, "nothing": 0.02, "scratch": 1.05, "forked": 0.4}
 
 
 def _tcsexam(kit: Path) -> str:
     return str(kit / ".venv" / "bin" / "tcsexam")
 
 
-def _report(kit: Path, params: Path, output: Path, *extra: str, day: int = 0) -> tuple[float, str]:
-    """Run ``tcsexam report`` of ``kit`` on the ``day``-th day; its wall time and last line."""
-    env = {**os.environ, "SOURCE_DATE_EPOCH": str(int(EPOCH) + DAY * day)}
+def _report(
+    kit: Path, params: Path, output: Path, *extra: str, day: int = 0, cold: bool = False
+) -> tuple[float, str]:
+    """Run ``tcsexam report`` of ``kit`` on the ``day``-th day (``cold``: its kernels
+    started cold, not forked by its kernel server); its wall time and last line."""
+    env = {**os.environ, "SOURCE_DATE_EPOCH": str(int(EPOCH) + DAY * day),
+           "TCSEXAM_KERNEL_SERVER": "off" if cold else "on"}  # fmt: skip
     command = [_tcsexam(kit), "report", str(params), "-j", "2", "--output", str(output), *extra]
     started = time.perf_counter()
     done = subprocess.run(command, env=env, capture_output=True, text=True)
@@ -128,6 +137,34 @@ def _goal(ratio: float, goal: float) -> str:
     return "PASS" if ratio <= goal else "MISS"
 
 
+def _forked_vs_cold(params: Path, out: Path, pairs: int) -> tuple[float, str, list[str]]:
+    """From scratch, kernels forked and cold, ``pairs`` pairs in alternating order (forked
+    first, then cold first, ...); the first forked publication is left at ``out``.
+    Returns the forked median, the last line said, and the figures' lines."""
+    times: dict[str, list[float]] = {"forked": [], "cold": []}
+    said = ""
+    for turn in range(pairs):
+        for name in ("forked", "cold") if turn % 2 == 0 else ("cold", "forked"):
+            where = out if name == "forked" and not times["forked"] else out.with_name(name)
+            seconds, last = _report(KIT, params, where, cold=name == "cold")
+            times[name].append(seconds)
+            said = said or last
+            if where != out:
+                shutil.rmtree(where)
+    medians = {name: statistics.median(values) for name, values in times.items()}
+    ratios = [f / c for f, c in zip(times["forked"], times["cold"], strict=True)]
+    ratio = statistics.median(ratios)
+    lines = [
+        f"  from scratch, kernels {name} (median of {pairs}): {medians[name]:.1f} s "
+        f"({', '.join(f'{v:.1f}' for v in values)})"
+        for name, values in times.items()
+    ]
+    lines.append(f"  from scratch, forked vs cold (TCSEXAM_KERNEL_SERVER=off), median of the "
+                 f"paired ratios: {ratio:.3f}x ({', '.join(f'{r:.3f}' for r in ratios)}; goal: "
+                 f"{GOALS['forked']}x or less) {_goal(ratio, GOALS['forked'])}")  # fmt: skip
+    return medians["forked"], said, lines
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--models", type=int, default=200, help="models (default 200)")
@@ -136,6 +173,10 @@ def main() -> int:
                         "own .venv (default: $TCSEXAM_BASELINE; none: not timed)")  # fmt: skip
     parser.add_argument("--no-force", action="store_true",
                         help="skip the --force publications (no byte comparison)")  # fmt: skip
+    parser.add_argument("--cold-pairs", type=int, default=1,
+                        help="from-scratch pairs, kernels forked and cold (default 1)")  # fmt: skip
+    parser.add_argument("--scratch-only", action="store_true",
+                        help="stop after from scratch (no incremental case)")  # fmt: skip
     args = parser.parse_args()
     baseline = args.baseline or (Path(os.environ["TCSEXAM_BASELINE"]) if os.environ.get(
         "TCSEXAM_BASELINE") else None)  # fmt: skip
@@ -153,9 +194,12 @@ def main() -> int:
         if baseline is not None:
             times["baseline"], _ = _report(baseline, params, root / "baseline-out")
             shutil.rmtree(root / "baseline-out")
-        times["scratch"], said = _report(KIT, params, out)
+        times["scratch"], said, forked = _forked_vs_cold(params, out, args.cold_pairs)
         print(f"living leaderboard: SIMULATED {count}-model run set, every notebook, -j 2 "
               f"({said.split(', in ')[0].removeprefix('report: ')})")  # fmt: skip
+        print("\n".join(forked))
+        if args.scratch_only:
+            return 0
         results = {}
         for day, case in enumerate(("add", "change"), 1):
             before = root / "before"

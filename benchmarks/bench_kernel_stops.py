@@ -45,6 +45,7 @@ def _run_kernels(kernels: int, offset: int) -> dict[str, dict]:
 
     from tcsexam_lib.reports import kernel_client
     from tcsexam_lib.reports.kernels import kernel_transport, private_runtime_folder
+    from tcsexam_lib.reports.kernelspec import IPYKERNEL_LAUNCHER
 
     kit_launcher = kernel_client.REPORT_LAUNCHER
     manager = kernel_client.ReportKernelManager
@@ -67,7 +68,7 @@ def _run_kernels(kernels: int, offset: int) -> dict[str, dict]:
         for number in range(kernels):
             name = LAUNCHERS[(number + offset) % 2]
             kernel_client.REPORT_LAUNCHER = (
-                kernel_client.IPYKERNEL_LAUNCHER if name == "ipykernel" else kit_launcher
+                IPYKERNEL_LAUNCHER if name == "ipykernel" else kit_launcher
             )
             problems: list[str] = []
             papermill.execute_notebook(

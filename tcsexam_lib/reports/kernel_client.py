@@ -248,6 +248,12 @@ class ReportKernelManager(AsyncKernelManager):
             return  # a shutdown request follows; a kernel that ignores it is killed
         await super()._async_interrupt_kernel()
 
+    async def _async_finish_shutdown(
+        self, waittime: float | None = None, pollinterval: float = 0.01, restart: bool = False
+    ) -> None:
+        # whether the kernel has exited is asked every 0.01 s, not 0.1 s (jupyter_client's)
+        await super()._async_finish_shutdown(waittime, pollinterval, restart)
+
     async def _async_send_kernel_sigterm(self, restart: bool = False) -> None:
         self._forced = "SIGTERM"
         await super()._async_send_kernel_sigterm(restart=restart)
@@ -351,6 +357,8 @@ class ReportEngine(NBClientEngine):
     ) -> Any:
         for unused in ("input_path", "timeout", "startup_timeout"):
             kwargs.pop(unused, None)
+        # papermill writes the notebook as each cell starts and ends: here once, when it ends
+        nb_man.save, save = (lambda **_: None), nb_man.save
         client = ReportNotebookClient(
             nb_man,
             timeout=execution_timeout,
@@ -362,7 +370,10 @@ class ReportEngine(NBClientEngine):
             stderr_file=stderr_file,
             **kwargs,
         )
-        return client.execute()
+        try:
+            return client.execute()
+        finally:
+            nb_man.save = save
 
 
 papermill_engines.register(ENGINE, ReportEngine)

@@ -275,8 +275,25 @@ def main() -> None:
 #: the notebooks import, and what ipykernel imports as a kernel starts.
 WARM_MODULES = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.debugger", "psutil",
                 "IPython.core.completerlib", "IPython.extensions.storemagic", "sqlite3",
+                "IPython.core.debugger", "IPython.core.oinspect", "IPython.core.logger",
                 "tornado.platform.asyncio", "matplotlib_inline.backend_inline",
                 "matplotlib.pyplot", "pandas", "tcsexam_lib.views")  # fmt: skip
+
+
+def _warm_up() -> None:
+    """Done once here, not the first time in each kernel: the output documents' schema
+    validators compiled, matplotlib's fonts and renderer loaded (no rcParam changed)."""
+    import io
+
+    from matplotlib.figure import Figure
+
+    from ..schemas import GENERATED, schema_accepts
+
+    for name in GENERATED:
+        schema_accepts(None, name)
+    figure = Figure()
+    figure.subplots().set_title("warm", fontweight="bold")  # the ticks' font, and the bold
+    figure.savefig(io.BytesIO(), format="png")
 
 
 def serve(address: str) -> None:
@@ -285,6 +302,7 @@ def serve(address: str) -> None:
     Per request on the Unix socket ``address`` it forks a kernel (answers ``pid N``, then
     ``exit N``); it ends, killing its kernels, when its stdin (the runner's pipe) closes.
     """
+    import gc
     import importlib
     import os
     import select
@@ -297,6 +315,9 @@ def serve(address: str) -> None:
     os.environ.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")  # as ipykernel
     for name in WARM_MODULES:
         importlib.import_module(name)
+    _warm_up()
+    gc.collect()
+    gc.freeze()  # what a kernel shares with the server is never walked by its collections
     prefix = sys.orig_argv[: sys.orig_argv.index("--serve")]
     wake, woken = socket.socketpair()
     woken.setblocking(False)

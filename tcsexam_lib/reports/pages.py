@@ -8,6 +8,7 @@ a classic script, so pages work from ``file://`` with no network (docs/reports.m
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import os
@@ -356,8 +357,6 @@ def render_html(
     published (links are relative to it); ``nav``, ``footer``: their HTML.
     """
     import nbformat
-    from jinja2 import DictLoader
-    from nbconvert import HTMLExporter
 
     from ..environment import describe_environment
 
@@ -373,10 +372,17 @@ def render_html(
         "tcs_environment": environment_html(describe_environment("report")),
         "tcs_default_alt": "A chart (no description given)",
     }
-    exporter = HTMLExporter(
-        template_name="lab",
-        template_file="tcsexam.html.j2",
-        extra_loaders=[DictLoader({"tcsexam.html.j2": _TEMPLATE})],
-    )
-    page, _ = exporter.from_notebook_node(notebook, resources=resources)
+    page, _ = _exporter().from_notebook_node(notebook, resources=resources)
     return write_text_atomic(executed.with_suffix(".html"), page)
+
+
+@functools.cache
+def _exporter() -> Any:
+    """The kit's HTML exporter, one a process: its templates are compiled once, not for
+    every page (nbconvert's own batch conversion reuses an exporter the same way)."""
+    from jinja2 import DictLoader
+    from nbconvert import HTMLExporter
+
+    loader = DictLoader({"tcsexam.html.j2": _TEMPLATE})
+    return HTMLExporter(template_name="lab", template_file="tcsexam.html.j2",
+                        extra_loaders=[loader])  # fmt: skip
