@@ -364,6 +364,7 @@ def run_scenario(scenario: Scenario, seed: int, cohorts: int) -> dict[str, np.nd
     true_rank = np.array([1 + np.sum(true_index > x) for x in true_index])
     leader = int(np.argmax(true_index))
     generate = _generator(scenario, abilities)
+    step_levels = ALPHA / np.array(STEPS)[:, None]  # Holm's first steps, a row each
     rows: dict[str, list] = {}
 
     def keep(key: str, value) -> None:
@@ -377,14 +378,13 @@ def run_scenario(scenario: Scenario, seed: int, cohorts: int) -> dict[str, np.nd
         marginal = np.array(out.rank_ci_marginal)
         keep("rank_marginal", (marginal[:, 0] <= true_rank) & (true_rank <= marginal[:, 1]))
         if scenario.null:
-            keep("rejected", pairs.p_value[None, :] <= ALPHA / np.array(STEPS)[:, None])
+            keep("rejected", pairs.p_value[None, :] <= step_levels)
             keep("familywise", bool(np.any(pairs.p_holm <= ALPHA)))
             keep("plain", _plain_welch_p(values, pairs) <= ALPHA)
             if scenario.shaped:  # the control: construction made exchangeable
                 values[2] = np.repeat(values[2][:1], scenario.m, axis=0)
                 control = analyse_cohort(values, level=LEVEL).pairs
-                steps = ALPHA / np.array(STEPS)[:, None]
-                keep("control", control.p_value[None, :] <= steps)
+                keep("control", control.p_value[None, :] <= step_levels)
                 keep("control_familywise", bool(np.any(control.p_holm <= ALPHA)))
             continue
         separated = pairs.p_holm <= ALPHA

@@ -210,9 +210,9 @@ def track_intervals(values: Sequence[np.ndarray], moments: Moments, level: float
                 n_eff = mean * (1.0 - mean) / (se * se)
             n_eff = np.where(flat | (mean <= 0) | (mean >= 1), n, n_eff)
             low[:, k], high[:, k] = wilson_interval(mean, n_eff, q)
-            share = undrawn_share(n, alpha)
-            low[:, k] = np.minimum(low[:, k], mean * (1.0 - share))
-            high[:, k] = np.maximum(high[:, k], mean + share * (1.0 - mean))
+            reach_low, reach_high = undrawn_ends(mean, n, alpha)
+            low[:, k] = np.minimum(low[:, k], reach_low)
+            high[:, k] = np.maximum(high[:, k], reach_high)
             method[:, k] = _METHODS.index(METHOD_WILSON)
             if binary.any():
                 low[binary, k], high[binary, k] = clopper_pearson(
@@ -243,6 +243,20 @@ def undrawn_share(n: int, alpha: float) -> float:
     (0.5218, 0.0228)
     """
     return 1.0 - (alpha / 2.0) ** (1.0 / n)
+
+
+def undrawn_ends(mean: np.ndarray, n, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """Where a [0, 1] track mean would go if the undrawn share of its tasks sat at either
+    bound: ``(mean (1 - r), mean + r (1 - mean))``; a Wilson interval reaches at least there.
+
+    Examples
+    --------
+    >>> low, high = undrawn_ends(np.array([0.0, 0.9]), 5, 0.05)
+    >>> low.round(4).tolist(), high.round(4).tolist()
+    ([0.0, 0.4304], [0.5218, 0.9522])
+    """
+    share = undrawn_share(n, alpha)
+    return mean * (1.0 - share), mean + share * (1.0 - mean)
 
 
 def clopper_pearson(k: np.ndarray, n: int, alpha: float) -> tuple[np.ndarray, np.ndarray]:

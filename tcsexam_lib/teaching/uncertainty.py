@@ -17,7 +17,7 @@ import numpy as np
 
 from ..number_format import interval, points
 from ..stats.analysis import CohortAnalysis, analyse_cohort
-from ..stats.intervals import METHOD_WILSON, undrawn_share
+from ..stats.intervals import METHOD_WILSON, undrawn_ends
 from ..stats.method import METHOD
 from ..stats.wording import name_list, percent
 from ..vocab import TRACK_LETTERS, TRACKS
@@ -141,10 +141,8 @@ def reaching_tracks(
     """The [0, 1] tracks' letters with an interval end set by the undrawn share."""
     out = analyse(cohort, n_tasks, level)
     mean, (low, high) = out.moments.mean[row], out.track_ci
-    share = undrawn_share(out.moments.n, 1 - level)
-    reach = np.isclose(low[row], mean * (1 - share)) | np.isclose(
-        high[row], mean + share * (1 - mean)
-    )
+    reach_low, reach_high = undrawn_ends(mean, out.moments.n, 1 - level)
+    reach = np.isclose(low[row], reach_low) | np.isclose(high[row], reach_high)
     reach &= out.track_ci_methods[row] == METHOD_WILSON
     return [TRACK_LETTERS[track] for track, r in zip(TRACKS, reach, strict=True) if r]
 
