@@ -18,9 +18,9 @@ from ..jsonio import dumps_json
 from ..provenance import relative_provenance
 from ..scoring.commands import index_document, model_index_provenance
 from ..scoring.evidence import SCORE_MISMATCH, SolverOutput
-from ..scoring.from_records import EVIDENCE
 from ..scoring.index_document import IndexDocument, IssueRecord
 from ..scoring.records_folder import solver_output_path
+from ..scoring.score_command import EVIDENCE
 from ..scoring.solver_document import SolverDocument
 from ..stats.command import compute_stats, stats_provenance
 from ..stats.document import ComputedStats
