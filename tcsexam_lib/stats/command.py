@@ -87,19 +87,12 @@ def write_stats(
     return document
 
 
-def run_stats(
-    *,
-    index: str | os.PathLike[str],
-    output: str | os.PathLike[str] | None = None,
-    resamples: int = 10_000,
-    seed: int = 0,
-    level: float = 0.95,
-    producer: str = "tcsexam stats",
-) -> dict[str, Any]:
-    """Intervals, paired tests and rank claims of a ``tcsexam score`` output; the document.
+def run_stats(**parameters: Any) -> dict[str, Any]:
+    """Intervals, paired tests and rank claims of a ``tcsexam score`` output; the document
+    (:func:`write_stats`'s, as a dict).
 
-    Parameters
-    ----------
+    Parameters (keyword only)
+    -------------------------
     index : path
         An output of ``tcsexam score`` (or of a notebook calling ``run_score``).
     output : path, optional
@@ -145,7 +138,7 @@ def run_stats(
       - --resamples: field 'resamples' = 0 (allowed: an integer from 1 to 1000000)
       - --level: field 'level' = 1.5 (allowed: a number strictly between 0 and 1, e.g. 0.95)
     """
-    return write_stats(**locals()).to_dict()  # the parameters, as given
+    return write_stats(**parameters).to_dict()
 
 
 def compute_stats(
