@@ -10,13 +10,14 @@ import html
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..vocab import FIXED_SCALE_FLOOR_ABSOLUTE, FIXED_SCALE_FLOOR_RELATIVE, TRACK_OF, TRACKS
+from ..vocab import TRACK_OF, TRACKS
 from .formula_text import (
     DIRECTIONS,
     SEED_MEANS,
     SEED_VALUES,
-    check_solver_inputs,
+    SolverCase,
     check_track_means,
+    solver_case,
     solver_score_report,
     track_means_report,
 )
@@ -61,9 +62,21 @@ def _readout_html(text: str) -> str:
     return f'<pre style="font-size:12px;line-height:1.35;margin:0">{html.escape(text)}</pre>'
 
 
-def _show_together(readout: Any, image: Any, text: str, png: bytes) -> None:
-    """Both computed first, then sent one after the other: the plot never lags the readout."""
-    readout.value, image.value = _readout_html(text), png
+def _live_readout(
+    widgets: Any, controls: dict[str, Any], report: Callable[[], str], plot: Callable[[], Any]
+) -> tuple[Any, Any]:
+    """The readout and the plot of ``controls``, both redrawn on every change: both are
+    computed first, then sent one after the other (the plot never lags the readout)."""
+    readout = widgets.HTML()
+    image = widgets.Image(format="png", layout=widgets.Layout(width="470px"))
+
+    def refresh(change: Any = None) -> None:
+        readout.value, image.value = _readout_html(report()), figure_png(plot())
+
+    for control in controls.values():
+        control.observe(refresh, names="value")
+    refresh()
+    return readout, image
 
 
 def _slider(
@@ -89,15 +102,9 @@ def _slider(
     )
 
 
-def _solver_controls(
-    widgets: Any,
-    values: Sequence[float],
-    a: float,
-    rel_floor: float,
-    abs_floor: float,
-    direction: str,
-) -> dict[str, Any]:
+def _solver_controls(widgets: Any, case: SolverCase) -> dict[str, Any]:
     """The solver widget's controls: A, the three reference values, both floors, direction."""
+    values, a, rel_floor, abs_floor, direction, _ = case
     low = min(0.0, *values, a)
     high = max(30.0, *values, a)
     return {
@@ -134,10 +141,7 @@ def _solver_controls(
 def solver_score_widget(
     values: Sequence[float] = SEED_VALUES,
     a: float = 12,
-    *,
-    rel_floor: float = FIXED_SCALE_FLOOR_RELATIVE,
-    abs_floor: float = FIXED_SCALE_FLOOR_ABSOLUTE,
-    direction: str = "maximize",
+    **settings: Any,
 ) -> TeachingWidget:
     """Sliders for A, three reference values, both floors and the direction; readout
     :func:`~tcsexam_lib.teaching.solver_score_report`, plot redrawn on every change."""
@@ -145,8 +149,7 @@ def solver_score_widget(
 
     if len(values) != 3:
         raise ValueError(f"the widget has sliders for 3 reference values; got {list(values)!r}")
-    check_solver_inputs(values, a, rel_floor, abs_floor, direction)
-    controls = _solver_controls(widgets, values, a, rel_floor, abs_floor, direction)
+    controls = _solver_controls(widgets, solver_case(values, a, **settings))
 
     def arguments() -> dict[str, Any]:
         return {
@@ -160,15 +163,9 @@ def solver_score_widget(
     def report() -> str:
         return solver_score_report(**arguments())
 
-    readout = widgets.HTML()
-    image = widgets.Image(format="png", layout=widgets.Layout(width="470px"))
-
-    def refresh(change: Any = None) -> None:
-        _show_together(readout, image, report(), figure_png(plot_solver_instance(**arguments())))
-
-    for control in controls.values():
-        control.observe(refresh, names="value")
-    refresh()
+    readout, image = _live_readout(
+        widgets, controls, report, lambda: plot_solver_instance(**arguments())
+    )
     box = widgets.VBox(
         [
             widgets.HBox([controls["a"], controls["direction"]]),
@@ -206,15 +203,9 @@ def track_means_widget(means: Mapping[str, float] = SEED_MEANS) -> TeachingWidge
     def report() -> str:
         return track_means_report(current())
 
-    readout = widgets.HTML()
-    image = widgets.Image(format="png", layout=widgets.Layout(width="470px"))
-
-    def refresh(change: Any = None) -> None:
-        _show_together(readout, image, report(), figure_png(plot_track_contributions(current())))
-
-    for control in controls.values():
-        control.observe(refresh, names="value")
-    refresh()
+    readout, image = _live_readout(
+        widgets, controls, report, lambda: plot_track_contributions(current())
+    )
     box = widgets.HBox([widgets.VBox([*controls.values(), readout]), image])
     return TeachingWidget(box, controls, report)
 
@@ -241,14 +232,9 @@ def tasks_per_track_widget(n_tasks: int = DEFAULT_TASKS) -> TeachingWidget:
     def report() -> str:
         return interval_report(slider.value)
 
-    readout = widgets.HTML()
-    image = widgets.Image(format="png", layout=widgets.Layout(width="470px"))
-
-    def refresh(change: Any = None) -> None:
-        _show_together(readout, image, report(), figure_png(plot_index_intervals(slider.value)))
-
-    slider.observe(refresh, names="value")
-    refresh()
+    readout, image = _live_readout(
+        widgets, controls, report, lambda: plot_index_intervals(slider.value)
+    )
     box = widgets.VBox([slider, readout, image])
     return TeachingWidget(box, controls, report)
 
