@@ -80,26 +80,28 @@ def _live_readout(
 
 
 def _slider(
-    widgets: Any,
+    kind: str,
     description: str,
-    value: float,
-    low: float,
-    high: float,
-    step: float,
+    value: Any,
     width: str = "22em",
-    description_width: str = "6em",
-):
-    return widgets.FloatSlider(
+    label_width: str = "6em",
+    **settings: Any,
+) -> Any:
+    """An ipywidgets slider (``kind``) that reports its value once it is let go."""
+    import ipywidgets as widgets
+
+    return getattr(widgets, kind)(
         value=value,
-        min=low,
-        max=high,
-        step=step,
         description=description,
         continuous_update=False,
-        readout_format=".3g",
-        style={"description_width": description_width},
+        style={"description_width": label_width},
         layout=widgets.Layout(width=width),
+        **settings,
     )
+
+
+def _number_range(low: float, high: float, step: float) -> dict[str, Any]:
+    return {"min": low, "max": high, "step": step, "readout_format": ".3g"}
 
 
 def _solver_controls(widgets: Any, case: SolverCase) -> dict[str, Any]:
@@ -108,24 +110,26 @@ def _solver_controls(widgets: Any, case: SolverCase) -> dict[str, Any]:
     low = min(0.0, *values, a)
     high = max(30.0, *values, a)
     return {
-        "a": _slider(widgets, "candidate A", a, low, high, 0.1, width="33em"),
+        "a": _slider("FloatSlider", "candidate A", a, "33em", **_number_range(low, high, 0.1)),
         **{
-            f"v{k}": _slider(widgets, f"reference {k}", value, low, high, 0.1)
+            f"v{k}": _slider(
+                "FloatSlider", f"reference {k}", value, **_number_range(low, high, 0.1)
+            )
             for k, value in enumerate(values, start=1)
         },
-        "rel_floor": _slider(widgets, "rel. floor", rel_floor, 0.0, max(0.5, rel_floor), 0.005),
-        "abs_floor": widgets.FloatLogSlider(
-            value=abs_floor,
+        "rel_floor": _slider(
+            "FloatSlider", "rel. floor", rel_floor, **_number_range(0.0, max(0.5, rel_floor), 0.005)
+        ),
+        "abs_floor": _slider(
+            "FloatLogSlider",
+            "abs. floor",
+            abs_floor,
             base=10,
             min=-12,
             max=1,
             step=0.5,
-            description="abs. floor",
-            continuous_update=False,
             readout_format=".0e",
-            style={"description_width": "6em"},
-            layout=widgets.Layout(width="22em"),
-        ),
+        ),  # fmt: skip
         "direction": widgets.ToggleButtons(
             options=list(DIRECTIONS),
             value=direction,
@@ -185,14 +189,12 @@ def track_means_widget(means: Mapping[str, float] = SEED_MEANS) -> TeachingWidge
     checked = check_track_means(means)
     controls = {
         track: _slider(
-            widgets,
+            "FloatSlider",
             f"{TRACK_OF[track].letter} ({track})",
             value,
-            0.0,
-            1.0 if TRACK_OF[track].high == 1 else max(2.0, value),
-            0.01,
-            width="30em",
-            description_width="9em",
+            "30em",
+            "9em",
+            **_number_range(0.0, 1.0 if TRACK_OF[track].high == 1 else max(2.0, value), 0.01),
         )
         for track, value in checked.items()
     }
@@ -219,13 +221,8 @@ def tasks_per_track_widget(n_tasks: int = DEFAULT_TASKS) -> TeachingWidget:
         raise ValueError(
             f"n_tasks must be one of {', '.join(map(str, TASKS_PER_TRACK))}; got {n_tasks!r}"
         )
-    slider = widgets.SelectionSlider(
-        options=list(TASKS_PER_TRACK),
-        value=n_tasks,
-        description="tasks per track",
-        continuous_update=False,
-        style={"description_width": "8em"},
-        layout=widgets.Layout(width="30em"),
+    slider = _slider(
+        "SelectionSlider", "tasks per track", n_tasks, "30em", "8em", options=list(TASKS_PER_TRACK)
     )
     controls = {"n_tasks": slider}
 
