@@ -22,7 +22,7 @@ from ..errors import InputRefused, Problem
 from ..jsonio import dumps_json
 from ..outputfiles import refuse_output_over_inputs
 from ..provenance import build_provenance
-from ..record_specs import given
+from ..record_specs import unset_as_none
 from ..vocab import METRIC_ID, TRACK_WEIGHTS, TRACKS
 from .analysis import CohortAnalysis, analyse_cohort
 from .document import ComputedStats, PairTable, StatsDocument, write_stats_json
@@ -75,7 +75,7 @@ def write_stats(
         stats_provenance(
             index,
             source.sha256,
-            given(source.data.reference_id),
+            unset_as_none(source.data.reference_id),
             resamples=resamples,
             seed=seed,
             level=level,
@@ -318,9 +318,9 @@ def build_stats_document(
     head: dict[str, Any] = {
         "metric_id": METRIC_ID,
         "index_sha256": source.sha256,
-        "suite": given(data.suite),
-        "solver_protocol": given(data.solver_protocol),
-        "reference_id": given(data.reference_id),
+        "suite": unset_as_none(data.suite),
+        "solver_protocol": unset_as_none(data.solver_protocol),
+        "reference_id": unset_as_none(data.reference_id),
         "method": METHOD,
         "resamples": resamples,
         "seed": seed,
