@@ -24,8 +24,8 @@ from tcsexam_lib.environment import (
     lock_differences,
     locked_versions,
     normalize_name,
+    sha256_of,
 )
-from tcsexam_lib.jsonio import sha256_file
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCK = ROOT / LOCK_FILE
@@ -160,7 +160,7 @@ def test_the_installed_environment_is_the_locked_one():
     installed = installed_lock_sha256()
     if installed is None:
         pytest.skip(f"this environment was not installed from the lock (no {LOCK_RECORD})")
-    assert installed == sha256_file(LOCK), "the lock changed since .venv was installed: make venv"
+    assert installed == sha256_of(LOCK), "the lock changed since .venv was installed: make venv"
     differences = [str(d) for d in lock_differences(LOCK)]
     assert differences == [], (
         "the installed packages differ from requirements.lock (recorded = locked): "

@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from ..environment import environment_fingerprint, kit_fingerprint
-from ..jsonio import dumps_json, sha256_file
+from ..jsonio import dumps_json
 from .execute import NotebookJob
 from .notebooks import INPUT_FOLDER, notebook
-from .store import Store, StoredNotebook
+from .store import Store, StoredNotebook, sha256_of
 
 #: Why a notebook runs when it was never made, and under ``--force``.
 NEW = "new: no stored page"
@@ -127,7 +127,7 @@ def _file_digest(path: Path) -> str:
     found = path.stat()
     key = (str(path), found.st_ino, found.st_size, found.st_mtime_ns)
     if key not in _READ:
-        _READ[key] = sha256_file(path)
+        _READ[key] = sha256_of(path)
     return _READ[key]
 
 
@@ -135,7 +135,7 @@ def job_inputs(job: NotebookJob, digests: InputDigests) -> JobInputs:
     """What ``job`` reads (see the module's docstring), as a :class:`JobInputs`."""
     declared = notebook(job.name)
     final = job.final_folder or job.folder
-    items = [(job.source_name or job.source.name, sha256_file(job.source))]
+    items = [(job.source_name or job.source.name, sha256_of(job.source))]
     items += [
         (f"parameter {name}", _sha(dumps_json(value).encode("utf-8")))
         for name, value in sorted(job.parameters.items())

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import json
 import os
 import re
@@ -19,7 +20,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..jsonio import dumps_json, sha256_file
+from ..jsonio import dumps_json
 from ..outputfiles import write_text_atomic
 from .run_set_document import MANIFEST
 
@@ -72,6 +73,15 @@ class StoredNotebook:
             raise ValueError(f"an entry without {exc}") from exc
 
 
+def sha256_of(path: Path) -> str:
+    """The sha256 of a file's bytes, read in blocks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
 class Store:
     """The store of one output folder.
 
@@ -106,7 +116,7 @@ class Store:
 
     def add_file(self, path: Path) -> StoredFile:
         """Store the file at ``path`` as an object (a hard link to it where possible)."""
-        digest, size = sha256_file(path), path.stat().st_size
+        digest, size = sha256_of(path), path.stat().st_size
         stored = StoredFile(digest, size)
         target = self.object_path(digest)
         if target.is_file() and not self.check_file(stored):
@@ -131,7 +141,7 @@ class Store:
                 return "missing"
             if path.stat().st_size != stored.size:
                 return "truncated or altered (its size is not the one recorded)"
-            if sha256_file(path) != stored.sha256:
+            if sha256_of(path) != stored.sha256:
                 return "altered (its sha256 is not the one recorded)"
         except OSError as exc:
             return f"unreadable ({exc.strerror or exc})"
@@ -287,7 +297,7 @@ def folder_digests(folder: Path) -> dict[str, str]:
     'e3b0c44298fc'
     """
     return {
-        path.relative_to(folder).as_posix(): sha256_file(path)
+        path.relative_to(folder).as_posix(): sha256_of(path)
         for path in sorted(folder.rglob("*"))
         if path.is_file() and not path.is_symlink()
     }
