@@ -100,7 +100,7 @@ def decode_record(text: str | bytes, record: type[Record]) -> Any:
     """JSON ``text`` decoded as ``record``'s reading spec, or ``None`` when this fast way
     cannot vouch for it (the caller then parses and checks it the full way).
 
-    Declines a repeated or further key (fewer colons, :func:`_same_colons`) and a ``\\u``
+    Declines a repeated or further key (fewer colons, :func:`_no_key_dropped`) and a ``\\u``
     escape; walks top-level any-JSON values; checks dicts' required keys.
 
     Examples
@@ -124,7 +124,7 @@ def decode_record(text: str | bytes, record: type[Record]) -> Any:
         decoded = msgspec.json.decode(text, type=spec(record, reading=True), strict=True)
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
         return None
-    if not _same_colons(msgspec.json.encode(decoded), text):
+    if not _no_key_dropped(msgspec.json.encode(decoded), text):
         return None
     free = [getattr(decoded, key) for key, declared in record.fields().items() if not declared.of]
     if not is_strict_json_data(free, MAX_JSON_DEPTH) or not _required_keys(decoded, record):
@@ -132,12 +132,14 @@ def decode_record(text: str | bytes, record: type[Record]) -> Any:
     return decoded
 
 
-def _same_colons(encoded: bytes, text: str | bytes) -> bool:
+def _no_key_dropped(encoded: bytes, text: str | bytes) -> bool:
     """True when ``encoded`` (the decoded document) holds as many colons as ``text`` (no
     ``\\u`` escape): every dropped key takes its colon. Why it holds: docs/architecture.md.
 
-    >>> _same_colons(b'{"a":"x:y"}', '{"a" : "x:y"}'), _same_colons(b'{"a":1}', '{"a": 0, "a": 1}')
-    (True, False)
+    >>> _no_key_dropped(b'{"a":"x:y"}', '{"a" : "x:y"}')
+    True
+    >>> _no_key_dropped(b'{"a":1}', '{"a": 0, "a": 1}')
+    False
     """
     return encoded.count(b":") == text.count(":" if isinstance(text, str) else b":")
 
@@ -155,11 +157,11 @@ def to_struct(data: dict[str, Any], record: type[Record]) -> Any:
     return msgspec.convert(data, spec(record, reading=True), strict=False)
 
 
-def given(value: Any) -> Any:
+def unset_as_none(value: Any) -> Any:
     """A decoded field's value, ``None`` where the document left it out (``UNSET``).
 
     >>> import msgspec
-    >>> given(msgspec.UNSET), given("lite"), given(None)
+    >>> unset_as_none(msgspec.UNSET), unset_as_none("lite"), unset_as_none(None)
     (None, 'lite', None)
     """
     import msgspec

@@ -424,7 +424,7 @@ READERS = [
     "reports/render.py",
     "reports/publish.py",
     "scoring/fill.py",
-    "scoring/from_records.py",
+    "scoring/score_command.py",
     "views/__init__.py",
     "views/notebook.py",
     "views/index.py",

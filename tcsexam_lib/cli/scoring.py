@@ -39,7 +39,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
     names = ("suite", "attempts", "cohort", "references_dir", "output", "solver_evidence")
     result = run_score(**arguments(args, *names, "solver_records"))
     if args.solver_records is not None:
-        from ..scoring.from_records import companion_paths
+        from ..scoring.score_command import companion_paths
 
         table, evidence = companion_paths(args.output)
         say(f"solver scores from {args.solver_records}: the filled table -> {table}, the "

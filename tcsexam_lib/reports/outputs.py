@@ -18,9 +18,9 @@ from ..jsonio import dumps_json
 from ..provenance import relative_provenance
 from ..scoring.commands import index_document, model_index_provenance
 from ..scoring.evidence import SCORE_MISMATCH, SolverOutput
-from ..scoring.from_records import EVIDENCE
 from ..scoring.index_document import IndexDocument, IssueRecord
 from ..scoring.records_folder import solver_output_path
+from ..scoring.score_command import EVIDENCE
 from ..scoring.solver_document import SolverDocument
 from ..stats.command import compute_stats, stats_provenance
 from ..stats.document import ComputedStats
@@ -101,7 +101,7 @@ def build_outputs(
     own index kept its bytes keeps its intervals file, not computed again.
     """
     params = prepared.params
-    out = _Settled(previous)
+    out = _FilesToPublish(previous)
     evidence, solver_outputs = _evidence_outputs(prepared, folder, out)
     attempts_name = f"{params.name}.attempts.csv"
     attempts = out.settle(attempts_name, prepared.filled.to_text().encode("utf-8"))
@@ -131,7 +131,7 @@ def build_outputs(
                          attempts_name, disagreeing, out.kept)  # fmt: skip
 
 
-class _Settled:
+class _FilesToPublish:
     """Output files by path relative to the run set: each new one's bytes or, where it did
     not change but for its creation time, the bytes published before (listed in ``kept``)."""
 
@@ -155,7 +155,7 @@ class _Settled:
 
 
 def _evidence_outputs(
-    prepared: Any, folder: Path, out: _Settled
+    prepared: Any, folder: Path, out: _FilesToPublish
 ) -> tuple[dict[tuple[str, str, str], SolverOutput], dict[str, list[SolverDocument]]]:
     """Each solver output as evidence (its provenance relative to its own folder): by
     ``(model, task, attempt)`` as the index records it, and each model's list."""
@@ -174,7 +174,12 @@ def _evidence_outputs(
 
 
 def _model_outputs(
-    out: _Settled, model: str, score: IndexDocument, index_name: str, folder: Path, same: bool
+    out: _FilesToPublish,
+    model: str,
+    score: IndexDocument,
+    index_name: str,
+    folder: Path,
+    same: bool,
 ) -> None:
     """What a model's pages read: the model alone, its index and its intervals (with
     ``same`` tools, kept from before without computing them when its index kept its bytes)."""

@@ -31,7 +31,7 @@ DATA_PNG_BLOCK = """{% block data_png scoped %}
 """
 
 #: The kit's nbconvert template: the ``lab`` one without inline CSS or remote scripts.
-_TEMPLATE = (
+PAGE_TEMPLATE = (
     """{%- extends 'lab/index.html.j2' -%}
 {%- block html_head_js -%}{%- endblock html_head_js -%}
 {%- block notebook_css -%}
@@ -206,7 +206,8 @@ _REPORT_JS = """// The kit's report pages: DataTables (as shipped by the itables
 """
 
 
-def _itables_file(name: str) -> Path:
+def itables_file(name: str) -> Path:
+    """A file of the DataTables bundle the ``itables`` package ships (pages and JupyterLab)."""
     import itables
 
     return Path(itables.__file__).resolve().parent / "html" / name
@@ -232,11 +233,11 @@ def write_assets(output: Path, unchanged: bool = False) -> Path:
     if unchanged and assets_bytes(output) == 0 and not folder.is_symlink():
         return folder
     folder = ensure_real_folder(folder)
-    bundle = _itables_file("dt_bundle.js").read_text(encoding="utf-8")
+    bundle = itables_file("dt_bundle.js").read_text(encoding="utf-8")
     files = {
         "notebook.css": notebook_css(),
         "report.css": REPORT_CSS,
-        "datatables.css": _itables_file("dt_bundle.css").read_text(encoding="utf-8"),
+        "datatables.css": itables_file("dt_bundle.css").read_text(encoding="utf-8"),
         "report.js": _REPORT_JS
         % {"bundle": json.dumps(bundle), "enhance_table": ENHANCE_TABLE_JS, "paged": PAGED_ROWS},
     }
@@ -253,7 +254,7 @@ def assets_bytes(output: Path) -> int:
     names = ("notebook.css", "report.css", "datatables.css", "report.js")
     if all((folder / name).is_file() for name in names):
         return 0
-    bundle = sum(_itables_file(name).stat().st_size for name in ("dt_bundle.js", "dt_bundle.css"))
+    bundle = sum(itables_file(name).stat().st_size for name in ("dt_bundle.js", "dt_bundle.css"))
     return bundle + len(REPORT_CSS) + 300_000
 
 
@@ -383,6 +384,6 @@ def _exporter() -> Any:
     from jinja2 import DictLoader
     from nbconvert import HTMLExporter
 
-    loader = DictLoader({"tcsexam.html.j2": _TEMPLATE})
+    loader = DictLoader({"tcsexam.html.j2": PAGE_TEMPLATE})
     return HTMLExporter(template_name="lab", template_file="tcsexam.html.j2",
                         extra_loaders=[loader])  # fmt: skip

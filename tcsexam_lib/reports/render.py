@@ -192,7 +192,7 @@ def render_run_sets(
     """Stage, reuse or run, store and publish every run set of ``plan`` (see the docstring)."""
     order = {job.label: k for k, (_, job) in enumerate(plan.planned)}
     outgoing = [
-        _Outgoing(rs, stores[rs.params.output], [job for r, job in plan.planned if r is rs])
+        _PendingRunSet(rs, stores[rs.params.output], [job for r, job in plan.planned if r is rs])
         for rs in plan.run_sets
     ]
     landing: list[Path] = []
@@ -223,10 +223,10 @@ def render_run_sets(
 
 
 def _reuse_or_queue(
-    outgoing: list[_Outgoing], decisions: dict[str, Decision]
-) -> list[tuple[_Outgoing, NotebookJob]]:
+    outgoing: list[_PendingRunSet], decisions: dict[str, Decision]
+) -> list[tuple[_PendingRunSet, NotebookJob]]:
     """Link each reused page into its staging folder; return the jobs to run, in order."""
-    to_run: list[tuple[_Outgoing, NotebookJob]] = []
+    to_run: list[tuple[_PendingRunSet, NotebookJob]] = []
     for out in outgoing:
         for job in out.jobs:
             decision = decisions[job.label]
@@ -239,7 +239,7 @@ def _reuse_or_queue(
 
 
 def _stored_key(
-    out: _Outgoing, decision: Decision, outcome: NotebookOutcome, say: Progress
+    out: _PendingRunSet, decision: Decision, outcome: NotebookOutcome, say: Progress
 ) -> str | None:
     """Store a page that ran for reuse; its store key (``None``: it failed, or the store
     could not take it, which is said: the page is published all the same)."""
@@ -253,7 +253,7 @@ def _stored_key(
 
 
 @dataclass
-class _Outgoing:
+class _PendingRunSet:
     """A run set on its way out: its jobs, the store key of each page it has, and how many
     pages it still waits for (it is published when the last one arrives)."""
 

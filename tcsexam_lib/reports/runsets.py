@@ -17,8 +17,8 @@ from ..outputfiles import write_text_atomic
 from ..paths import KIT_ROOT
 from ..provenance import created_utc, kit_version
 from ..scoring.fill import FillResult
-from ..scoring.from_records import EVIDENCE
 from ..scoring.index_document import IndexDocument, as_index_document, load_index
+from ..scoring.score_command import EVIDENCE
 from ..stats.document import ComputedStats, StatsDocument, StatsModel, as_stats_document
 from ..stats.wording import NO_PAIR_CAN_DIFFER
 from .comparisons import compared_by

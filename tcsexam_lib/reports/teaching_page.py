@@ -20,7 +20,7 @@ from ..environment import describe_environment
 from ..errors import InputRefused, Problem, TcsexamError
 from ..outputfiles import write_text_atomic
 from ..paths import KIT_ROOT
-from .pages import DATA_PNG_BLOCK, environment_html, write_assets
+from .pages import PAGE_TEMPLATE, environment_html, write_assets
 from .publish import ASSETS, ensure_real_folder
 
 #: The committed teaching notebook and the page it becomes.
@@ -51,10 +51,9 @@ background:#f2f7fb}
 .tcs-teaching details summary{cursor:pointer}
 """
 
-#: The page's template: the ``lab`` one, with the kit's assets and a local MathJax.
-_TEMPLATE = (
-    """{%- extends 'lab/index.html.j2' -%}
-{%- block html_head_js -%}{%- endblock html_head_js -%}
+#: The page's template: the report pages' (:data:`~.pages.PAGE_TEMPLATE`) with the teaching
+#: CSS instead of the tables', a local MathJax, folded solutions and no table script.
+_TEMPLATE = """{%- extends 'tcsexam.html.j2' -%}
 {%- block notebook_css -%}
 <link rel="stylesheet" href="{{ resources.tcs_assets }}/notebook.css">
 <link rel="stylesheet" href="{{ resources.tcs_assets }}/report.css">
@@ -71,7 +70,6 @@ window.MathJax = {
 </script>
 <script defer src="{{ resources.tcs_assets }}/mathjax/tex-svg-full.js"></script>
 {%- endblock html_head_js_mathjax -%}
-{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
 {%- block body_header -%}
 <body class="jp-Notebook tcs-page tcs-teaching" data-jp-theme-light="true"
  data-jp-theme-name="JupyterLab Light">
@@ -93,9 +91,9 @@ window.MathJax = {
 <script>{{ resources.tcs_scroll_script }}</script>
 </body>
 {% endblock body_footer %}
+{% block footer_js %}
+{% endblock footer_js %}
 """
-    + DATA_PNG_BLOCK
-)
 
 #: Formulas, outputs and tables keep their size and columns on a phone and scroll sideways
 #: instead: each box that does scroll is made reachable by the keyboard (after MathJax).
@@ -190,7 +188,9 @@ def _render(notebook_sha256: str, notebook_text: str, nav: str) -> str:
     exporter = HTMLExporter(
         template_name="lab",
         template_file="tcsexam-teaching.html.j2",
-        extra_loaders=[DictLoader({"tcsexam-teaching.html.j2": _TEMPLATE})],
+        extra_loaders=[
+            DictLoader({"tcsexam.html.j2": PAGE_TEMPLATE, "tcsexam-teaching.html.j2": _TEMPLATE})
+        ],
     )
     page, _ = exporter.from_notebook_node(notebook, resources=resources)
     return page

@@ -67,8 +67,11 @@ class CohortInput:
         """Every task id of the suite."""
         return {item for _, item in self.suite.tasks}
 
-    def where(self, model: str) -> str:
-        return f"{self.source} model '{model}'"
+    def plan_problem(self, position: int, model: str, rule: int, **problem: Any):
+        """A problem of the ``attempts_per_task`` of the model at ``position``, keyed to sort
+        in file order (then by ``rule``)."""
+        problem.setdefault("field", "attempts_per_task")
+        return (1, position, rule), Problem(f"{self.source} model '{model}'", **problem)
 
 
 def _counts(plan: int | dict[str, int]) -> list[tuple[str | None, Any]]:
@@ -87,14 +90,13 @@ def _whole_explain(cohort: CohortInput):
     for position, model, plan in cohort.plans:
         for task, count in _counts(plan):
             if not isinstance(count, int):
-                yield (
-                    (1, position, 0),
-                    Problem(
-                        cohort.where(model),
-                        field="attempts_per_task" if task is None else f"attempts_per_task.{task}",
-                        value=count,
-                        allowed="a whole number written without a decimal point (1, not 1.0)",
-                    ),
+                yield cohort.plan_problem(
+                    position,
+                    model,
+                    0,
+                    field="attempts_per_task" if task is None else f"attempts_per_task.{task}",
+                    value=count,
+                    allowed="a whole number written without a decimal point (1, not 1.0)",
                 )
 
 
@@ -108,14 +110,12 @@ def _named_tasks_explain(cohort: CohortInput):
     for position, model, plan in cohort.plans:
         for task in plan if isinstance(plan, dict) else ():
             if task != "default" and task not in tasks:
-                yield (
-                    (1, position, 1),
-                    Problem(
-                        cohort.where(model),
-                        field="attempts_per_task",
-                        value=task,
-                        allowed=f"a task of suite '{cohort.suite.name}' or 'default'",
-                    ),
+                yield cohort.plan_problem(
+                    position,
+                    model,
+                    1,
+                    value=task,
+                    allowed=f"a task of suite '{cohort.suite.name}' or 'default'",
                 )
 
 
@@ -132,15 +132,13 @@ def _planned_explain(cohort: CohortInput):
             continue
         unplanned = sorted(tasks - set(plan))
         if unplanned:
-            yield (
-                (1, position, 2),
-                Problem(
-                    cohort.where(model),
-                    field="attempts_per_task",
-                    value=plan,
-                    detail="no planned count for " + quoted_names(unplanned, 10),
-                    allowed="a count for every task of the suite, or a 'default'",
-                ),
+            yield cohort.plan_problem(
+                position,
+                model,
+                2,
+                value=plan,
+                detail="no planned count for " + quoted_names(unplanned, 10),
+                allowed="a count for every task of the suite, or a 'default'",
             )
 
 

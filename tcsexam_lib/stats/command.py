@@ -22,7 +22,7 @@ from ..errors import InputRefused, Problem
 from ..jsonio import dumps_json
 from ..outputfiles import refuse_output_over_inputs
 from ..provenance import build_provenance
-from ..record_specs import given
+from ..record_specs import unset_as_none
 from ..vocab import METRIC_ID, TRACK_WEIGHTS, TRACKS
 from .analysis import CohortAnalysis, analyse_cohort
 from .document import ComputedStats, PairTable, StatsDocument, write_stats_json
@@ -75,7 +75,7 @@ def write_stats(
         stats_provenance(
             index,
             source.sha256,
-            given(source.data.reference_id),
+            unset_as_none(source.data.reference_id),
             resamples=resamples,
             seed=seed,
             level=level,
@@ -87,19 +87,12 @@ def write_stats(
     return document
 
 
-def run_stats(
-    *,
-    index: str | os.PathLike[str],
-    output: str | os.PathLike[str] | None = None,
-    resamples: int = 10_000,
-    seed: int = 0,
-    level: float = 0.95,
-    producer: str = "tcsexam stats",
-) -> dict[str, Any]:
-    """Intervals, paired tests and rank claims of a ``tcsexam score`` output; the document.
+def run_stats(**parameters: Any) -> dict[str, Any]:
+    """Intervals, paired tests and rank claims of a ``tcsexam score`` output; the document
+    (:func:`write_stats`'s, as a dict).
 
-    Parameters
-    ----------
+    Parameters (keyword only)
+    -------------------------
     index : path
         An output of ``tcsexam score`` (or of a notebook calling ``run_score``).
     output : path, optional
@@ -145,7 +138,7 @@ def run_stats(
       - --resamples: field 'resamples' = 0 (allowed: an integer from 1 to 1000000)
       - --level: field 'level' = 1.5 (allowed: a number strictly between 0 and 1, e.g. 0.95)
     """
-    return write_stats(**locals()).to_dict()  # the parameters, as given
+    return write_stats(**parameters).to_dict()
 
 
 def compute_stats(
@@ -325,9 +318,9 @@ def build_stats_document(
     head: dict[str, Any] = {
         "metric_id": METRIC_ID,
         "index_sha256": source.sha256,
-        "suite": given(data.suite),
-        "solver_protocol": given(data.solver_protocol),
-        "reference_id": given(data.reference_id),
+        "suite": unset_as_none(data.suite),
+        "solver_protocol": unset_as_none(data.solver_protocol),
+        "reference_id": unset_as_none(data.reference_id),
         "method": METHOD,
         "resamples": resamples,
         "seed": seed,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..formulas import WEIGHT_VECTOR
 from ..vocab import TRACKS
@@ -76,6 +76,37 @@ def decompose_track_variance(task_scores: Sequence[Sequence[float]]) -> dict[str
         "se_twice_tasks": math.sqrt(total / (2 * n)),
         "se_twice_attempts": math.sqrt((task_variance + attempt_part / 2) / n),
     }
+
+
+class RepeatSpread(NamedTuple):
+    """How a task's adopted valid repeats spread: their count, lowest, highest, range and
+    sample standard deviation (ddof 1)."""
+
+    repeats: int
+    low: float
+    high: float
+    range: float
+    std: float
+
+
+def repeat_spread(scores: Sequence[float]) -> RepeatSpread | None:
+    """The spread of one task's repeats; ``None`` for fewer than two.
+
+    Examples
+    --------
+    >>> repeat_spread([0.2, 0.4])
+    RepeatSpread(repeats=2, low=0.2, high=0.4, range=0.2, std=0.14142135623730953)
+    >>> repeat_spread([1.0]) is None
+    True
+    """
+    if len(scores) < 2:
+        return None
+    import numpy as np
+
+    values = np.asarray(scores, dtype=float)
+    low, high = values.min(), values.max()
+    spread = float(round(high - low, 12))  # numpy's rounding, as the pages always showed
+    return RepeatSpread(len(values), float(low), float(high), spread, float(values.std(ddof=1)))
 
 
 def _squared_deviations(values: Sequence[float]) -> float:

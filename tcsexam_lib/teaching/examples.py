@@ -1,4 +1,5 @@
-"""The teaching notebook's examples: the seed's worked example and tiny ILLUSTRATIVE cohorts.
+"""The teaching notebook's examples: the seed's worked example, tiny ILLUSTRATIVE cohorts and
+the exercises' ILLUSTRATIVE instances and cohorts.
 
 Only the seed's values are real (``example-1``'s ``[10, 12, 14]``, ``A = 12`` and a
 timeout: 0.25; track means 0.4, 0.25, 1.2, 0: index 55.5); every file written is
@@ -14,6 +15,7 @@ import json
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -74,8 +76,6 @@ _REFERENCE_DATA: dict[str, Any] = {
 def teaching_reference_data() -> dict[str, Any]:
     """The teaching reference file's content (a fresh copy; the floors are the fixed ones).
 
-    Examples
-    --------
     >>> data = teaching_reference_data()
     >>> data["tasks"]["maxcut-mqlib"]["instances"]["example-1"]
     [10, 12, 14]
@@ -93,8 +93,6 @@ def teaching_reference() -> Reference:
 def worked_example_records(a: float = 12) -> list[dict[str, Any]]:
     """The seed's records: ``A`` on ``example-1`` (12 in the seed), a timeout on ``example-2``.
 
-    Examples
-    --------
     >>> for record in worked_example_records():
     ...     print(record)
     {'instance': 'example-1', 'status': 'ok', 'A': 12}
@@ -109,8 +107,6 @@ def worked_example_records(a: float = 12) -> list[dict[str, Any]]:
 def worked_example_relative_score(a: float = 12) -> float:
     """``relative_score`` of the seed's records (with ``A`` on ``example-1``).
 
-    Examples
-    --------
     >>> worked_example_relative_score()
     0.25
     """
@@ -127,8 +123,6 @@ def one_instance_reference(
 ) -> Reference:
     """An ILLUSTRATIVE reference: task ``illustrative-task``, instance ``example-1`` = ``values``.
 
-    Examples
-    --------
     >>> ref = one_instance_reference([10, 12, 14], "minimize")
     >>> ref.tasks["illustrative-task"].direction
     'minimize'
@@ -291,8 +285,6 @@ def score_tiny_cohort(
     ``models``: name -> ``{item: [Attempt or bare score, ...]}``, unlisted items get the
     seed's attempt; ``attempts_per_task``: name -> an int or ``{"default": 1, item: n}``.
 
-    Examples
-    --------
     >>> cohort = score_tiny_cohort({"illustrative-model": {}})
     >>> entry = cohort.model("illustrative-model")
     >>> entry.status, entry.index
@@ -364,8 +356,6 @@ def status_walkthrough(*, confirmed: bool = False) -> TinyCohort:
     (``selected_provisional``; ``confirmed=True`` makes it complete), ``walk-incomplete``
     (a planned attempt missing, a ``judge_failed`` adoption).
 
-    Examples
-    --------
     >>> walk = status_walkthrough()
     >>> [entry.status for entry in walk.result.results.values()]
     ['complete', 'provisional', 'incomplete']
@@ -386,4 +376,99 @@ def status_walkthrough(*, confirmed: bool = False) -> TinyCohort:
             },
         },
         {"walk-incomplete": {"default": 1, "thm-1": 3}},
+    )
+
+
+# --- The exercises' ILLUSTRATIVE data (no TCSExam value); cohorts scored once each -------
+
+#: Exercise 1: the seed's task with this candidate on example-1 (the seed has 12, and
+#: the section's readouts show 12 and 14).
+RELATIVE_SCORE_A = 13
+#: Exercise 2 (a floor case: the relative floor wins) and exercise 3 (a minimize task: the
+#: sample std wins): one instance each, as (reference values, direction, candidate A).
+FLOOR_CASE = ((99.8, 100.0, 100.2), "maximize", 103.0)
+MINIMIZE_CASE = ((190.0, 200.0, 210.0), "minimize", 197.0)
+#: Exercise 3's second instance: every reference run reached 0, the absolute floor wins.
+ZERO_CASE = ((0.0, 0.0, 0.0), "minimize", 2e-9)
+#: Exercise 7: the pair of the reading exercise's cohort to compare.
+DIFFER_PAIR = ("heron", "wren")
+
+#: The models of exercise 4 and of the self-check.
+INDEX_MODEL = "illustrative-index"
+SELF_CHECK_MODEL = "illustrative-self-check"
+
+
+@lru_cache(maxsize=1)
+def index_exercise_cohort() -> TinyCohort:
+    """Exercise 4's model: repeats on thm-1 (3) and con-1 (2), one attempt elsewhere."""
+    scores = {
+        "thm-1": [1, 0, 0],
+        "thm-2": [1],
+        "thm-3": [1],
+        "thm-4": [0],
+        "thm-5": [0],
+        "maxcut-mqlib": [0.6],
+        "con-1": [0.5, 1.5],
+        "con-2": [1.3],
+        "conj-1": [1],
+    }
+    return score_tiny_cohort(
+        {INDEX_MODEL: scores}, {INDEX_MODEL: {"default": 1, "thm-1": 3, "con-1": 2}}
+    )
+
+
+def index_exercise_scores() -> str:
+    """Exercise 4's attempt scores, a line per task (every attempt adopted and valid).
+
+    >>> print(index_exercise_scores().splitlines()[0])
+    theorem       thm-1         1, 0, 0
+    """
+    entry = index_exercise_cohort().model(INDEX_MODEL)
+    return "\n".join(
+        f"{task.track:<12}  {task.item:<12}  {', '.join(f'{s:g}' for s in task.scores)}"
+        for task in entry.tasks
+    )
+
+
+@lru_cache(maxsize=1)
+def status_exercise_cohort() -> TinyCohort:
+    """Exercise 5's cohort of three models (statuses to predict)."""
+    judge = Attempt(None, "excluded", "judge_failed", "ILLUSTRATIVE: judge crashed")
+    pending = Attempt(0, "selected_provisional", note="ILLUSTRATIVE: awaits a check")
+    other_machine = Attempt(0.3, "excluded", note="ILLUSTRATIVE: wrong machine")
+    return score_tiny_cohort(
+        {
+            "model-x": {"thm-4": [Attempt(1, "excluded"), Attempt(0)]},
+            "model-y": {"con-1": [judge, Attempt(1.0)], "conj-1": [pending]},
+            "model-z": {"maxcut-mqlib": [0.25, other_machine]},
+        },
+        {"model-z": {"default": 1, "maxcut-mqlib": 2}},
+    )
+
+
+#: The self-check's notes.
+SELF_CHECK_NOTES = (
+    "ILLUSTRATIVE: ran with a wrong time limit",
+    "ILLUSTRATIVE: judge crashed; re-judged",
+    "ILLUSTRATIVE: certificate awaits a re-check",
+)
+
+
+@lru_cache(maxsize=1)
+def self_check_cohort() -> TinyCohort:
+    """The self-check's model: its whole attempts table is shown to the student."""
+    timing, judge, certificate = SELF_CHECK_NOTES
+    attempts = {
+        "thm-1": [Attempt(1), Attempt(0, "excluded", note=timing), Attempt(1)],
+        "thm-2": [0],
+        "thm-3": [1],
+        "thm-4": [0],
+        "thm-5": [0],
+        "maxcut-mqlib": [Attempt(0.25, "selected_provisional", note=certificate)],
+        "con-1": [Attempt(None, "excluded", "judge_failed", judge), Attempt(1.2)],
+        "con-2": [0.65],
+        "conj-1": [0],
+    }
+    return score_tiny_cohort(
+        {SELF_CHECK_MODEL: attempts}, {SELF_CHECK_MODEL: {"default": 1, "thm-1": 2}}
     )

@@ -25,8 +25,7 @@ from .answers import (
     numeric_check,
     refuse_outside,
 )
-from .examples import teaching_reference, worked_example_records
-from .exercise_data import (
+from .examples import (
     DIFFER_PAIR,
     FLOOR_CASE,
     INDEX_MODEL,
@@ -34,10 +33,11 @@ from .exercise_data import (
     RELATIVE_SCORE_A,
     SELF_CHECK_MODEL,
     ZERO_CASE,
-    case_derivation,
     index_exercise_cohort,
-    score_case,
+    one_instance_reference,
     status_exercise_cohort,
+    teaching_reference,
+    worked_example_records,
 )
 from .self_check import (
     STATUS_HINTS,
@@ -53,6 +53,38 @@ _FLOORS = (FIXED_SCALE_FLOOR_RELATIVE, FIXED_SCALE_FLOOR_ABSOLUTE)
 
 #: Exercise 3's two instances: the sample std sets one scale, the absolute floor the other.
 MINIMIZE_CASES = (MINIMIZE_CASE, ZERO_CASE)
+
+
+#: An instance case: (reference values, direction, candidate A).
+Case = tuple[tuple[float, ...], str, float]
+
+
+def score_case(case: Case) -> tuple[Any, Any]:
+    """A case scored by the library: its row (``z``, ``score``) and its instance statistics."""
+    values, direction, a = case
+    reference = one_instance_reference(list(values), direction)
+    record = {"instance": "example-1", "status": "ok", "A": a}
+    row = score_solver_task(reference, "illustrative-task", [record]).rows[0]
+    return row, reference.tasks["illustrative-task"].scored["example-1"]
+
+
+def case_derivation(case: Case) -> str:
+    """How the library scores a case, step by step (the solution of exercises 2 and 3).
+
+    >>> print(case_derivation(MINIMIZE_CASE).split("; z")[0])
+    reference [190.0, 200.0, 210.0], minimize: mu = 200, s = 10 (ddof 1); the scale is the largest of sample_std 10, relative_floor 4, absolute_floor 1e-09: 10 (set by sample_std)
+    """  # noqa: E501 - a doctest output line
+    values, direction, _ = case
+    row, stats = score_case(case)
+    terms = scale_terms(stats.mu, stats.s, *_FLOORS)  # one_instance_reference's floors
+    shown = ", ".join(f"{name} {value:.4g}" for name, value in terms.items())
+    sign = "(A - mu)" if direction == "maximize" else "(mu - A)"
+    return (
+        f"reference {list(values)}, {direction}: mu = {stats.mu:.6g}, s = {stats.s:.4g} "
+        f"(ddof 1); the scale is the largest of {shown}: {stats.scale:.4g} (set by "
+        f"{stats.scale_term}); z = {sign}/scale = {row.z:.4g}; instance score "
+        f"Phi({row.z:.4g}) = {row.score:.4f}."
+    )
 
 
 # --- 1. A relative score by hand ----------------------------------------------------------

@@ -6,8 +6,10 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
 from ..formulas import (
+    InstanceStats,
     combine_track_means,
     compute_instance_stats,
     instance_score,
@@ -38,10 +40,28 @@ def _finite(name: str, value: float) -> float:
     return float(value)
 
 
-def check_solver_inputs(
-    values: Sequence[float], a: float, rel_floor: float, abs_floor: float, direction: str
-):
-    """Refuse what the formula cannot score; return the instance statistics."""
+class SolverCase(NamedTuple):
+    """One solver instance as the teaching views take it, checked, with its statistics."""
+
+    values: Sequence[float]
+    a: float
+    rel_floor: float
+    abs_floor: float
+    direction: str
+    stats: InstanceStats
+
+
+def solver_case(
+    values: Sequence[float],
+    a: float,
+    *,
+    rel_floor: float = FIXED_SCALE_FLOOR_RELATIVE,
+    abs_floor: float = FIXED_SCALE_FLOOR_ABSOLUTE,
+    direction: str = "maximize",
+) -> SolverCase:
+    """Refuse what the formula cannot score; the instance with its statistics. The
+    teaching views of an instance take these settings (``rel_floor``, ``abs_floor``,
+    ``direction``) as keywords and hand them here."""
     if direction not in DIRECTIONS:
         raise ValueError(f"direction must be one of {', '.join(DIRECTIONS)}; got {direction!r}")
     _finite("A", a)
@@ -57,7 +77,7 @@ def check_solver_inputs(
             f"reference values {list(values)!r}: fewer than two usable values, the instance "
             "is not scored"
         )
-    return stats
+    return SolverCase(values, a, rel_floor, abs_floor, direction, stats)
 
 
 def _show(values: Sequence[float]) -> str:
@@ -67,10 +87,7 @@ def _show(values: Sequence[float]) -> str:
 def solver_score_report(
     values: Sequence[float] = SEED_VALUES,
     a: float = 12,
-    *,
-    rel_floor: float = FIXED_SCALE_FLOOR_RELATIVE,
-    abs_floor: float = FIXED_SCALE_FLOOR_ABSOLUTE,
-    direction: str = "maximize",
+    **settings: Any,
 ) -> str:
     """One instance scored step by step: mu, s, the three scale terms, z and Phi(z).
 
@@ -86,7 +103,7 @@ def solver_score_report(
     z = (A - mu)/scale = 1
     instance score Phi(z) = 0.8413
     """
-    stats = check_solver_inputs(values, a, rel_floor, abs_floor, direction)
+    _, _, rel_floor, abs_floor, direction, stats = solver_case(values, a, **settings)
     terms = scale_terms(stats.mu, stats.s, rel_floor, abs_floor)
     z, score = instance_score(a, stats, direction)
     labels = {
@@ -154,10 +171,7 @@ def track_means_report(means: Mapping[str, float] = SEED_MEANS) -> str:
 def ddof_contrast_report(
     values: Sequence[float] = SEED_VALUES,
     a: float = 14,
-    *,
-    rel_floor: float = FIXED_SCALE_FLOOR_RELATIVE,
-    abs_floor: float = FIXED_SCALE_FLOOR_ABSOLUTE,
-    direction: str = "maximize",
+    **settings: Any,
 ) -> str:
     """The rule (sample std, ddof 1) beside the population std (ddof 0), a contrast only.
 
@@ -170,7 +184,7 @@ def ddof_contrast_report(
     ddof 0 (contrast only)     1.63299    1.63299    1.22474    0.8897
     ddof 0 spread / ddof 1 spread = 0.816497
     """
-    stats = check_solver_inputs(values, a, rel_floor, abs_floor, direction)
+    _, _, rel_floor, abs_floor, direction, stats = solver_case(values, a, **settings)
     z1, score1 = instance_score(a, stats, direction)
     usable = [float(v) for v in values if v is not None and math.isfinite(v)]
     s0 = statistics.pstdev(usable)  # the contrast: population std, ddof 0

@@ -20,7 +20,7 @@ from ..formulas import (
 )
 from ..scoring.index_document import ModelResult, as_model_result
 from ..vocab import FIXED_SCALE_FLOOR_ABSOLUTE, FIXED_SCALE_FLOOR_RELATIVE, TRACK_LETTERS, TRACK_OF
-from .formula_text import SEED_VALUES, check_solver_inputs, check_track_means
+from .formula_text import SEED_VALUES, check_track_means, solver_case
 from .uncertainty import SLIDER_COHORT, TASKS_PER_TRACK, analyse, could_be_first
 
 #: Okabe-Ito colours (colour-blind safe).
@@ -52,15 +52,12 @@ def figure_png(fig: Any) -> bytes:
 def plot_phi_curve(
     values: Sequence[float] = SEED_VALUES,
     a: float = 12,
-    *,
-    rel_floor: float = FIXED_SCALE_FLOOR_RELATIVE,
-    abs_floor: float = FIXED_SCALE_FLOOR_ABSOLUTE,
-    direction: str = "maximize",
+    **settings: Any,
 ):
     """The instance score as a function of the candidate value ``A``, with ``a`` marked."""
     import numpy as np
 
-    stats = check_solver_inputs(values, a, rel_floor, abs_floor, direction)
+    *_, direction, stats = solver_case(values, a, **settings)
     grid = np.linspace(stats.mu - 4 * stats.scale, stats.mu + 4 * stats.scale, 161)
     curve = [instance_score(float(x), stats, direction)[1] for x in grid]
     z, score = instance_score(a, stats, direction)
@@ -81,10 +78,7 @@ def plot_phi_curve(
 def plot_solver_instance(
     values: Sequence[float],
     a: float,
-    *,
-    rel_floor: float = FIXED_SCALE_FLOOR_RELATIVE,
-    abs_floor: float = FIXED_SCALE_FLOOR_ABSOLUTE,
-    direction: str = "maximize",
+    **settings: Any,
 ):
     """The reference's normal curve (mu, scale) with Phi(z) shaded (left of A when maximising).
 
@@ -93,7 +87,7 @@ def plot_solver_instance(
     import numpy as np
     from scipy.stats import norm
 
-    stats = check_solver_inputs(values, a, rel_floor, abs_floor, direction)
+    *_, direction, stats = solver_case(values, a, **settings)
     z, score = instance_score(a, stats, direction)
     mu, scale = stats.mu, stats.scale
     points = [*values, a, mu - 4 * scale, mu + 4 * scale]

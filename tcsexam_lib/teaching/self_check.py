@@ -9,7 +9,7 @@ from typing import Any
 from ..formulas import combine_track_means, mean_score
 from ..vocab import TRACK_LETTERS, TRACKS
 from .answers import POINTS_TOLERANCE, Check, Exercise, WrongKind, as_number, close, refuse_outside
-from .exercise_data import SELF_CHECK_MODEL, self_check_cohort
+from .examples import SELF_CHECK_MODEL, self_check_cohort
 
 #: The model statuses of ``tcsexam score``.
 STATUSES = ("complete", "provisional", "incomplete")

@@ -10,13 +10,14 @@ import html
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..vocab import FIXED_SCALE_FLOOR_ABSOLUTE, FIXED_SCALE_FLOOR_RELATIVE, TRACK_OF, TRACKS
+from ..vocab import TRACK_OF, TRACKS
 from .formula_text import (
     DIRECTIONS,
     SEED_MEANS,
     SEED_VALUES,
-    check_solver_inputs,
+    SolverCase,
     check_track_means,
+    solver_case,
     solver_score_report,
     track_means_report,
 )
@@ -61,64 +62,74 @@ def _readout_html(text: str) -> str:
     return f'<pre style="font-size:12px;line-height:1.35;margin:0">{html.escape(text)}</pre>'
 
 
-def _show_together(readout: Any, image: Any, text: str, png: bytes) -> None:
-    """Both computed first, then sent one after the other: the plot never lags the readout."""
-    readout.value, image.value = _readout_html(text), png
+def _live_readout(
+    widgets: Any, controls: dict[str, Any], report: Callable[[], str], plot: Callable[[], Any]
+) -> tuple[Any, Any]:
+    """The readout and the plot of ``controls``, both redrawn on every change: both are
+    computed first, then sent one after the other (the plot never lags the readout)."""
+    readout = widgets.HTML()
+    image = widgets.Image(format="png", layout=widgets.Layout(width="470px"))
+
+    def refresh(change: Any = None) -> None:
+        readout.value, image.value = _readout_html(report()), figure_png(plot())
+
+    for control in controls.values():
+        control.observe(refresh, names="value")
+    refresh()
+    return readout, image
 
 
 def _slider(
-    widgets: Any,
+    kind: str,
     description: str,
-    value: float,
-    low: float,
-    high: float,
-    step: float,
+    value: Any,
     width: str = "22em",
-    description_width: str = "6em",
-):
-    return widgets.FloatSlider(
+    label_width: str = "6em",
+    **settings: Any,
+) -> Any:
+    """An ipywidgets slider (``kind``) that reports its value once it is let go."""
+    import ipywidgets as widgets
+
+    return getattr(widgets, kind)(
         value=value,
-        min=low,
-        max=high,
-        step=step,
         description=description,
         continuous_update=False,
-        readout_format=".3g",
-        style={"description_width": description_width},
+        style={"description_width": label_width},
         layout=widgets.Layout(width=width),
+        **settings,
     )
 
 
-def _solver_controls(
-    widgets: Any,
-    values: Sequence[float],
-    a: float,
-    rel_floor: float,
-    abs_floor: float,
-    direction: str,
-) -> dict[str, Any]:
+def _number_range(low: float, high: float, step: float) -> dict[str, Any]:
+    return {"min": low, "max": high, "step": step, "readout_format": ".3g"}
+
+
+def _solver_controls(widgets: Any, case: SolverCase) -> dict[str, Any]:
     """The solver widget's controls: A, the three reference values, both floors, direction."""
+    values, a, rel_floor, abs_floor, direction, _ = case
     low = min(0.0, *values, a)
     high = max(30.0, *values, a)
     return {
-        "a": _slider(widgets, "candidate A", a, low, high, 0.1, width="33em"),
+        "a": _slider("FloatSlider", "candidate A", a, "33em", **_number_range(low, high, 0.1)),
         **{
-            f"v{k}": _slider(widgets, f"reference {k}", value, low, high, 0.1)
+            f"v{k}": _slider(
+                "FloatSlider", f"reference {k}", value, **_number_range(low, high, 0.1)
+            )
             for k, value in enumerate(values, start=1)
         },
-        "rel_floor": _slider(widgets, "rel. floor", rel_floor, 0.0, max(0.5, rel_floor), 0.005),
-        "abs_floor": widgets.FloatLogSlider(
-            value=abs_floor,
+        "rel_floor": _slider(
+            "FloatSlider", "rel. floor", rel_floor, **_number_range(0.0, max(0.5, rel_floor), 0.005)
+        ),
+        "abs_floor": _slider(
+            "FloatLogSlider",
+            "abs. floor",
+            abs_floor,
             base=10,
             min=-12,
             max=1,
             step=0.5,
-            description="abs. floor",
-            continuous_update=False,
             readout_format=".0e",
-            style={"description_width": "6em"},
-            layout=widgets.Layout(width="22em"),
-        ),
+        ),  # fmt: skip
         "direction": widgets.ToggleButtons(
             options=list(DIRECTIONS),
             value=direction,
@@ -134,10 +145,7 @@ def _solver_controls(
 def solver_score_widget(
     values: Sequence[float] = SEED_VALUES,
     a: float = 12,
-    *,
-    rel_floor: float = FIXED_SCALE_FLOOR_RELATIVE,
-    abs_floor: float = FIXED_SCALE_FLOOR_ABSOLUTE,
-    direction: str = "maximize",
+    **settings: Any,
 ) -> TeachingWidget:
     """Sliders for A, three reference values, both floors and the direction; readout
     :func:`~tcsexam_lib.teaching.solver_score_report`, plot redrawn on every change."""
@@ -145,8 +153,7 @@ def solver_score_widget(
 
     if len(values) != 3:
         raise ValueError(f"the widget has sliders for 3 reference values; got {list(values)!r}")
-    check_solver_inputs(values, a, rel_floor, abs_floor, direction)
-    controls = _solver_controls(widgets, values, a, rel_floor, abs_floor, direction)
+    controls = _solver_controls(widgets, solver_case(values, a, **settings))
 
     def arguments() -> dict[str, Any]:
         return {
@@ -160,15 +167,9 @@ def solver_score_widget(
     def report() -> str:
         return solver_score_report(**arguments())
 
-    readout = widgets.HTML()
-    image = widgets.Image(format="png", layout=widgets.Layout(width="470px"))
-
-    def refresh(change: Any = None) -> None:
-        _show_together(readout, image, report(), figure_png(plot_solver_instance(**arguments())))
-
-    for control in controls.values():
-        control.observe(refresh, names="value")
-    refresh()
+    readout, image = _live_readout(
+        widgets, controls, report, lambda: plot_solver_instance(**arguments())
+    )
     box = widgets.VBox(
         [
             widgets.HBox([controls["a"], controls["direction"]]),
@@ -188,14 +189,12 @@ def track_means_widget(means: Mapping[str, float] = SEED_MEANS) -> TeachingWidge
     checked = check_track_means(means)
     controls = {
         track: _slider(
-            widgets,
+            "FloatSlider",
             f"{TRACK_OF[track].letter} ({track})",
             value,
-            0.0,
-            1.0 if TRACK_OF[track].high == 1 else max(2.0, value),
-            0.01,
-            width="30em",
-            description_width="9em",
+            "30em",
+            "9em",
+            **_number_range(0.0, 1.0 if TRACK_OF[track].high == 1 else max(2.0, value), 0.01),
         )
         for track, value in checked.items()
     }
@@ -206,15 +205,9 @@ def track_means_widget(means: Mapping[str, float] = SEED_MEANS) -> TeachingWidge
     def report() -> str:
         return track_means_report(current())
 
-    readout = widgets.HTML()
-    image = widgets.Image(format="png", layout=widgets.Layout(width="470px"))
-
-    def refresh(change: Any = None) -> None:
-        _show_together(readout, image, report(), figure_png(plot_track_contributions(current())))
-
-    for control in controls.values():
-        control.observe(refresh, names="value")
-    refresh()
+    readout, image = _live_readout(
+        widgets, controls, report, lambda: plot_track_contributions(current())
+    )
     box = widgets.HBox([widgets.VBox([*controls.values(), readout]), image])
     return TeachingWidget(box, controls, report)
 
@@ -228,27 +221,17 @@ def tasks_per_track_widget(n_tasks: int = DEFAULT_TASKS) -> TeachingWidget:
         raise ValueError(
             f"n_tasks must be one of {', '.join(map(str, TASKS_PER_TRACK))}; got {n_tasks!r}"
         )
-    slider = widgets.SelectionSlider(
-        options=list(TASKS_PER_TRACK),
-        value=n_tasks,
-        description="tasks per track",
-        continuous_update=False,
-        style={"description_width": "8em"},
-        layout=widgets.Layout(width="30em"),
+    slider = _slider(
+        "SelectionSlider", "tasks per track", n_tasks, "30em", "8em", options=list(TASKS_PER_TRACK)
     )
     controls = {"n_tasks": slider}
 
     def report() -> str:
         return interval_report(slider.value)
 
-    readout = widgets.HTML()
-    image = widgets.Image(format="png", layout=widgets.Layout(width="470px"))
-
-    def refresh(change: Any = None) -> None:
-        _show_together(readout, image, report(), figure_png(plot_index_intervals(slider.value)))
-
-    slider.observe(refresh, names="value")
-    refresh()
+    readout, image = _live_readout(
+        widgets, controls, report, lambda: plot_index_intervals(slider.value)
+    )
     box = widgets.VBox([slider, readout, image])
     return TeachingWidget(box, controls, report)
 

@@ -231,8 +231,8 @@ def solver_outputs(
     require_parameters(records_dir=records_dir, suite=suite, reference_id=reference_id)
     from ..jsonio import write_json_atomic
     from ..references.load import load_reference
-    from ..scoring.from_records import score_records_files
     from ..scoring.records_folder import find_records, solver_output_path
+    from ..scoring.score_command import score_records_files
 
     records = find_records(records_dir, model=model, tasks=tasks)
     reference = load_reference(

@@ -11,6 +11,7 @@ from ..number_format import MEAN, POINTS, TEXT, format_value, points, rounded_pa
 from ..scoring.index import coverage_category, missing_repeats
 from ..scoring.index_document import IndexDocument, ModelResult, as_index_document
 from ..scoring.issues import ISSUE_CODES
+from ..stats.power import repeat_spread
 from .charts import OKABE_ITO, describe, label_simulated, new_axes
 from .notebook import Note
 from .tables import Cell
@@ -330,7 +331,8 @@ def plot_coverage(result: Result, model: str, ax: Any = None):
 
 
 def repeat_spread_table(result: Result, model: str) -> pd.DataFrame:
-    """Tasks with more than one adopted valid attempt: scores, range and std (ddof 1).
+    """Tasks with more than one adopted valid attempt: scores, range and std (ddof 1,
+    :func:`~tcsexam_lib.stats.power.repeat_spread`).
 
     Examples
     --------
@@ -340,8 +342,8 @@ def repeat_spread_table(result: Result, model: str) -> pd.DataFrame:
     """
     rows = []
     for task in _model_entry(result, model).tasks:
-        scores = pd.Series(task.scores, dtype=float)
-        if len(scores) < 2:
+        spread = repeat_spread(task.scores)
+        if spread is None:
             continue
         kind = task_kind(task.track)  # a 0/1 task's lowest and highest: fail, pass
 
@@ -352,12 +354,12 @@ def repeat_spread_table(result: Result, model: str) -> pd.DataFrame:
             {
                 "track": task.track,
                 "task": task.item,
-                "repeats": len(scores),
-                "scores": ", ".join(format_value(x, kind) for x in scores),
-                "min": shown(float(scores.min())),
-                "max": shown(float(scores.max())),
-                "range": round(scores.max() - scores.min(), 12),
-                "std": scores.std(ddof=1),
+                "repeats": spread.repeats,
+                "scores": ", ".join(format_value(float(x), kind) for x in task.scores),
+                "min": shown(spread.low),
+                "max": shown(spread.high),
+                "range": spread.range,
+                "std": spread.std,
                 "mean": shown(task.mean),
             }
         )

@@ -13,7 +13,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from ..reports.pages import ENHANCE_TABLE_JS, PAGED_ROWS, REPORT_CSS
+from ..reports.pages import ENHANCE_TABLE_JS, PAGED_ROWS, REPORT_CSS, itables_file
 
 #: Classes of the kit's outputs whose page styles also apply in JupyterLab.
 _STYLED = ("tcs-table", "tcs-status", "tcs-banner", "tcs-note")
@@ -85,12 +85,6 @@ def table_styles() -> str:
     return "\n".join(rules)
 
 
-def _itables_file(name: str) -> Path:
-    import itables
-
-    return Path(itables.__file__).resolve().parent / "html" / name
-
-
 def loader_html() -> str:
     """The HTML that loads DataTables and the table styles into the page, once.
 
@@ -100,8 +94,8 @@ def loader_html() -> str:
     >>> page.startswith('<script type="module">'), len(page) > 500_000
     (True, True)
     """
-    css = _itables_file("dt_bundle.css").read_text(encoding="utf-8") + "\n" + table_styles()
-    bundle = _itables_file("dt_bundle.js").read_text(encoding="utf-8")
+    css = itables_file("dt_bundle.css").read_text(encoding="utf-8") + "\n" + table_styles()
+    bundle = itables_file("dt_bundle.js").read_text(encoding="utf-8")
     return _LOADER % {
         "css": json.dumps(css),
         "bundle": json.dumps(bundle),

@@ -785,7 +785,7 @@ def test_the_pairs_text_is_the_same_whatever_the_block(tmp_path, monkeypatch, ta
 
 
 def test_the_index_spec_holds_nothing_encoded_with_other_colons():
-    """The colon count (``record_specs._same_colons``) holds because what msgspec decodes
+    """The colon count (``record_specs._no_key_dropped``) holds because what msgspec decodes
     into the index's reading spec is encoded again as it was written: strings, numbers,
     booleans, null and containers. A date or time type would be written again in its own
     form (with other colons), so a new field of such a type must come with a new check."""

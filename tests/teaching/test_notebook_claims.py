@@ -34,7 +34,7 @@ from tcsexam_lib.errors import InputRefused
 from tcsexam_lib.formulas import phi, track_contribution
 from tcsexam_lib.stats.intervals import stratified_standard_error, track_moments, undrawn_share
 from tcsexam_lib.stats.method import METHOD
-from tcsexam_lib.teaching import exercise_data, uncertainty
+from tcsexam_lib.teaching import examples, uncertainty
 from tcsexam_lib.teaching.answers import TOLERANCE
 from tcsexam_lib.vocab import (
     COMPLETED_FAILURE_STATUSES,
@@ -311,7 +311,7 @@ def _check_slider_bullet_3():
 
 
 def _check_exercise_1():
-    assert exercise_data.RELATIVE_SCORE_A == 13
+    assert examples.RELATIVE_SCORE_A == 13
     assert "A = 13 on example-1" in teaching.EXERCISES["relative-score"].task
 
 
@@ -350,7 +350,7 @@ def _check_floor_picture():
 
 
 def _check_exercise_2():
-    assert exercise_data.FLOOR_CASE == ((99.8, 100.0, 100.2), "maximize", 103.0)
+    assert examples.FLOOR_CASE == ((99.8, 100.0, 100.2), "maximize", 103.0)
 
 
 def _check_minimise_reads_the_same():
@@ -372,9 +372,11 @@ def _check_solve_maximises():
 
 
 def _check_exercise_3():
-    assert exercise_data.MINIMIZE_CASE == ((190.0, 200.0, 210.0), "minimize", 197.0)
-    assert exercise_data.ZERO_CASE == ((0.0, 0.0, 0.0), "minimize", 2e-9)
-    terms = [exercise_data.score_case(c)[1].scale_term for c in teaching.exercises.MINIMIZE_CASES]
+    assert examples.MINIMIZE_CASE == ((190.0, 200.0, 210.0), "minimize", 197.0)
+    assert examples.ZERO_CASE == ((0.0, 0.0, 0.0), "minimize", 2e-9)
+    terms = [
+        teaching.exercises.score_case(c)[1].scale_term for c in teaching.exercises.MINIMIZE_CASES
+    ]
     assert terms == ["sample_std", "absolute_floor"]
 
 
@@ -438,7 +440,7 @@ def _check_averaging_example():
 
 
 def _check_exercise_4_plan():
-    plan = _plan(exercise_data.index_exercise_cohort(), exercise_data.INDEX_MODEL)
+    plan = _plan(examples.index_exercise_cohort(), examples.INDEX_MODEL)
     assert plan.pop("thm-1") == 3 and plan.pop("con-1") == 2 and set(plan.values()) == {1}
 
 
@@ -468,7 +470,7 @@ def _check_excluded_kept_out():
 
 
 def _check_exercise_5_plan():
-    cohort = exercise_data.status_exercise_cohort()
+    cohort = examples.status_exercise_cohort()
     for model in ("model-x", "model-y", "model-z"):
         plan = _plan(cohort, model)
         expected = 2 if model == "model-z" else 1
@@ -563,7 +565,7 @@ def _check_reading_cohort():
 
 
 def _check_exercise_8_plan():
-    plan = _plan(exercise_data.self_check_cohort(), exercise_data.SELF_CHECK_MODEL)
+    plan = _plan(examples.self_check_cohort(), examples.SELF_CHECK_MODEL)
     assert plan.pop("thm-1") == 2 and set(plan.values()) == {1}
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 
+from tcsexam_lib.reports import pages
 from tcsexam_lib.reports.pages import ENHANCE_TABLE_JS, REPORT_CSS, write_assets
 from tcsexam_lib.views import lab_tables
 
@@ -48,5 +49,5 @@ def test_each_table_gets_its_own_script_and_the_loader_carries_the_bundle():
     assert ids[0] != ids[1] and f'document.querySelector("#{ids[0]} table.tcs-table")' in first
     assert table in first and "window.tcsexamEnhanceTable(DataTable, table, 15)" in first
     loader = lab_tables.loader_html()
-    bundle = lab_tables._itables_file("dt_bundle.js").read_text(encoding="utf-8")
+    bundle = pages.itables_file("dt_bundle.js").read_text(encoding="utf-8")
     assert json.dumps(bundle) in loader and "http" not in loader.split("const url", 1)[1][:80]
