@@ -85,24 +85,10 @@ def analyse_cohort(
 ) -> CohortAnalysis:
     """Intervals of every model's index and track means, paired tests, ranks and groups.
 
-    Parameters
-    ----------
-    values : sequence of arrays
-        Per track (``TRACKS`` order) the task means, shape ``(M, n_t)``: a row per
-        model with an index, the same tasks in the same column for every model.
-    names : sequence of str, optional
-        Model names (break rank ties; default ``"0"``, ``"1"``, ...).
-    index : sequence of float, optional
-        The published index of each model (default: recomputed from ``values``); it is
-        the centre of the index intervals and gives the deltas.
-    level : float
-        Two-sided confidence level (the tests' significance level is ``1 - level``).
-
-    Returns
-    -------
-    CohortAnalysis
-        See :mod:`.intervals` (track and index intervals) and :mod:`.pairs` (tests,
-        Holm, rank intervals, leader group, tie groups) for the methods.
+    ``values``: per track (``TRACKS`` order) the task means, shape ``(M, n_t)``, a row per
+    model with an index and the same task in each column; ``names`` break rank ties;
+    ``index`` (default: recomputed) centres the index intervals and gives the deltas.
+    Methods: :mod:`.intervals` and :mod:`.pairs`.
 
     Examples
     --------

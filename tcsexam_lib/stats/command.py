@@ -12,6 +12,7 @@ what the command line calls, :func:`run_stats` the same with the pairs as dictio
 from __future__ import annotations
 
 import hashlib
+import inspect
 import math
 import os
 from typing import Any
@@ -88,40 +89,16 @@ def write_stats(
 
 
 def run_stats(**parameters: Any) -> dict[str, Any]:
-    """Intervals, paired tests and rank claims of a ``tcsexam score`` output; the document
-    (:func:`write_stats`'s, as a dict).
+    """Intervals, paired tests and rank claims of a ``tcsexam score`` output (``index``),
+    written atomically to ``output`` if given (nothing on a refusal), and returned as a
+    dict; the parameters are :func:`write_stats`'s (its signature is this one's).
 
-    Parameters (keyword only)
-    -------------------------
-    index : path
-        An output of ``tcsexam score`` (or of a notebook calling ``run_score``).
-    output : path, optional
-        Where to write the JSON (atomically); nothing is written when ``None`` or when
-        the input is refused.
-    resamples : int
-        Recorded (1 to 1,000,000); no figure is resampled.
-    seed : int
-        Recorded (non-negative); the numbers do not depend on it.
-    level : float
-        Two-sided confidence level in (0, 1); the tests' significance level is
-        ``1 - level``.
-
-    Returns
-    -------
-    dict
-        ``models.<model>``: ``status``, ``index``, ``rank``, ``index_se``, ``index_ci``
-        ``[low, high]`` (points; higher is better), ``rank_ci`` ``[best, worst]``
-        (simultaneous), ``rank_ci_marginal``, ``attempt_se``, ``tracks.<track>``
-        (``mean``, ``n_tasks``, ``se``, ``ci``, ``ci_method``, ...); ``pairs``
-        (``delta`` = a minus b, ``se``, ``ci``, ``p_value``, ``p_holm``, ``mdd``,
-        ``n_common_tasks``); ``leader_group``; ``tie_groups``; ``method``;
-        ``provenance``. A model without an index has null intervals and no rank.
-
-    Raises
-    ------
-    InputRefused
-        A parameter out of range, an output path equal to the input, an input that is
-        not a usable ``tcsexam score`` output, or a cohort too large for the memory.
+    ``level``: the two-sided confidence level; the tests' significance level is
+    ``1 - level``. ``resamples`` and ``seed`` are recorded; no figure depends on them. The
+    document's fields are described by references/schemas/stats-output.schema.json (index
+    intervals in points, higher is better; a model without an index has null intervals and
+    no rank). Refused (``InputRefused``): a parameter out of range, an output path equal to
+    the input, an unusable input, a cohort too large for the memory.
 
     Examples
     --------
@@ -139,6 +116,10 @@ def run_stats(**parameters: Any) -> dict[str, Any]:
       - --level: field 'level' = 1.5 (allowed: a number strictly between 0 and 1, e.g. 0.95)
     """
     return write_stats(**parameters).to_dict()
+
+
+#: help() and editors show the keyword parameters, declared once (on write_stats)
+run_stats.__signature__ = inspect.signature(write_stats).replace(return_annotation=dict[str, Any])
 
 
 def compute_stats(

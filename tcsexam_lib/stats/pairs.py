@@ -69,17 +69,9 @@ def paired_tests(
 ) -> PairTests:
     """Every pair's delta, standard error, sign-flip test, interval and detectable delta.
 
-    Parameters
-    ----------
-    values : sequence of arrays
-        Per track (P, S, C, O order) the task means, shape ``(models, n_t)``.
-    index : array
-        The published index of each model (gives ``delta``).
-    order : sequence of int
-        Model rows in rank order; pairs follow it (``a`` before ``b``).
-    level : float
-        Confidence level of ``ci``; significance at ``1 - level`` after Holm. The
-        p-values do not depend on it.
+    ``values``: per track the task means, shape ``(models, n_t)``; ``index`` gives
+    ``delta``; pairs follow ``order`` (model rows in rank order, ``a`` before ``b``);
+    ``level`` sets ``ci`` and, after Holm, significance at ``1 - level`` (not the p-values).
 
     Examples
     --------

@@ -19,25 +19,14 @@ from ..vocab import TRACKS
 def decompose_track_variance(task_scores: Sequence[Sequence[float]]) -> dict[str, Any] | None:
     """Task and attempt shares of a track mean's variance, and projected standard errors.
 
-    Parameters
-    ----------
-    task_scores : sequence of sequences
-        Per task of the track, the scores of its adopted valid attempts.
-
-    Returns
-    -------
-    dict or None
-        ``None`` when no task has two attempts or the track has fewer than two tasks
-        (nothing to separate). Otherwise, in track-mean units: ``n_tasks``,
-        ``n_tasks_with_repeats``, ``mean_attempts``, ``attempt_variance``
-        (``sigma_attempt^2``, one attempt's noise), ``attempt_part`` (its share of a task
-        mean's variance: ``sigma_attempt^2 * mean(1/k)``), ``task_variance``
-        (``sigma_task^2``), ``attempt_share``
-        and ``task_share`` (fractions of a task mean's variance, summing to 1; ``null``
-        when both parts are 0), ``se_fitted`` (the standard error of the track mean
-        from the two parts; equals the track's ``se`` unless ``task_variance`` was
-        clipped at 0), ``se_twice_tasks`` and ``se_twice_attempts`` (projected for twice
-        the tasks, same attempts each; and for the same tasks with twice the attempts).
+    ``task_scores``: per task, the scores of its adopted valid attempts. ``None`` when no
+    task has two attempts or the track has fewer than two tasks. Otherwise, in track-mean
+    units: ``attempt_variance`` (one attempt's noise), ``attempt_part`` (its share of a task
+    mean's variance, ``sigma_attempt^2 * mean(1/k)``), ``task_variance``, ``attempt_share``
+    and ``task_share`` (summing to 1; ``None`` when both parts are 0), ``se_fitted`` (the
+    track's ``se`` unless ``task_variance`` was clipped at 0), and ``se_twice_tasks`` and
+    ``se_twice_attempts`` (projected for twice the tasks, or twice the attempts), with the
+    counts ``n_tasks``, ``n_tasks_with_repeats`` and ``mean_attempts``.
 
     Examples
     --------

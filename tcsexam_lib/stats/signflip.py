@@ -7,13 +7,10 @@ exchangeable on each task, every part is as likely to have the other sign, so th
 whose sum is at least as far from 0 as the observed one. It is exact whatever the scores'
 shape, and never below ``2 / 2^k`` for ``k`` tasks that differ (docs/uncertainty.md).
 
-The count is exact (:func:`_exact_tail`, a meet-in-the-middle count) while the sign
-patterns, with the tasks of a pass/fail track merged into a binomial, number at most
-:data:`EXACT_LIMIT`. Above that, the Lugannani–Rice saddlepoint approximation of the
-same distribution (:func:`_saddlepoint_tail`) finds the pairs that could be near a
-verdict (p at most :data:`GRID_BELOW`), and those are counted on a grid
-(:func:`_grid_tail`): parts rounded to ``1 / GRID_STEPS`` of their sum, the rounding
-added to the distance to reach, so the count is never below the exact one.
+The count is exact (:func:`_exact_tail`) up to :data:`EXACT_LIMIT` patterns (a pass/fail
+track merged into a binomial); beyond, pairs whose saddlepoint p (:func:`_saddlepoint_tail`)
+is at most :data:`GRID_BELOW` are counted on a grid (:func:`_grid_tail`) that never counts
+below the exact tail.
 """
 
 from __future__ import annotations
@@ -60,13 +57,9 @@ def sign_flip_p(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Two-sided sign-flip p-value of each row's sum of parts, and whether it is exact.
 
-    Parameters
-    ----------
-    parts : sequence of arrays
-        Per track, the parts ``W_t / n_t * d`` of each pair, shape ``(pairs, n_t)``.
-    pass_fail : sequence of bool
-        Per track, whether every part is 0 or ``+-W_t / n_t`` (0/1 task means): such a
-        track is counted as one binomial.
+    ``parts``: per track, the parts ``W_t / n_t * d`` of each pair, shape ``(pairs, n_t)``;
+    ``pass_fail``: per track, whether every part is 0 or ``+-W_t / n_t`` (then the track is
+    counted as one binomial).
 
     Examples
     --------

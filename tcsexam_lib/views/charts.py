@@ -48,21 +48,15 @@ def compact_png(fig: Any) -> bytes:
     """A chart as a small PNG (``CHART_DPI``, ``CHART_COLOURS``): every page embeds its charts."""
     import io
 
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from PIL import Image
 
+    canvas, image = _drawn(fig)
     if fig.get_layout_engine() is not None:  # cropped to what was drawn (a long title too)
-        raw = io.BytesIO()
-        fig.savefig(raw, format="png", dpi=CHART_DPI, bbox_inches="tight", facecolor="white")
-        image = Image.open(raw).convert("RGB")
-    else:  # fixed margins (hundreds of rows): drawn once, in memory
-        fig.set_dpi(CHART_DPI)
-        fig.patch.set_facecolor("white")
-        canvas = FigureCanvasAgg(fig)
-        canvas.draw()
-        size = canvas.get_width_height()
-        image = Image.frombuffer("RGBA", size, canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
-        image = image.convert("RGB")
+        image = _cropped(fig, canvas, image)
+        if image is None:  # something drawn beyond the figure: only savefig can show it
+            raw = io.BytesIO()
+            fig.savefig(raw, format="png", dpi=CHART_DPI, bbox_inches="tight", facecolor="white")
+            image = Image.open(raw).convert("RGB")
     octree, flat = Image.Quantize.FASTOCTREE, Image.Dither.NONE  # keeps rare colours (the label)
     image = image.quantize(CHART_COLOURS, method=octree, dither=flat)
     palette = image.getpalette() or []
@@ -73,6 +67,40 @@ def compact_png(fig: Any) -> bytes:
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)
     return out.getvalue()
+
+
+def _drawn(fig: Any) -> tuple[Any, Any]:
+    """The figure drawn once, in memory, on white: its canvas and its RGB image."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from PIL import Image
+
+    fig.set_dpi(CHART_DPI)
+    fig.patch.set_facecolor("white")
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    size = canvas.get_width_height()
+    image = Image.frombuffer("RGBA", size, canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
+    return canvas, image.convert("RGB")
+
+
+def _cropped(fig: Any, canvas: Any, image: Any) -> Any:
+    """The drawn image cut to what was drawn, with ``savefig.pad_inches`` of white around it
+    (what ``bbox_inches="tight"`` gives, without drawing the figure twice more); ``None``
+    when something lies outside the figure."""
+    import matplotlib
+    from PIL import Image
+
+    box = fig.get_tightbbox(canvas.get_renderer())  # inches, from the bottom left
+    width, height = image.size
+    x0, x1, y0, y1 = (v * CHART_DPI for v in (box.x0, box.x1, box.y0, box.y1))
+    if x0 < 0 or y0 < 0 or x1 > width or y1 > height:
+        return None
+    pad = matplotlib.rcParams["savefig.pad_inches"] * CHART_DPI
+    size = int(x1 - x0 + 2 * pad), int(y1 - y0 + 2 * pad)  # as savefig's canvas: truncated
+    left, bottom = round(x0 - pad), round(height - y0 + pad)  # savefig's origin, to the pixel
+    out = Image.new("RGB", size, "white")
+    out.paste(image, (-left, size[1] - bottom))
+    return out
 
 
 def _show_charts_as_compact_png() -> None:

@@ -257,7 +257,7 @@ def plot_z_histogram(outputs: Outputs, ax: Any = None):
     --------
     >>> out = {"task": "t", "instances": [{"z": 0.0}, {"z": 1.5}, {"z": None}, {"z": 1e9}]}
     >>> plot_z_histogram([out]).axes[0].get_title()
-    'z of 3 valid values (1 beyond ±5 drawn at the edge; 1 completed failure without z)'
+    'z of 3 valid values\\n(1 beyond ±5 drawn at the edge; 1 completed failure without z)'
     >>> plot_z_histogram([{"task": "t", "instances": [{"z": None}, {"z": None}]}])
     Nothing to draw: no valid candidate value has a z (2 completed failures, scored 0).
     """
@@ -282,7 +282,7 @@ def plot_z_histogram(outputs: Outputs, ax: Any = None):
     ax.set_ylabel("instances")
     edge = f"{beyond} beyond ±{limit:g} drawn at the edge; " if beyond else ""
     ax.set_title(
-        f"z of {len(values)} valid values ({edge}{failures} completed failure"
+        f"z of {len(values)} valid values\n({edge}{failures} completed failure"
         f"{'' if failures == 1 else 's'} without z)"
     )
     above = sum(1 for z in values if z > 0)

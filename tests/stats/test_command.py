@@ -816,3 +816,14 @@ def test_the_index_spec_holds_nothing_encoded_with_other_colons():
     walk(inspect.type_info(spec(IndexDocument, reading=True)))
     assert seen <= allowed, seen - allowed
     assert {"StrType", "FloatType", "StructType", "DictType"} <= seen  # the walk went in
+
+
+def test_run_stats_shows_the_keyword_parameters_it_passes_on():
+    import inspect
+
+    from tcsexam_lib.stats.command import run_stats, write_stats
+
+    shown = inspect.signature(run_stats).parameters
+    assert list(shown) == list(inspect.signature(write_stats).parameters)
+    assert {"index", "output", "level"} <= set(shown)
+    assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in shown.values())
