@@ -21,8 +21,6 @@ def parse_decimal(text: str) -> float | None:
     """A plain decimal number (``0.25``, ``2.5e-1``), or ``None`` for anything else
     (``1_000``, ``nan``, ``inf`` that ``float`` takes); too large for a float is ``inf``.
 
-    Examples
-    --------
     >>> parse_decimal(" 0.25 "), parse_decimal("1_000"), parse_decimal("nan")
     (0.25, None, None)
     """
@@ -39,8 +37,6 @@ def neutral_cell(text: str) -> str:
     """A cell safe to open in a spreadsheet: text starting with ``=``, ``+``, ``-``, ``@``,
     a tab or CR gets a leading ``'`` (plain numbers kept). For written files only.
 
-    Examples
-    --------
     >>> neutral_cell("=SUM(A1:A9)"), neutral_cell("-0.5"), neutral_cell("retry")
     ("'=SUM(A1:A9)", '-0.5', 'retry')
     """
@@ -86,8 +82,6 @@ def read_csv_table(path: str | os.PathLike[str], *, kind: str = "CSV file") -> C
     """Read a CSV file strictly into a :class:`CsvTable`; refuse a missing, unreadable,
     non-UTF-8, malformed or empty file, naming the file and line (``kind`` starts it).
 
-    Examples
-    --------
     >>> import pathlib, tempfile
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "t.csv"
     >>> _ = path.write_text('a,b\\n1,"x\\ny"\\n2,z\\n')

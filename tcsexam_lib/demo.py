@@ -60,8 +60,6 @@ _SKILL = {
 def suite_tasks(suite: str) -> dict[str, list[str]]:
     """The task ids of each track of a demo suite.
 
-    Examples
-    --------
     >>> suite_tasks("demo-lite")["solver"]
     ['sim-maxcut', 'sim-tsp', 'sim-sat', 'sim-knapsack', 'sim-binpack']
     >>> {len(items) for items in suite_tasks("demo-full").values()}
@@ -264,8 +262,6 @@ def _cohort(suite: str, protocol: str) -> dict[str, Any]:
 def build_demo_files() -> dict[str, str]:
     """Every demo file, as ``{path relative to the kit root: text}`` (the same every call).
 
-    Examples
-    --------
     >>> files = build_demo_files()
     >>> "references/demo-k3-sim-v1/demo-lite.json" in files
     True

@@ -36,8 +36,6 @@ def build_files(scale: str = "demo", models: int | None = None) -> dict[str, str
     """Every file of a run set at scale (``full``, or ``models`` with ``models`` of them),
     as ``{path relative to its folder: text}`` (the same every call).
 
-    Examples
-    --------
     >>> files = build_files("full")
     >>> reference = json.loads(files["references/demo-k3-sim-full-size-v1/demo-full-size.json"])
     >>> n = sum(len(t["instances"]) for t in reference["tasks"].values())
@@ -62,8 +60,6 @@ def write_files(root: str | os.PathLike[str], scale: str, models: int | None = N
 def model_names(n: int) -> list[str]:
     """``sim-m001`` ... (zero-padded to the width of ``n``, at least 3 digits).
 
-    Examples
-    --------
     >>> model_names(3)
     ['sim-m001', 'sim-m002', 'sim-m003']
     """
@@ -74,8 +70,6 @@ def model_names(n: int) -> list[str]:
 def check_count(n: Any) -> int:
     """The number of models, or a refusal naming the value and what is allowed.
 
-    Examples
-    --------
     >>> try:
     ...     check_count(1)
     ... except InputRefused as exc:

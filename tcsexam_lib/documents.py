@@ -113,8 +113,6 @@ def field(
 class Record(dict):
     """One JSON object of an output document (a ``dict``), read by typed attribute.
 
-    Examples
-    --------
     >>> class Point(Record):
     ...     x: float
     ...     label: str | None = None
@@ -224,8 +222,6 @@ def frame(
     """A tidy table (pandas) of ``rows`` with these ``columns``, then, with ``further``,
     every other key sorted; ``index`` columns identify a row (``attrs["key"]``).
 
-    Examples
-    --------
     >>> frame([{"model": "m", "index": 55.5}], ["model", "index"]).to_dict("records")
     [{'model': 'm', 'index': 55.5}]
     """

@@ -61,8 +61,6 @@ COMPUTATION_PATH: dict[str, tuple[str, ...]] = {
 class Environment(Record):
     """The environment recorded in an output's provenance (and in ``run-set.json``).
 
-    Examples
-    --------
     >>> env = Environment({"python": "3.11.7", "implementation": "CPython",
     ...     "platform": "linux-x86_64", "lock_sha256": None, "packages": {"numpy": "2.4.6"}})
     >>> env.python, env.packages["numpy"]
@@ -196,8 +194,6 @@ def locked_versions(
     """The lock's pins whose marker holds for this interpreter (``marker_environment``
     overrides marker variables to read it for another).
 
-    Examples
-    --------
     >>> import pathlib, tempfile
     >>> lock = pathlib.Path(tempfile.mkdtemp(), "requirements.lock")
     >>> _ = lock.write_text("numpy==2.4.6 \\\\\\n    --hash=sha256:00\\n"
@@ -232,8 +228,6 @@ def describe_environment(path: str = "report") -> dict[str, Any]:
     """The environment block of an output computed by ``path`` (a key of
     :data:`COMPUTATION_PATH`).
 
-    Examples
-    --------
     >>> env = describe_environment("run_score")
     >>> sorted(env)
     ['implementation', 'lock_sha256', 'packages', 'platform', 'python']
@@ -257,8 +251,6 @@ def environment_differences(
     """Every difference from a recorded environment: Python, implementation, platform,
     the lock, then each package either side names, by name.
 
-    Examples
-    --------
     >>> old = {"python": "3.11.7", "implementation": "CPython", "platform": "linux-x86_64",
     ...        "lock_sha256": "a" * 64, "packages": {"numpy": "2.4.6", "scipy": "1.17.1"}}
     >>> new = dict(old, packages={"numpy": "2.4.6", "scipy": "1.18.0"})

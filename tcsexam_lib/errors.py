@@ -21,8 +21,6 @@ def visible(text: str) -> str:
     r"""``text`` with every invisible or direction-changing character shown as ``\uXXXX``
     (a NUL or right-to-left override could hide or reorder what a terminal shows).
 
-    Examples
-    --------
     >>> print(visible("model\u202eevil\x00"))
     model\u202eevil\u0000
     """
@@ -49,8 +47,6 @@ def _show_value(value: Any) -> str:
 def did_you_mean(value: Any, choices: Sequence[str]) -> str | None:
     """``did you mean 'x'?`` for the choice closest to ``value``, or ``None``.
 
-    Examples
-    --------
     >>> did_you_mean("sim-alfa", ["sim-alpha", "sim-beta"]), did_you_mean("zzz", ["a"])
     ("did you mean 'sim-alpha'?", None)
     """
@@ -63,8 +59,6 @@ def did_you_mean(value: Any, choices: Sequence[str]) -> str | None:
 def quoted_names(names: Sequence[str], limit: int) -> str:
     """The first ``limit`` names, quoted, and how many more there are.
 
-    Examples
-    --------
     >>> quoted_names(["g1", "g2", "g3"], 2), quoted_names(["g1"], 2)
     ("'g1', 'g2' and 1 more", "'g1'")
     """

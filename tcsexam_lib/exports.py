@@ -34,8 +34,6 @@ def public_surface(
     """The public surface of ``package`` from ``public`` (module -> names); ``modules``
     maps a public module name to its module, ``also`` adds further ``__all__`` entries.
 
-    Examples
-    --------
     >>> surface = public_surface("tcsexam_lib", {"vocab": ("METRIC_ID",)})
     >>> surface.all, surface.getattr("METRIC_ID")
     (['METRIC_ID'], 'tcsexam-index-original-30303010-v0.1')

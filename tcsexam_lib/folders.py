@@ -38,8 +38,6 @@ def switch_into_place(staging: Path, final: Path) -> None:
     """Put the finished staging folder at ``final`` and remove what was there: one atomic
     exchange where the system offers it, else two renames; a symlink is never followed.
 
-    Examples
-    --------
     >>> import tempfile
     >>> out = Path(tempfile.mkdtemp())
     >>> for name in ("old", "new"):

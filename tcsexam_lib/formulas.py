@@ -52,8 +52,6 @@ def usable_values(values: Iterable[float | None]) -> list[float]:
     """The usable reference values: finite numbers (``null`` is an unusable run); ints stay
     exact, other numbers become floats.
 
-    Examples
-    --------
     >>> usable_values([10, None, 12.5, 2**60 + 1])
     [10, 12.5, 1152921504606846977]
     """
@@ -71,8 +69,6 @@ def _exact_sums(values: Sequence[float]) -> tuple[int, int, int]:
 def exact_mean(values: Sequence[float]) -> float:
     """The mean of floats, computed exactly and rounded once (as ``statistics.mean``).
 
-    Examples
-    --------
     >>> exact_mean([10.0, 12.0, 14.0])
     12.0
     >>> exact_mean([0.1, 0.1, 0.1])  # a float sum would give 0.10000000000000002
@@ -90,8 +86,6 @@ def _mean_of_sums(n: int, total: int, denominator: int) -> float:
 def exact_sample_std(values: Sequence[float]) -> float:
     """The sample standard deviation (ddof 1), exact and rounded once (as ``statistics.stdev``).
 
-    Examples
-    --------
     >>> exact_sample_std([10.0, 12.0, 14.0])
     2.0
     >>> exact_sample_std([0.1, 0.1, 0.1])
@@ -127,8 +121,6 @@ def scale_terms(mu: float, s: float, rel_floor: float, abs_floor: float) -> dict
     tie order (:data:`SCALE_TERMS`): the std when the runs spread, the relative floor when
     they agree closely around a non-zero mean, the absolute floor when both are near 0.
 
-    Examples
-    --------
     >>> scale_terms(12.0, 2.0, 0.02, 1e-9)
     {'sample_std': 2.0, 'relative_floor': 0.24, 'absolute_floor': 1e-09}
     >>> scale_terms(0.0, 0.0, 0.02, 1e-9)
@@ -142,8 +134,6 @@ def compute_instance_stats(
 ) -> InstanceStats | None:
     """Reference statistics of one instance, or ``None`` with fewer than two usable values.
 
-    Examples
-    --------
     >>> stats = compute_instance_stats([10, 12, 14], 0.02, 1e-9)
     >>> stats.mu, stats.s, stats.scale, stats.scale_term
     (12.0, 2.0, 2.0, 'sample_std')
@@ -172,8 +162,6 @@ def z_score(a: float, mu: float, scale: float, direction: str) -> float:
     """``(A - mu)/scale`` when maximising, ``(mu - A)/scale`` when minimising (positive:
     better than the reference mean).
 
-    Examples
-    --------
     >>> z_score(14.0, 12.0, 2.0, "maximize"), z_score(14.0, 12.0, 2.0, "minimize")
     (1.0, -1.0)
     """
@@ -185,8 +173,6 @@ def exact_z(a: float, stats: InstanceStats, direction: str) -> float:
     """:func:`z_score` from the exact ``A - mu``, divided by the scale and rounded once: beyond
     2**53 a candidate 97 worse is not at ``z`` 0.
 
-    Examples
-    --------
     >>> stats = compute_instance_stats([2**60 + 1, 2**60 + 3, 2**60 + 5], 0, 1e-9)
     >>> exact_z(2**60 + 100, stats, "minimize"), z_score(2**60 + 100, stats.mu, 2.0, "minimize")
     (-48.5, 0.0)
@@ -202,8 +188,6 @@ def exact_z(a: float, stats: InstanceStats, direction: str) -> float:
 def phi(z):
     """The standard normal CDF ``Phi(z)``, the instance score (element-wise on an array).
 
-    Examples
-    --------
     >>> phi(0.0)
     0.5
     >>> round(phi(1.0), 6)
@@ -218,8 +202,6 @@ def phi(z):
 def instance_score(a: float, stats: InstanceStats, direction: str) -> tuple[float, float]:
     """Return ``(z, Phi(z))`` for a valid candidate value ``a`` (exact beyond 2**53).
 
-    Examples
-    --------
     >>> stats = compute_instance_stats([10, 12, 14], 0.02, 1e-9)
     >>> instance_score(12, stats, "maximize")
     (0.0, 0.5)
@@ -238,8 +220,6 @@ def instance_scores(values, mus, scales, direction: str):
     """:func:`instance_score` of many candidates of one task at once, as arrays ``(zs, scores)``
     (the same floats as the scalar formulas).
 
-    Examples
-    --------
     >>> zs, scores = instance_scores([12.0, 10.0], [12.0, 12.0], [2.0, 2.0], "minimize")
     >>> zs.tolist(), scores[0].item()
     ([0.0, 1.0], 0.5)
@@ -259,8 +239,6 @@ def relative_score(valid_scores: Sequence[float], n_scored: int) -> float:
     """A task's relative score: the sum of ``valid_scores`` over ``n_scored`` (a completed
     failure scores 0).
 
-    Examples
-    --------
     >>> relative_score([0.5], 2)  # the worked example: 0.5 and a timeout's 0
     0.25
     """
@@ -271,8 +249,6 @@ def mean_score(scores: Sequence[float]) -> float:
     """An equal-weight mean (``math.fsum``, one division): of a task's instances, of a task's
     adopted attempts, of a track's tasks (three repeats weigh as one task).
 
-    Examples
-    --------
     >>> mean_score([0.5, 0.0])
     0.25
     >>> mean_score([1e308, 1e308])  # the sum is not a float: neither is the mean here
@@ -287,8 +263,6 @@ def mean_score(scores: Sequence[float]) -> float:
 def track_contribution(track: str, mean: float) -> float:
     """Points a track mean adds to the index: ``weight * mean``.
 
-    Examples
-    --------
     >>> track_contribution("conjecture", 0.5)
     5.0
     """
@@ -298,8 +272,6 @@ def track_contribution(track: str, mean: float) -> float:
 def combine_track_means(means: Mapping[str, float]) -> float:
     """Weighted index in points from the track means.
 
-    Examples
-    --------
     The worked example of the scoring rules:
 
     >>> combine_track_means(dict(zip(TRACKS, (0.4, 0.25, 1.2, 0.0))))
@@ -314,8 +286,6 @@ def combine_track_means(means: Mapping[str, float]) -> float:
 def combine_track_mean_arrays(means):
     """The index of many sets of track means at once (last axis the tracks), for resampling.
 
-    Examples
-    --------
     >>> import numpy as np
     >>> combine_track_mean_arrays(np.array([[0.4, 0.25, 1.2, 0.0], [1, 1, 1, 1]])).tolist()
     [55.5, 100.0]

@@ -13,8 +13,6 @@ def few_collections(thresholds: tuple[int, ...] = (200_000,)) -> Iterator[None]:
     """Collect reference cycles rarely inside the block (``thresholds`` replace the first
     of the thresholds; restored after).
 
-    Examples
-    --------
     >>> import gc
     >>> before = gc.get_threshold()
     >>> with few_collections():
@@ -36,8 +34,6 @@ def no_collections() -> Iterator[None]:
     """No cycle collection inside a block that builds only acyclic objects (re-enabled
     after if it was enabled).
 
-    Examples
-    --------
     >>> import gc
     >>> with no_collections():
     ...     gc.isenabled()

@@ -23,8 +23,6 @@ def read_input_bytes(
     """The bytes of an input file; refused by name when missing, unreadable, not a regular
     file, or larger than ``limit`` bytes (``kind`` starts the summary).
 
-    Examples
-    --------
     >>> try:
     ...     read_input_bytes("/dev/zero")
     ... except InputRefused as exc:

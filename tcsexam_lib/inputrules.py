@@ -32,8 +32,6 @@ class Rule(Generic[Data, Found]):
 class RuleList(Generic[Data, Found]):
     """Every rule of one input kind, in the order their problems are told.
 
-    Examples
-    --------
     >>> from tcsexam_lib.errors import Problem
     >>> positive = Rule(
     ...     "positive", "every value is > 0",

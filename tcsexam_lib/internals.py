@@ -32,8 +32,6 @@ def _release(version: str) -> tuple[int, ...]:
 def untested_version(library: str, version: str, tested: tuple[str, str]) -> str | None:
     """Why ``version`` is outside the range ``tested`` (``[low, high)``), or ``None``.
 
-    Examples
-    --------
     >>> untested_version("ipykernel", "7.4.0", ("7.4", "7.5")) is None
     True
     >>> untested_version("ipykernel", "8.0.0", ("7.4", "7.5"))

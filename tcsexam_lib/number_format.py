@@ -28,8 +28,6 @@ KINDS = {POINTS: 2, MEAN: 3, BINARY: None, P_VALUE: 3, Z: 2, RAW: None, COUNT: 0
 def is_missing(value: Any) -> bool:
     """True for ``None`` and NaN (a value the outputs do not have).
 
-    Examples
-    --------
     >>> is_missing(None), is_missing(float("nan")), is_missing(0.0)
     (True, True, False)
     """
@@ -44,8 +42,6 @@ def is_missing(value: Any) -> bool:
 def format_value(value: Any, kind: str = MEAN) -> str:
     """One value as every page shows it.
 
-    Examples
-    --------
     >>> format_value(82.8926, "points"), format_value(0.59472, "mean")
     ('82.89', '0.595')
     >>> [format_value(x, "pass/fail") for x in (1.0, 0, 2 / 3)]
@@ -84,8 +80,6 @@ def format_value(value: Any, kind: str = MEAN) -> str:
 def points(value: Any) -> str:
     """A number of points (2 decimals).
 
-    Examples
-    --------
     >>> points(55.5), points(None)
     ('55.50', '—')
     """
@@ -95,8 +89,6 @@ def points(value: Any) -> str:
 def signed_points(value: Any) -> str:
     """A difference of points with its sign (2 decimals).
 
-    Examples
-    --------
     >>> signed_points(12.1549), signed_points(-2.4), signed_points(0.0)
     ('+12.15', '-2.40', '0.00')
     """
@@ -107,8 +99,6 @@ def signed_points(value: Any) -> str:
 def mean(value: Any) -> str:
     """A mean or a score in track units (3 decimals).
 
-    Examples
-    --------
     >>> mean(0.25), mean(1.1267)
     ('0.250', '1.127')
     """
@@ -118,8 +108,6 @@ def mean(value: Any) -> str:
 def task_kind(track: str) -> str:
     """How a task result of ``track`` reads: pass/fail on 0/1 tracks, else a mean.
 
-    Examples
-    --------
     >>> task_kind("theorem"), task_kind("solver")
     ('pass/fail', 'mean')
     """
@@ -129,8 +117,6 @@ def task_kind(track: str) -> str:
 def interval(low: Any, high: Any, kind: str = POINTS) -> str:
     """An interval ``[low, high]`` in one kind (``—`` when either end is missing).
 
-    Examples
-    --------
     >>> interval(68.9, 92.54), interval(0.1, None)
     ('[68.90, 92.54]', '—')
     """
@@ -143,8 +129,6 @@ def interval_reach(centre: Any, low: Any, high: Any) -> str:
     """How far an index's interval reaches from it, in points: ``a`` when both sides read
     ``a``, else ``+a / −b`` (a ``±`` never reaches past the interval); ``—`` if missing.
 
-    Examples
-    --------
     >>> interval_reach(50.0, 40.0, 60.0), interval_reach(38.49, 0.0, 88.02)
     ('10.00', '+49.53 / −38.49')
     >>> interval_reach(None, None, None)
@@ -159,8 +143,6 @@ def interval_reach(centre: Any, low: Any, high: Any) -> str:
 def index_with_interval(centre: Any, low: Any, high: Any) -> str:
     """An index with the reach of its interval, as prose shows it (points).
 
-    Examples
-    --------
     >>> index_with_interval(50.0, 40.0, 60.0), index_with_interval(38.49, 0.0, 88.02)
     ('50.00 ± 10.00', '38.49 (+49.53 / −38.49)')
     """
@@ -171,8 +153,6 @@ def index_parts(centre: Any, low: Any, high: Any) -> tuple[str, str]:
     """The index and its interval's reach as two texts (the reach empty without an
     interval), so the reach may wrap under the index.
 
-    Examples
-    --------
     >>> index_parts(38.49, 0.0, 88.02), index_parts(38.49, None, None)
     (('38.49', '(+49.53 / −38.49)'), ('38.49', ''))
     """
@@ -186,8 +166,6 @@ def rounded_parts(parts: list[float | None], decimals: int = 2) -> list[float | 
     """Parts rounded so their shown sum is their sum rounded (largest remainder, first on a
     tie: 49.34 + 14.33, not 49.33 + 14.33 for 63.67); missing parts stay missing.
 
-    Examples
-    --------
     >>> rounded_parts([49.3333333, 14.3333333])
     [49.34, 14.33]
     >>> rounded_parts([12.0, None, 0.126])

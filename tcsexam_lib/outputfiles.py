@@ -24,8 +24,6 @@ def refuse_output_over_inputs(
     """Refuse an output path that is an input or lies inside an input folder (it would be
     read as an input next time); ``None`` inputs are skipped.
 
-    Examples
-    --------
     >>> refuse_output_over_inputs("out.json", ["in.json", None], field="--output", allowed="x")
     >>> try:
     ...     refuse_output_over_inputs("in.json", ["in.json"], field="--output", allowed="x")
@@ -60,8 +58,6 @@ def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
 def write_stream_atomic(path: str | os.PathLike[str], chunks: Iterable[bytes]) -> Path:
     """Write byte chunks to ``path`` atomically, as they come (never all held at once).
 
-    Examples
-    --------
     >>> import tempfile, pathlib
     >>> out = pathlib.Path(tempfile.mkdtemp()) / "x.txt"
     >>> _ = write_stream_atomic(out, iter([b"a", b"b"]))
@@ -118,8 +114,6 @@ def write_atomic(path: str | os.PathLike[str], write: Callable[[BinaryIO], Any])
     """Call ``write`` on a temporary file beside ``path``, then rename it to ``path``; if
     ``write`` raises, ``path`` is untouched (an ``OSError`` becomes :class:`OutputRefused`).
 
-    Examples
-    --------
     >>> import tempfile, pathlib
     >>> out = pathlib.Path(tempfile.mkdtemp()) / "x.txt"
     >>> def fail(handle):

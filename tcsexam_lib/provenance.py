@@ -160,8 +160,6 @@ def created_utc() -> str:
     """When an output is made, in UTC to the second: now, or ``$SOURCE_DATE_EPOCH`` (for
     byte-identical files from two runs).
 
-    Examples
-    --------
     >>> import os
     >>> os.environ["SOURCE_DATE_EPOCH"] = "0"; created_utc()
     '1970-01-01T00:00:00Z'
@@ -273,8 +271,6 @@ def relative_provenance(
     """The provenance block with every absolute path relative to ``folder``, the output's
     folder (published reports must not show the machine's folders).
 
-    Examples
-    --------
     >>> block = {"cwd": "/home/me/kit", "parameters": {"attempts": "/home/me/kit/a.csv",
     ...          "suite": "lite"}, "references_dir": "/home/me/kit/references",
     ...          "reference": {"path": None, "resolved": None},

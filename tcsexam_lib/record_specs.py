@@ -80,8 +80,6 @@ def conforms(data: Any, record: type[Record]) -> bool:
     """True when parsed JSON ``data`` has the shape of ``record`` (fast: msgspec, plus required
     and further keys); where msgspec is stricter than the schema the full validator decides.
 
-    Examples
-    --------
     >>> class Point(Record):
     ...     x: float
     >>> conforms({"x": 1}, Point), conforms({"x": "1"}, Point), conforms({}, Point)
@@ -103,8 +101,6 @@ def decode_record(text: str | bytes, record: type[Record]) -> Any:
     Declines a repeated or further key (fewer colons, :func:`_no_key_dropped`) and a ``\\u``
     escape; walks top-level any-JSON values; checks dicts' required keys.
 
-    Examples
-    --------
     >>> class Point(Record):
     ...     x: float
     ...     label: str | None = None

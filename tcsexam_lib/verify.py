@@ -222,8 +222,6 @@ def verify_output(
     input changed, the recomputation equals the output, every link ``ok``); refuses
     (:class:`InputRefused`) a file that is not a kit output with a provenance block.
 
-    Examples
-    --------
     >>> import pathlib, tempfile
     >>> missing = pathlib.Path(tempfile.mkdtemp()) / "none.json"
     >>> verify_output(missing)

@@ -71,8 +71,6 @@ FIXED_LITE_SOLVER_TASKS = 5
 def score_in_range(track: str, score: float) -> bool:
     """Whether a finite valid score is in its track's range (:data:`SCORE_RANGES` in words).
 
-    Examples
-    --------
     >>> score_in_range("theorem", 0.5), score_in_range("solver", 0.5)
     (False, True)
     """
@@ -116,8 +114,6 @@ def sorted_statuses(statuses: frozenset[str]) -> str:
 def simulated_label(kind: str = "") -> str:
     """The words that label SIMULATED data everywhere, of one ``kind`` of demo data.
 
-    Examples
-    --------
     >>> simulated_label(), simulated_label("Full-size")
     ('SIMULATED demo data', 'SIMULATED Full-size demo data')
     """

@@ -68,8 +68,6 @@ _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _c
 def read_yaml_mapping(path: str | os.PathLike[str], kind: str = "Parameter file") -> dict[str, Any]:
     """Read a YAML file strictly (no repeated keys) into a mapping.
 
-    Examples
-    --------
     >>> import pathlib, tempfile
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "set.yaml"
     >>> _ = p.write_text("suite: demo-lite\\nprotocol: offline\\n")

@@ -92,8 +92,6 @@ def build_reference_from_runs(
     file, runs disagreeing on instances, an unreadable record, a run given twice or two
     runs with the same sha256 for every record file.
 
-    Examples
-    --------
     >>> import json, pathlib, tempfile
     >>> root = pathlib.Path(tempfile.mkdtemp())
     >>> _ = (root / "tasks.json").write_text(json.dumps({"scale_floor_relative": 0.02,

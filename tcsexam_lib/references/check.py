@@ -160,8 +160,6 @@ def check_reference_data(
     """Every finding of both layers of rules on one parsed reference file; ``expected_id``
     (from its folder) is checked when given, and then the suite against the file name.
 
-    Examples
-    --------
     >>> report = check_reference_data({
     ...     "reference_id": "my-ref", "suite": "lite",
     ...     "scale_floor_relative": 0.02, "scale_floor_absolute": 1e-9,
@@ -205,8 +203,6 @@ def repeated_runs(runs: Any) -> list[str]:
     """Each run of ``provenance.runs`` repeating an earlier one (same folder, or same sha256
     for every record file).
 
-    Examples
-    --------
     >>> for text in repeated_runs([{"run": 1, "path": "r1", "files": {"t": "aa"}},
     ...                            {"run": 2, "path": "./r1", "files": {"t": "aa"}},
     ...                            {"run": 3, "path": "r3", "files": {"t": "aa"}}]):
@@ -337,8 +333,6 @@ def check_reference(
     (``target``), each compared with its suite's task list (:mod:`.suite_check`; ``suite``
     names one); the same verdict by id or by path. Returns a :class:`ReferenceCheck`.
 
-    Examples
-    --------
     The fixed reference's values are not shipped with the kit, so on a fresh clone:
 
     >>> result = check_reference("paper-k3-fixed-260925", references_dir="/nonexistent")

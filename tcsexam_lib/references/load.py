@@ -87,8 +87,6 @@ def load_reference(
     ``paper-k3-fixed-260925``). Raises :class:`ReferenceProblem` when the file is absent
     (saying where it goes), malformed, or inconsistent.
 
-    Examples
-    --------
     >>> ref = load_reference("demo-lite", reference_id="demo-k3-sim-v1")
     >>> ref.reference_id, ref.simulated
     ('demo-k3-sim-v1', True)
@@ -133,8 +131,6 @@ def reference_from_data(
     """A :class:`Reference` from parsed content; raises :class:`ReferenceProblem` with every
     finding of the first layer that has any (schema, then relations).
 
-    Examples
-    --------
     >>> ref = reference_from_data({"reference_id": "example", "suite": "lite",
     ...     "scale_floor_relative": 0.02, "scale_floor_absolute": 1e-9,
     ...     "tasks": {"t": {"kind": "objective", "direction": "maximize",

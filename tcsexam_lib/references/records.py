@@ -170,8 +170,6 @@ def candidate_value(
     objective tasks a finite number (not a boolean), solve tasks ``A`` 1/0 or ``solved``
     (agreeing when both are given).
 
-    Examples
-    --------
     >>> candidate_value({"A": 12}, "objective", "r.json record #1")
     (12.0, None)
     >>> candidate_value({"A": True}, "objective", "r.json record #1")[1].allowed

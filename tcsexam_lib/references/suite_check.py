@@ -91,8 +91,6 @@ def named_suite_file(
 ) -> tuple[Path | None, list[Finding]]:
     """The suite file named with ``--suite`` (a name or a path), or a finding that there is none.
 
-    Examples
-    --------
     >>> named_suite_file(None, Path("references"))
     (None, [])
     >>> _, [finding] = named_suite_file("nope", Path("/nonexistent"))

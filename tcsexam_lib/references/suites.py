@@ -47,8 +47,6 @@ def available_suites(references_dir: str | os.PathLike[str] | None = None) -> li
 def load_suite(name: str, *, references_dir: str | os.PathLike[str] | None = None) -> Suite:
     """Load ``<references_dir>/suites/<name>.json`` and check it.
 
-    Examples
-    --------
     >>> suite = load_suite("demo-lite")
     >>> [len(items) for items in suite.tracks.values()] == [5] * len(TRACKS)
     True

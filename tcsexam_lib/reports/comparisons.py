@@ -43,8 +43,6 @@ def paired_delta(
     is Δ; without it both are recomputed on the common tasks. ``None`` when a track has
     no common task with a mean in both.
 
-    Examples
-    --------
     The same results on theorem and conjecture, 0.1 more on every solver and construction
     task: the 12 tasks' sign patterns give the width (and only two reach the lead):
 
@@ -96,8 +94,6 @@ def _paired_delta(
 def compared_by(result: IndexDocument | RunSetSummary, other: RunSetSummary) -> str | None:
     """``protocol`` or ``suite``: what ``other`` differs by (else equal, a model shared), or None.
 
-    Examples
-    --------
     >>> def run_set(suite, protocol):
     ...     return RunSetSummary({"suite": suite, "solver_protocol": protocol, "models": {"m": {}}})
     >>> [compared_by(run_set("l", "offline"), run_set(*other))
@@ -120,8 +116,6 @@ def compare_run_set(
     """This run set beside each run set of ``compared`` (name -> summary with ``task_means``):
     a ``RunSetComparison`` of ``run-set.json`` each, a row per shared model.
 
-    Examples
-    --------
     >>> means = {"P": 0.5, "S": 0.5, "C": 0.5, "O": 0.5}
     >>> mine = IndexDocument({"suite": "s", "solver_protocol": "offline", "models": {"m": {
     ...     "status": "complete", "index": 50.0, "track_means": means, "tasks": []}}})

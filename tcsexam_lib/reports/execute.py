@@ -236,8 +236,6 @@ INJECTED_CELL_ID = "injected-parameters"
 def stable_cell_ids(notebook: Any) -> Any:
     """Give papermill's injected-parameters cell a fixed id, so that reruns publish the same bytes.
 
-    Examples
-    --------
     >>> import nbformat
     >>> cell = nbformat.v4.new_code_cell("model = 'm'")
     >>> cell.metadata["tags"] = ["injected-parameters"]
@@ -258,8 +256,6 @@ def drop_execution_times(notebook: Any) -> Any:
     """Every execution time of an executed notebook dropped (papermill's ``None``, nbclient's
     gone; ``status`` and ``exception`` stay): a rerun publishes the same bytes.
 
-    Examples
-    --------
     >>> import nbformat
     >>> cell = nbformat.v4.new_code_cell("1")
     >>> cell.metadata["papermill"] = {"start_time": "2026-12-02T10:00:01.5", "duration": 0.5,

@@ -229,8 +229,6 @@ class Changes:
     def lines(self, limit: int = 8) -> list[str]:
         """What changed, one line each (names past ``limit`` counted).
 
-        Examples
-        --------
         >>> Changes().lines()
         ['First publication of this run set recorded in this folder.']
         >>> changes = Changes("2026-12-01T00:00:00Z", added=["m3"], status=[["m1",
@@ -277,8 +275,6 @@ def compare_publications(
     """What changed from the ``previous`` record of a run set to the ``current`` one (an
     index *moved* when it lies outside the interval the previous publication gave it).
 
-    Examples
-    --------
     >>> old = {"date": "d0", "reference_id": "r", "kit_version": "1", "models": {
     ...     "a": {"status": "complete", "index": 50.0, "index_ci": [45.0, 55.0],
     ...           "could_be_first": True},

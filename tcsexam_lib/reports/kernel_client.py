@@ -48,8 +48,6 @@ def report_kernel_cmd(cmd: list[str], python: str = sys.executable) -> list[str]
     """A kernel command of this Python (``python``) with the kit's launcher in place of
     ipykernel's; any other kernel command is returned as it is.
 
-    Examples
-    --------
     >>> report_kernel_cmd(["/env/python", "-m", "ipykernel_launcher", "-f", "k"], "/env/python")
     ['/env/python', '-m', 'tcsexam_lib.reports.kernel_launch', '-f', 'k']
     >>> report_kernel_cmd(["/other/python", "-m", "ipykernel_launcher"], "/env/python")
@@ -65,8 +63,6 @@ def describe_stop(code: int | None, forced: str) -> str:
     ``code``: exit code (``None``: unknown); ``forced``: the signal sent because it had
     not exited in time ("" if none).
 
-    Examples
-    --------
     >>> describe_stop(0, "")
     ''
     >>> describe_stop(-15, "SIGTERM")
@@ -109,8 +105,6 @@ def check_jupyter_client(manager_class: type, version: str) -> None:
     """Refuse a jupyter_client whose kernel manager no longer has, or no longer calls,
     the private methods the kit overrides; warn when its version is untested.
 
-    Examples
-    --------
     >>> class Renamed:
     ...     async def _async_shutdown_kernel(self):
     ...         await self._async_interrupt()

@@ -44,8 +44,6 @@ def check_ipykernel(app_class: type, version: str) -> list[str]:
     """Warn when ipykernel lacks the channel threads the launcher stops, or is untested;
     return the missing attributes (the fix is then off for them).
 
-    Examples
-    --------
     >>> import warnings
     >>> class OldApp:
     ...     control_thread = None
@@ -75,8 +73,6 @@ def stop_channel_threads(app: Any, timeout: float = THREAD_JOIN_SECONDS) -> list
     """Stop and join the app's control and shell-channel threads (if alive), each through its
     own event loop (thread-safe); name those stopped.
 
-    Examples
-    --------
     >>> import threading
     >>> class Channel(threading.Thread):
     ...     def __init__(self):
@@ -108,8 +104,6 @@ class RunningCode:
     The main thread counts (:meth:`track`, :meth:`track_cells`); the control thread reads
     :attr:`running` to decide whether an interrupt has anything to interrupt.
 
-    Examples
-    --------
     >>> import asyncio
     >>> code = RunningCode()
     >>> seen = []
@@ -167,8 +161,6 @@ def track_user_code(kernel: Any, version: str) -> RunningCode | None:
     Without ``run_code``: ``None``, and every interrupt signals, as ipykernel's does.
     Without the widget handlers, cells still count but a callback is not interruptible.
 
-    Examples
-    --------
     >>> import warnings
     >>> class Shell:
     ...     def run_code(self, code_obj):

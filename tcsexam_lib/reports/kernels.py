@@ -103,8 +103,6 @@ def _fits_sockets(folder: str) -> bool:
 def private_runtime_folder() -> Iterator[Path]:
     """A new folder (mode 0700) in ``$TMPDIR`` (``/tmp`` if too long for a socket), removed after.
 
-    Examples
-    --------
     >>> with private_runtime_folder() as folder:
     ...     oct(folder.stat().st_mode & 0o777), folder.name.startswith(RUNTIME_PREFIX)
     ('0o700', True)
@@ -126,8 +124,6 @@ def remove_runtime_folder(folder: Path) -> None:
 def kernel_transport(folder: Path) -> tuple[str, str]:
     """``("ipc", "")`` where kernels can use Unix sockets in ``folder``, else ``("tcp", why)``.
 
-    Examples
-    --------
     >>> kernel_transport(Path("/tmp/" + "x" * 90))
     ('tcp', 'the private folder path is too long for a Unix socket')
     """
@@ -159,8 +155,6 @@ def _base() -> str:
 def kernel_log_header(transport: str, why_tcp: str = "") -> str:
     """The runner's lines at the top of a run set's kernel log: how kernels were reached.
 
-    Examples
-    --------
     >>> print(kernel_log_header("ipc"), end="")  # doctest: +NORMALIZE_WHITESPACE
     [report runner] kernels started over IPC: Unix sockets in a private folder of the run
     (mode 0700, removed after it), so no port is chosen and parallel kernels cannot collide.
@@ -187,8 +181,6 @@ def kernel_log_block(label: str, text: str, transport: str, folder: Path | None 
     """One notebook's stderr, each line prefixed with ``[label]``, kept whole but for
     ipykernel's TCP warning (in the header); the private folder reads ``<kernel folder>``.
 
-    Examples
-    --------
     >>> text = "Traceback (most recent call last):\\n  File 'x'\\nZMQError: Address in use\\n"
     >>> print(kernel_log_block("demo/m1/index", text, "tcp"), end="")
     [demo/m1/index] Traceback (most recent call last):

@@ -20,8 +20,6 @@ KIT_LAUNCHER = "tcsexam_lib.reports.kernel_launch"
 def with_launcher(argv: list[str], launcher: str = KIT_LAUNCHER) -> list[str]:
     """A kernel command with ``launcher`` as its ``-m`` module (ipykernel's or the kit's).
 
-    Examples
-    --------
     >>> with_launcher(["/env/python", "-Xfrozen_modules=off", "-m", "ipykernel_launcher",
     ...                "-f", "{connection_file}"])[2:4]
     ['-m', 'tcsexam_lib.reports.kernel_launch']

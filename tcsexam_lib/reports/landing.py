@@ -315,8 +315,6 @@ def build_landing_page(
 ) -> str:
     """The landing page HTML from the run sets' manifests; ``history`` adds what changed.
 
-    Examples
-    --------
     >>> page = build_landing_page([])
     >>> "<h1>TCSExam reports</h1>" in page, "SIMULATED" in page
     (True, False)

@@ -72,8 +72,6 @@ class ReportNotebook:
     def of_kind(self, *kinds: str) -> tuple[str, ...]:
         """The parameters of these kinds, in the cell's order.
 
-        Examples
-        --------
         >>> notebook("diagnostics").of_kind(INPUT_FILE)
         ('cohort', 'attempts', 'index_json')
         """
@@ -82,8 +80,6 @@ class ReportNotebook:
     def needed(self, values: Mapping[str, Any]) -> list[tuple[str, str]]:
         """The parameters a run with ``values`` needs, each with why ("" for always).
 
-        Examples
-        --------
         >>> notebook("index").needed({"index_json": "x.json"})
         [('model', ''), ('suite', ''), ('protocol', '')]
         >>> [name for name, _ in notebook("cohort").needed({})]
@@ -98,8 +94,6 @@ class ReportNotebook:
     def read(self, values: Mapping[str, Any]) -> tuple[str, ...]:
         """The non-empty input parameters a run with ``values`` reads (``unless`` applied).
 
-        Examples
-        --------
         >>> notebook("solver_scoring").read({"records_dir": "r", "solver_outputs": "e",
         ...                                  "index_json": "i.json", "cohort": "c.json"})
         ('solver_outputs', 'index_json')
@@ -116,8 +110,6 @@ class ReportNotebook:
 def is_empty(value: Any) -> bool:
     """A parameter left empty: ``None`` or blank text.
 
-    Examples
-    --------
     >>> is_empty(""), is_empty("  "), is_empty(None), is_empty(0), is_empty("x")
     (True, True, True, False, False)
     """
@@ -230,8 +222,6 @@ MODEL_NOTEBOOKS = tuple(nb for nb in NOTEBOOKS if nb.per == PER_MODEL)
 def notebook(name: str) -> ReportNotebook:
     """The declaration of the report notebook ``name``.
 
-    Examples
-    --------
     >>> notebook("index").per, notebook("cohort").title
     ('model', 'leaderboard')
     """

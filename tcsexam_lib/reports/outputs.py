@@ -57,8 +57,6 @@ class RunSetOutputs:
 def sha256_bytes(data: bytes) -> str:
     """The sha256 of ``data`` as hex.
 
-    Examples
-    --------
     >>> sha256_bytes(b"")[:12]
     'e3b0c44298fc'
     """
@@ -68,8 +66,6 @@ def sha256_bytes(data: bytes) -> str:
 def kept_bytes(new: bytes, previous: Path | None) -> bytes | None:
     """The bytes of ``previous`` when they hold ``new`` but for the creation time, else None.
 
-    Examples
-    --------
     >>> import tempfile, pathlib
     >>> old = pathlib.Path(tempfile.mkdtemp()) / "x.json"
     >>> _ = old.write_bytes(b'{"a": 1, "provenance": {"created_utc": "2026-01-01T00:00:00Z"}}')

@@ -261,8 +261,6 @@ def assets_bytes(output: Path) -> int:
 def relative_link(target: str | os.PathLike[str], start: str | os.PathLike[str]) -> str:
     """A URL-quoted, HTML-safe relative link from folder ``start`` to ``target``.
 
-    Examples
-    --------
     >>> relative_link("out/index.html", "out/lite-offline/models/m")
     '../../../index.html'
     """
@@ -286,8 +284,6 @@ def footer_html(
     The date is now, or ``$SOURCE_DATE_EPOCH``; ``dated=False`` (notebook pages) names
     none. ``with_kit=False``: the run set's part alone (a landing-page line).
 
-    Examples
-    --------
     >>> import os; os.environ["SOURCE_DATE_EPOCH"] = "0"
     >>> text = footer_html(suite="demo-lite", protocol="offline", reference_id="r", metric_id="m")
     >>> "suite <b>demo-lite</b>" in text, "built 1970-01-01T00:00:00Z" in text
@@ -314,8 +310,6 @@ def environment_html(environment: dict[str, Any]) -> str:
     """The folded section at the end of every page: the environment that made it (as
     ``run-set.json``'s ``environment``; docs/reproducing.md).
 
-    Examples
-    --------
     >>> text = environment_html({"python": "3.11.7", "implementation": "CPython",
     ...     "platform": "linux-x86_64", "lock_sha256": None, "packages": {"numpy": "2.4.6"}})
     >>> "CPython 3.11.7 on linux-x86_64" in text, "<code>numpy 2.4.6</code>" in text

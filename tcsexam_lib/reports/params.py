@@ -347,8 +347,6 @@ def load_report_params(
     Checks the schema, that every path exists, that the suite loads, and that the cohort
     declares this suite and protocol.
 
-    Examples
-    --------
     >>> import pathlib, tempfile
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "set.yaml"
     >>> _ = p.write_text("suite: demo-lite\\nprotocl: offline\\n")

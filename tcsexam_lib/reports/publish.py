@@ -25,8 +25,6 @@ _STAGING = re.compile(r"^\.(?P<name>.+)\.(?:staging|old)-(?P<pid>\d+)$")
 def staging_folder(output: Path, name: str) -> Path:
     """The staging folder of run set ``name`` for this process.
 
-    Examples
-    --------
     >>> staging_folder(Path("out"), "lite-offline").name.startswith(".lite-offline.staging-")
     True
     """
@@ -46,8 +44,6 @@ def _alive(pid: int) -> bool:
 def remove_stale_staging(output: Path) -> list[Path]:
     """Remove staging folders left by runs that were killed (their process is gone).
 
-    Examples
-    --------
     >>> import tempfile
     >>> out = Path(tempfile.mkdtemp())
     >>> (out / ".lite-offline.staging-999999999").mkdir()

@@ -35,8 +35,6 @@ def _sha(data: bytes) -> str:
 class JobInputs:
     """What a notebook job reads, in order: ``(name, sha256)`` items; and its key.
 
-    Examples
-    --------
     >>> a = JobInputs("rs/m/index", (("notebooks/index.ipynb", "1"), ("the kit", "2")))
     >>> b = JobInputs("rs/m/index", (("notebooks/index.ipynb", "1"), ("the kit", "3")))
     >>> a.key != b.key, a.first_change(b.items)
@@ -204,8 +202,6 @@ def decide(
 def describe_reuse(decisions: list[Decision]) -> str:
     """One line: how many notebooks are reused and how many run.
 
-    Examples
-    --------
     >>> describe_reuse([])
     '0 notebook(s) reused from the store, 0 to run'
     """
@@ -216,8 +212,6 @@ def describe_reuse(decisions: list[Decision]) -> str:
 def canonical(value: Any) -> str:
     """The sha256 of a value's canonical JSON (sorted keys).
 
-    Examples
-    --------
     >>> canonical({"b": 1, "a": 2}) == canonical({"a": 2, "b": 1})
     True
     """

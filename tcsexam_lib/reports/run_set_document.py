@@ -156,8 +156,6 @@ class RunSetComparison(Record):
 class RunSetDocument(Record):
     """A published run set's ``run-set.json`` (``folder``: the folder it was read from).
 
-    Examples
-    --------
     >>> summary = {"suite": "s", "solver_protocol": "offline", "models": {"m": {
     ...     "status": "complete", "index": 55.5, "track_means": {"P": 0.4, "S": 0.25,
     ...     "C": 1.2, "O": 0.0}}}}

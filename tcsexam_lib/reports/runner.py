@@ -84,8 +84,6 @@ def run_report(
     output folder; ``force`` runs every notebook (else unchanged pages are reused, and
     nothing is written when nothing changed); ``dry_run`` writes nothing.
 
-    Examples
-    --------
     >>> try:
     ...     run_report(["no-such-file.yaml"])
     ... except InputRefused as exc:

@@ -77,8 +77,6 @@ def summary(
     (points; null without an index) and ``could_be_first`` (false without an index); the
     summary gets ``leader_group``, ``level``, ``pairs_untested`` and the notes on the lead.
 
-    Examples
-    --------
     >>> score = {"suite": "lite", "solver_protocol": "online", "models": {"m": {
     ...     "status": "complete", "index": 55.5, "track_means": {"P": 0.4}, "issues": []}}}
     >>> summary(score)["models"]["m"]
@@ -155,8 +153,6 @@ def compared_with(
     """The run sets of ``compare`` sharing a model with ``mine``, on its suite under the other
     protocol or on another suite under its protocol.
 
-    Examples
-    --------
     >>> def run_set(suite, protocol):
     ...     return {"suite": suite, "solver_protocol": protocol, "models": {"m": {}}}
     >>> compare = {"l-on": run_set("l", "online"), "f-off": run_set("f", "offline"),
@@ -393,8 +389,6 @@ def tidy_paths(text: str, folders: dict[Path, str]) -> str:
     """``text`` with this machine's folders as placeholders (``<run set>``, ``<kit>``, ``~``...),
     the longest path first: a published report names no folder of its machine.
 
-    Examples
-    --------
     >>> tidy_paths("/o/x/rs/m.ipynb failed", {Path("/o/x/rs"): "<run set>"})
     '<run set>/m.ipynb failed'
     """

@@ -23,8 +23,6 @@ PAGE_FLOOR = 32 << 10
 def human_bytes(size: int) -> str:
     """A size as people read it.
 
-    Examples
-    --------
     >>> human_bytes(512), human_bytes(3_500_000), human_bytes(2_400_000_000)
     ('512 bytes', '3.5 MB', '2.4 GB')
     """
@@ -122,8 +120,6 @@ def _enospc(exc: BaseException | None) -> bool:
 def no_space_note(folder: Path, exc: BaseException | None = None) -> str:
     """``No space left on device (...)`` when ``exc`` is one or the disk is (nearly) full.
 
-    Examples
-    --------
     >>> no_space_note(Path("."), OSError(errno.ENOSPC, "No space left on device"))[:23]
     'No space left on device'
     >>> no_space_note(Path("."), ValueError("Notebook does not appear to be JSON")) in (

@@ -85,8 +85,6 @@ def sha256_of(path: Path) -> str:
 class Store:
     """The store of one output folder.
 
-    Examples
-    --------
     >>> import tempfile
     >>> out = Path(tempfile.mkdtemp())
     >>> page = out / "page.html"
@@ -194,8 +192,6 @@ class Store:
     def verify(self) -> list[str]:
         """Every problem of the store: an entry damaged, or one of its objects.
 
-        Examples
-        --------
         >>> import tempfile
         >>> Store(Path(tempfile.mkdtemp())).verify()
         []
@@ -288,8 +284,6 @@ class Store:
 def folder_digests(folder: Path) -> dict[str, str]:
     """The sha256 of every file under ``folder``, by its POSIX path relative to it.
 
-    Examples
-    --------
     >>> import tempfile
     >>> folder = Path(tempfile.mkdtemp())
     >>> _ = (folder / "a.txt").write_text("")

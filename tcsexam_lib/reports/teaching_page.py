@@ -119,8 +119,6 @@ def mathjax_files() -> tuple[Path, Path]:
     """MathJax's build and licence as ``django-static-mathjax`` installs them; else
     :class:`~tcsexam_lib.errors.TcsexamError` naming what is missing (no raw TeX pages).
 
-    Examples
-    --------
     >>> build, licence = mathjax_files()
     >>> build.name, licence.name
     ('tex-svg-full.js', 'LICENSE')

@@ -88,8 +88,6 @@ def run_jobs(
     ``on_result(position, state, value)``: ``ok`` (returned value), ``error`` (its
     message) or ``died``. Every worker is killed before this returns, whatever happens.
 
-    Examples
-    --------
     >>> results = {}
     >>> run_jobs([-1, -2, -3], 2, abs, lambda k, state, value: results.update({k: value}))
     >>> sorted(results.items())  # in the order the jobs ended; here sorted

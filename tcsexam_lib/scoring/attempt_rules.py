@@ -73,8 +73,6 @@ def row_schema_problems(row: dict[str, str], where: str) -> list[Problem]:
     """Every value of one row (text) that its published row schema refuses (its ``enum``,
     ``pattern`` and ``if score_status == valid`` rules, column by column).
 
-    Examples
-    --------
     >>> row = {"model": "m", "track": "proof", "item": "t", "attempt": "1", "score": "1",
     ...        "adoption_status": "selected", "score_status": "valid",
     ...        "score_type": "original_task_score", "solver_protocol": ""}
@@ -103,8 +101,6 @@ _COMMA_DECIMAL = re.compile(r"\s*([+-]?\d+)\s*,\s*(\d+)\s*")
 def decimal_comma(text: str) -> str | None:
     """A hint for a number written with a decimal comma (``0,8``), else ``None``.
 
-    Examples
-    --------
     >>> decimal_comma(" 0,85"), decimal_comma("0.85")
     ('looks written with a decimal comma: write 0.85', None)
     """

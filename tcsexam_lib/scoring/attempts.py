@@ -71,8 +71,6 @@ _SEPARATORS = {";": "semicolons (';')", "\t": "tabs", "|": "vertical bars ('|')"
 def _other_separator(header: list[str]) -> str | None:
     """The separator a one-column header holds instead of commas, in words (or ``None``).
 
-    Examples
-    --------
     >>> _other_separator(["model;track;item"]), _other_separator(["model", "track"])
     ("semicolons (';')", None)
     """
@@ -95,8 +93,6 @@ _SCORE = ATTEMPT_COLUMNS.index("score")
 def _decimal_comma(values: list[str], width: int) -> str | None:
     """A hint when one field too many comes from a score written with a decimal comma.
 
-    Examples
-    --------
     >>> _decimal_comma(["m", "theorem", "t", "1", "0", "85", "selected"], 6)
     "the score '0,85' looks written with a decimal comma: write 0.85"
     """

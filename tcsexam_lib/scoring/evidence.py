@@ -210,8 +210,6 @@ def score_mismatch(
     """The one check of a solver row's score against its output: a finite number within
     :data:`SCORE_TOLERANCE` of ``relative_score``, else a ``solver_evidence_score_mismatch``.
 
-    Examples
-    --------
     >>> key = ("m", "solver", "t")
     >>> score_mismatch(key, 0.25, 0.25, evidence="e.json", attempt="1", line=2) is None
     True

@@ -39,8 +39,6 @@ def fill_table(
     matching output (shortest round-trip text); formula-like notes made text. The copy
     keeps ``source`` and lines, so a refusal names the researcher's file.
 
-    Examples
-    --------
     >>> table = CsvTable("a.csv", ["model", "track", "item", "attempt", "score", "score_status"],
     ...                  [(2, ["m", "solver", "t", "1", "", "valid"])])
     >>> filled, result = fill_table(table, [{"model": "m", "task": "t", "attempt": "1",
@@ -90,8 +88,6 @@ def fill_solver_rows(
     """Write a copy of an attempts table with blank solver scores filled (:func:`fill_table`),
     atomically to ``output`` (never the input).
 
-    Examples
-    --------
     >>> import pathlib, tempfile
     >>> folder = pathlib.Path(tempfile.mkdtemp())
     >>> table = folder / "attempts.csv"

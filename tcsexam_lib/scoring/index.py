@@ -37,8 +37,6 @@ def _row_issue(code: str, key: tuple[str, str, str], row: dict[str, Any], text: 
 def missing_repeats(planned: int, adopted_valid: int) -> range:
     """The repeat numbers still missing when ``adopted_valid`` of ``planned`` are there.
 
-    Examples
-    --------
     >>> list(missing_repeats(3, 1))
     [2, 3]
     """
@@ -49,8 +47,6 @@ def coverage_category(adoption_status: str, score_status: str) -> str:
     """What one attempt row is for coverage: valid, provisional, failed, missing (its
     score_status says so) or excluded (kept, never aggregated).
 
-    Examples
-    --------
     >>> coverage_category("selected", "judge_failed"), coverage_category("excluded", "valid")
     ('failed', 'excluded')
     """
@@ -129,8 +125,6 @@ def far_score_issues(groups: dict[tuple[str, str, str], list[dict[str, Any]]]) -
     """A ``far_score`` warning per adopted valid construction row over :data:`FAR_FACTOR`
     times the larger of 1 and the cohort's lower median construction score.
 
-    Examples
-    --------
     >>> rows = [{"adoption_status": "selected", "score_status": "valid", "score": score,
     ...          "attempt": "1", "line": line} for line, score in ((2, 0.8), (3, 1e15))]
     >>> groups = {("m", "construction", f"c{k}"): [row] for k, row in enumerate(rows)}

@@ -153,8 +153,6 @@ class ModelResult(Record):
     def task_means(self) -> dict[str, dict[str, float | None]]:
         """The task means by track (``{track: {item: mean}}``), for a paired comparison.
 
-        Examples
-        --------
         >>> ModelResult({"tasks": [{"track": "solver", "item": "x", "mean": 0.5}]}).task_means()
         {'solver': {'x': 0.5}}
         """
@@ -169,8 +167,6 @@ class IndexDocument(Record):
     the JSON as ``.data``, tables as :attr:`models`, :attr:`tracks`, :attr:`tasks`,
     :attr:`attempts`, :attr:`issues`).
 
-    Examples
-    --------
     >>> from tcsexam_lib.teaching import score_tiny_cohort
     >>> document = score_tiny_cohort({"m": {}}).result  # the seed's worked example
     >>> document.status, document.results["m"].index, document.results["m"].tracks["theorem"].mean
@@ -263,8 +259,6 @@ class IndexDocument(Record):
     def models(self) -> pd.DataFrame:
         """One row per model: status, index (points), track means, coverage, blocking issues.
 
-        Examples
-        --------
         >>> from tcsexam_lib.teaching import score_tiny_cohort
         >>> cohort = score_tiny_cohort({"a": {}, "b": {"thm-1": [1, 1]}}, {"b": {"default": 1,
         ...     "thm-1": 3}})
@@ -289,8 +283,6 @@ class IndexDocument(Record):
     def tracks(self) -> pd.DataFrame:
         """One row per model and track: letter, weight, mean, contribution (points).
 
-        Examples
-        --------
         >>> from tcsexam_lib.teaching import score_tiny_cohort
         >>> tracks = score_tiny_cohort({"m": {}}).result.tracks
         >>> tracks[["track", "letter", "mean", "contribution"]].values.tolist()[:2]
@@ -329,8 +321,6 @@ class IndexDocument(Record):
         """One row per attempts-table row, with model, track and task (file order per task;
         further columns as written).
 
-        Examples
-        --------
         >>> from tcsexam_lib.teaching import Attempt, score_tiny_cohort
         >>> cohort = score_tiny_cohort({"m": {"thm-1": [Attempt(1, "excluded", "valid",
         ...     "rerun"), Attempt(0)]}})
@@ -351,8 +341,6 @@ class IndexDocument(Record):
     def issues(self) -> pd.DataFrame:
         """One row per issue: model, severity, code, track, task, attempt, line, message.
 
-        Examples
-        --------
         >>> from tcsexam_lib.teaching import status_walkthrough
         >>> issues = status_walkthrough().result.issues
         >>> issues.groupby("model")["code"].apply(sorted).to_dict()["walk-incomplete"]
@@ -388,8 +376,6 @@ _COVERAGE_COLUMNS = ("tasks_planned", "tasks_complete", "attempts_planned",
 def load_index(path: str | os.PathLike[str]) -> IndexDocument:
     """Read a ``tcsexam score`` output (strict JSON) as an :class:`IndexDocument`.
 
-    Examples
-    --------
     >>> import pathlib, tempfile
     >>> from tcsexam_lib.jsonio import write_json_atomic
     >>> from tcsexam_lib.teaching import score_tiny_cohort

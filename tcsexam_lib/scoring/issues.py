@@ -80,8 +80,6 @@ class Issue:
     """One finding about a model's results (severity from its code; ``details``: the code's
     further fields).
 
-    Examples
-    --------
     >>> issue = Issue.about("missing_task", ("m", "theorem", "t1"), "no attempt row")
     >>> issue.to_dict()["message"], issue.severity
     ('m/theorem/t1: no attempt row', 'error')
@@ -161,8 +159,6 @@ def describe_issues(issues: Iterable[_Described], *, limit: int = SHOWN_ISSUES) 
     """Lines naming the first ``limit`` issues (what to do once per code), then how many
     more: what a terminal says of a blocked model.
 
-    Examples
-    --------
     >>> first = Issue.about("missing_task", ("m", "theorem", "t1"), "no attempt row")
     >>> second = Issue.about("missing_task", ("m", "theorem", "t2"), "no attempt row")
     >>> for line in describe_issues([first, second, first], limit=2):
@@ -189,8 +185,6 @@ def describe_model(model: str, entry: _ModelEntry) -> list[str]:
     """A model's status and index on the terminal, then its first blocking issues and
     ``far_score`` warnings.
 
-    Examples
-    --------
     >>> from tcsexam_lib.teaching import score_tiny_cohort
     >>> cohort = score_tiny_cohort({"m": {"thm-1": []}})
     >>> for line in describe_model("m", cohort.result.results["m"]):

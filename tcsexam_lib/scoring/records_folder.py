@@ -29,8 +29,6 @@ def find_records(
     """Every ``<model>/<task>/<attempt>.json`` under ``records_dir``, sorted, restricted to
     ``model`` and ``tasks`` (list or comma-separated); a given task without a folder is refused.
 
-    Examples
-    --------
     >>> import pathlib, tempfile
     >>> root = pathlib.Path(tempfile.mkdtemp())
     >>> (root / "m" / "sim-tsp").mkdir(parents=True)
@@ -85,8 +83,6 @@ def find_records(
 def solver_output_path(solver_dir: str | os.PathLike[str], task: str, attempt: str) -> Path:
     """Where the runner writes the solver-score output of one attempt: ``<task>-<attempt>.json``.
 
-    Examples
-    --------
     >>> solver_output_path("out", "sim-tsp", "2").as_posix()
     'out/sim-tsp-2.json'
     """

@@ -117,8 +117,6 @@ def fill_from_records(
 def sha256_text(text: str) -> str:
     """The sha256 of ``text`` as UTF-8 bytes (what a written file's digest will be).
 
-    Examples
-    --------
     >>> sha256_text("")[:12]
     'e3b0c44298fc'
     """
@@ -157,8 +155,6 @@ def evidence_files(
 def companion_paths(output: PathLike) -> tuple[Path, Path]:
     """The filled table and the evidence folder written beside an index ``output``.
 
-    Examples
-    --------
     >>> [p.as_posix() for p in companion_paths("build/index.json")]
     ['build/index.attempts.csv', 'build/index.evidence']
     """

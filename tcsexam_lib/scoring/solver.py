@@ -40,8 +40,6 @@ def score_solver_task(
     Refuses (naming every instance) missing or duplicate instances, infrastructure or
     unknown statuses, an ``ok`` record without a usable value, ``solved`` on an objective task.
 
-    Examples
-    --------
     The worked example of the scoring rules:
 
     >>> from tcsexam_lib import reference_from_data

@@ -63,8 +63,6 @@ class SolverDocument(Record):
     """A ``tcsexam solver-score`` output: ``relative_score``, the mean instance score in
     [0, 1] (higher is better; 0.5 = as good as the reference mean).
 
-    Examples
-    --------
     >>> from tcsexam_lib.teaching import teaching_reference, worked_example_records
     >>> from tcsexam_lib import score_solver_task
     >>> document = score_solver_task(
@@ -142,8 +140,6 @@ class SolverDocument(Record):
     def unscored(self) -> pd.DataFrame:
         """One row per record outside the scored instances, with the reason.
 
-        Examples
-        --------
         >>> from tcsexam_lib.teaching import teaching_reference, worked_example_records
         >>> from tcsexam_lib import score_solver_task
         >>> records = [*worked_example_records(), {"instance": "new", "status": "ok", "A": 3}]

@@ -32,8 +32,6 @@ RELATIVE_FLOOR_MEANS = (
 class SolverNotes:
     """Floors, completed failures and far values of one solver-score output.
 
-    Examples
-    --------
     >>> from tcsexam_lib import reference_from_data, score_solver_task
     >>> ref = reference_from_data({"reference_id": "x", "suite": "lite",
     ...     "scale_floor_relative": 0.02, "scale_floor_absolute": 1e-9,
@@ -78,8 +76,6 @@ class SolverNotes:
 def far_from_reference(a: float, mu: float, scale: float) -> bool:
     """True when ``a`` is over :data:`FAR_FACTOR` times ``max(|mu|, scale, 1)`` from ``mu``.
 
-    Examples
-    --------
     >>> far_from_reference(1e308, 12.0, 20.0), far_from_reference(3.0, 0.0, 1e-9)
     (True, False)
     >>> far_from_reference(1.7e308, -1.6e308, 5.8e306)  # twice |mu| away: not far

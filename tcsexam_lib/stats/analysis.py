@@ -90,8 +90,6 @@ def analyse_cohort(
     ``index`` (default: recomputed) centres the index intervals and gives the deltas.
     Methods: :mod:`.intervals` and :mod:`.pairs`.
 
-    Examples
-    --------
     Model ``z`` is 0.3 ahead of ``x`` on every solver and construction task (40 tasks:
     only the two sign patterns of one sign reach it, ``p = 2 / 2^40``) and the same on
     theorem and conjecture; ``y`` copies ``x``:

@@ -100,8 +100,6 @@ def run_stats(**parameters: Any) -> dict[str, Any]:
     no rank). Refused (``InputRefused``): a parameter out of range, an output path equal to
     the input, an unusable input, a cohort too large for the memory.
 
-    Examples
-    --------
     >>> import tempfile, pathlib
     >>> run_stats(index=pathlib.Path(tempfile.mkdtemp()) / "none.json")
     Traceback (most recent call last):
@@ -139,8 +137,6 @@ def compute_stats(
     plain document); the report runner on the index it writes (and adds the provenance
     with :func:`stats_provenance`).
 
-    Examples
-    --------
     >>> try:
     ...     compute_stats({"metric_id": "other"}, source="mine")
     ... except InputRefused as exc:
@@ -178,8 +174,6 @@ def stats_provenance(
 def estimate_memory(source: IndexInput) -> int:
     """Bytes ``tcsexam stats`` needs for this input, generously (pairs dominate).
 
-    Examples
-    --------
     >>> import numpy as np
     >>> from tcsexam_lib.stats.inputs import IndexInput
     >>> values = tuple(np.zeros((1000, 5)) for _ in range(4))
@@ -274,8 +268,6 @@ def build_stats_document(
 ) -> ComputedStats:
     """The ``tcsexam stats`` document of a checked input, without its provenance.
 
-    Examples
-    --------
     >>> import numpy as np
     >>> from tcsexam_lib.record_specs import spec
     >>> from tcsexam_lib.scoring.index_document import IndexDocument

@@ -51,8 +51,6 @@ class IndexInput:
 def read_index_output(path: str | os.PathLike[str]) -> IndexInput:
     """Read and check a ``tcsexam score`` output (refused with every problem found).
 
-    Examples
-    --------
     >>> import json, pathlib, tempfile
     >>> bad = pathlib.Path(tempfile.mkdtemp()) / "index.json"
     >>> _ = bad.write_text(json.dumps({"metric_id": "other", "models": {}}))

@@ -56,8 +56,6 @@ def track_moments(values: Sequence[np.ndarray]) -> Moments:
     ``values``: one array per track in :data:`~tcsexam_lib.vocab.TRACKS` order, shape
     ``(models, n_t)``; ``df`` is :func:`moment_degrees_of_freedom`.
 
-    Examples
-    --------
     >>> import numpy as np
     >>> m = track_moments([np.array([[0.0, 1.0, 1.0, 0.0]]), np.array([[0.5, 0.7]]),
     ...                    np.array([[1.0, 1.0, 1.0]]), np.array([[1.0]])])
@@ -96,8 +94,6 @@ def moment_degrees_of_freedom(m2: np.ndarray, m4: np.ndarray, n: int) -> np.ndar
     For normal data this is about ``n - 1``; heavier tails make ``s^2`` vary more, and
     fewer degrees of freedom widen the t quantile. Zero spread gives ``n - 1``.
 
-    Examples
-    --------
     >>> import numpy as np
     >>> x = np.array([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 10.0])   # one far value
     >>> m2, m4 = x.var(), ((x - x.mean()) ** 4).mean()
@@ -117,8 +113,6 @@ def moment_degrees_of_freedom(m2: np.ndarray, m4: np.ndarray, n: int) -> np.ndar
 def stratified_standard_error(sd: np.ndarray, n: np.ndarray) -> np.ndarray:
     """``sqrt(sum_t W_t^2 s_t^2 / n_t)`` in index points (NaN when a track has < 2 tasks).
 
-    Examples
-    --------
     >>> import numpy as np
     >>> round(float(stratified_standard_error(np.array([0.5, 0.2, 0.4, 0.5]),
     ...                                        np.array([20, 20, 20, 20]))), 4)
@@ -133,8 +127,6 @@ def welch_satterthwaite(terms: np.ndarray, df: np.ndarray) -> np.ndarray:
 
     Terms that are 0 do not count; all 0 gives NaN.
 
-    Examples
-    --------
     >>> import numpy as np
     >>> float(welch_satterthwaite(np.array([1.0, 1.0]), np.array([4.0, 4.0])))
     8.0
@@ -173,8 +165,6 @@ class TrackIntervals:
 def track_intervals(values: Sequence[np.ndarray], moments: Moments, level: float) -> TrackIntervals:
     """The interval of every model's track mean (see the module docstring for the rules).
 
-    Examples
-    --------
     Five theorem tasks, none solved: Clopper–Pearson, never ``[0, 0]``:
 
     >>> import numpy as np
@@ -237,8 +227,6 @@ def undrawn_share(n: int, alpha: float) -> float:
     """The largest share of tasks that ``n`` tasks all miss with probability ``alpha / 2``:
     ``1 - (alpha/2)^(1/n)`` (the exact rule of three; Clopper–Pearson's upper end at 0).
 
-    Examples
-    --------
     >>> round(undrawn_share(5, 0.05), 4), round(undrawn_share(160, 0.05), 4)
     (0.5218, 0.0228)
     """
@@ -249,8 +237,6 @@ def undrawn_ends(mean: np.ndarray, n, alpha: float) -> tuple[np.ndarray, np.ndar
     """Where a [0, 1] track mean would go if the undrawn share of its tasks sat at either
     bound: ``(mean (1 - r), mean + r (1 - mean))``; a Wilson interval reaches at least there.
 
-    Examples
-    --------
     >>> low, high = undrawn_ends(np.array([0.0, 0.9]), 5, 0.05)
     >>> low.round(4).tolist(), high.round(4).tolist()
     ([0.0, 0.4304], [0.5218, 0.9522])
@@ -262,8 +248,6 @@ def undrawn_ends(mean: np.ndarray, n, alpha: float) -> tuple[np.ndarray, np.ndar
 def clopper_pearson(k: np.ndarray, n: int, alpha: float) -> tuple[np.ndarray, np.ndarray]:
     """The exact binomial interval of ``k`` successes out of ``n`` (``k`` whole numbers).
 
-    Examples
-    --------
     >>> import numpy as np
     >>> low, high = clopper_pearson(np.array([0.0, 5.0, 2.0]), 5, 0.05)
     >>> low.round(4).tolist(), high.round(4).tolist()
@@ -294,8 +278,6 @@ def wilson_interval(
 ) -> tuple[np.ndarray, np.ndarray]:
     """The Wilson score interval of a proportion ``p`` out of ``n`` with quantile ``z``.
 
-    Examples
-    --------
     >>> import numpy as np
     >>> low, high = wilson_interval(np.array([0.0, 0.5]), 5, 1.959963984540054)
     >>> low.round(4).tolist(), high.round(4).tolist()
@@ -317,8 +299,6 @@ def index_interval(
     ``t(1 - alpha/2, df) * E`` with ``df`` the Welch–Satterthwaite degrees of freedom of
     that sum. NaN where a track has no interval. The low end is clipped at 0.
 
-    Examples
-    --------
     >>> import numpy as np
     >>> values = [np.array([[0.0, 1, 1, 0, 1]]), np.array([[0.2, 0.4, 0.5, 0.3, 0.6]]),
     ...           np.array([[1.0, 1.2, 0.8, 1.1, 0.9]]), np.zeros((1, 5))]
@@ -342,8 +322,6 @@ def index_interval(
 def t_quantile(q: float, df: np.ndarray) -> np.ndarray:
     """The ``q`` quantile of Student's t with ``df`` degrees of freedom (``inf``: normal).
 
-    Examples
-    --------
     >>> round(float(t_quantile(0.975, np.array(10.0))), 12)
     2.228138851986
     """

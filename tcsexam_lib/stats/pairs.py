@@ -53,8 +53,6 @@ class PairTests:
 def rank_models(index: Sequence[float], names: Sequence[str]) -> tuple[list[int], list[int]]:
     """Rank order (best first; ties by name) and competition ranks (1 = best) by index.
 
-    Examples
-    --------
     >>> rank_models([50.0, 70.0, 50.0], ["b", "c", "a"])
     ([1, 2, 0], [2, 1, 2])
     """
@@ -73,8 +71,6 @@ def paired_tests(
     ``delta``; pairs follow ``order`` (model rows in rank order, ``a`` before ``b``);
     ``level`` sets ``ci`` and, after Holm, significance at ``1 - level`` (not the p-values).
 
-    Examples
-    --------
     Five theorems solved against none, every other task the same: the two sign patterns
     of one sign out of 32 (the exact sign test):
 
@@ -154,8 +150,6 @@ def holm_adjust(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
     results are made non-decreasing in that order and capped at 1. NaN p-values (no
     test) stay NaN and do not count in ``m``.
 
-    Examples
-    --------
     >>> holm_adjust([0.01, 0.04, 0.03, 0.5]).tolist()
     [0.04, 0.09, 0.09, 0.5]
     >>> holm_adjust([]).tolist()
@@ -184,8 +178,6 @@ def significance_matrix(n_models: int, pairs: PairTests, order: Sequence[int]) -
 def rank_intervals(ahead: np.ndarray) -> list[tuple[int, int]]:
     """Rank intervals ``[best, worst]`` per rank position from a significance matrix.
 
-    Examples
-    --------
     Three models; only the first is significantly ahead of the second:
 
     >>> import numpy as np
@@ -201,8 +193,6 @@ def rank_intervals(ahead: np.ndarray) -> list[tuple[int, int]]:
 def marginal_rank_intervals(n_models: int, pairs: PairTests, alpha: float) -> list[tuple[int, int]]:
     """Per rank position, the rank interval from Holm over that model's own ``M - 1`` pairs.
 
-    Examples
-    --------
     >>> import numpy as np
     >>> lead, same = np.array([[1.0] * 5, [0.0] * 5]), np.zeros((2, 5))
     >>> pairs = paired_tests([same, lead, lead, same], np.array([60.0, 0.0]), [0, 1], 0.95)
@@ -227,8 +217,6 @@ def marginal_rank_intervals(n_models: int, pairs: PairTests, alpha: float) -> li
 def holm_adjust_rows(p: np.ndarray) -> np.ndarray:
     """:func:`holm_adjust` applied to each row of a matrix at once (NaN: no test).
 
-    Examples
-    --------
     >>> import numpy as np
     >>> holm_adjust_rows(np.array([[0.01, 0.04, 0.03, 0.5], [np.nan, 0.2, 0.01, np.nan]]))
     array([[0.04, 0.09, 0.09, 0.5 ],
@@ -248,8 +236,6 @@ def holm_adjust_rows(p: np.ndarray) -> np.ndarray:
 def leader_group(ahead: np.ndarray) -> list[int]:
     """The rank positions that no model is significantly ahead of (the could-be-first set).
 
-    Examples
-    --------
     >>> import numpy as np
     >>> leader_group(np.array([[0, 1, 0], [0, 0, 0], [0, 0, 0]], dtype=bool))
     [0, 2]
@@ -266,8 +252,6 @@ def tie_groups(ahead: np.ndarray, index: Sequence[float] | None = None) -> list[
     kept are those that no other run contains, in rank order. A model may be in two runs,
     and no run holds a significant pair.
 
-    Examples
-    --------
     Only the first of three models is significantly ahead of the third:
 
     >>> import numpy as np

@@ -28,8 +28,6 @@ def decompose_track_variance(task_scores: Sequence[Sequence[float]]) -> dict[str
     ``se_twice_attempts`` (projected for twice the tasks, or twice the attempts), with the
     counts ``n_tasks``, ``n_tasks_with_repeats`` and ``mean_attempts``.
 
-    Examples
-    --------
     Four tasks with 2 attempts each:
 
     >>> out = decompose_track_variance([[0.2, 0.4], [0.5, 0.7], [0.8, 0.6], [0.3, 0.5]])
@@ -81,8 +79,6 @@ class RepeatSpread(NamedTuple):
 def repeat_spread(scores: Sequence[float]) -> RepeatSpread | None:
     """The spread of one task's repeats; ``None`` for fewer than two.
 
-    Examples
-    --------
     >>> repeat_spread([0.2, 0.4])
     RepeatSpread(repeats=2, low=0.2, high=0.4, range=0.2, std=0.14142135623730953)
     >>> repeat_spread([1.0]) is None
@@ -117,8 +113,6 @@ def project_index_se(
     ``twice_attempts`` doubles every task's attempts and is ``None`` unless every track
     could be separated. Both are ``None`` when a track has fewer than two tasks.
 
-    Examples
-    --------
     >>> sd = dict(zip(TRACKS, (0.5, 0.2, 0.4, 0.5)))
     >>> n = dict.fromkeys(sd, 20)
     >>> out = project_index_se(sd, n, dict.fromkeys(sd))
@@ -157,8 +151,6 @@ def attempt_standard_error(
     is ``sqrt(sum_t W_t^2 * attempt_part_t / n_t)`` in points. ``None`` unless every
     track has a task with two or more attempts (no other way to see attempt noise).
 
-    Examples
-    --------
     >>> part = {"attempt_part": 0.01}
     >>> n = dict.fromkeys(TRACKS, 20)
     >>> round(attempt_standard_error(dict.fromkeys(TRACKS, part), n), 4)   # sqrt(1.4)

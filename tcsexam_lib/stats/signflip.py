@@ -40,8 +40,6 @@ def pattern_count(n_tasks: Sequence[int], pass_fail: Sequence[bool]) -> float:
     """How many sums the exact count enumerates: a pass/fail track is one factor of
     ``n + 1`` sums, any other task one of two.
 
-    Examples
-    --------
     >>> pattern_count([5, 5, 5, 5], [True, False, False, True])
     36864.0
     """
@@ -61,8 +59,6 @@ def sign_flip_p(
     ``pass_fail``: per track, whether every part is 0 or ``+-W_t / n_t`` (then the track is
     counted as one binomial).
 
-    Examples
-    --------
     A constant lead on five tasks: only the two patterns with one sign reach it.
 
     >>> import numpy as np
@@ -117,8 +113,6 @@ def _exact_share(
 def smallest_p(n_tasks: int) -> float:
     """The smallest p-value a pair that differs on ``n_tasks`` tasks can reach.
 
-    Examples
-    --------
     >>> smallest_p(5)
     0.0625
     """

@@ -20,8 +20,6 @@ def hall_inverse(v: np.ndarray, skew: np.ndarray) -> np.ndarray:
     ``3(v - b) / (c^2 + c + 1)`` with ``c`` the cube root (the same number, without
     cancellation when ``a`` is tiny or 0).
 
-    Examples
-    --------
     >>> import numpy as np
     >>> float(hall_inverse(np.array(1.5), np.array(0.0)))
     1.5
@@ -38,8 +36,6 @@ def longest_reach(q: np.ndarray) -> np.ndarray:
     ``A = 4.5 / u + 2.25 / u^3`` into ``-g(-u) = q`` gives ``u / 4 - 3 / (4 u) - 3 / (16
     u^3) = q``, increasing in ``u``; solved by Newton's method from ``4 q + 3 / q``.
 
-    Examples
-    --------
     >>> import numpy as np
     >>> longest_reach(np.array([1.0, 2.0, 2.776])).round(4).tolist()
     [4.6523, 8.3601, 11.3684]
@@ -56,8 +52,6 @@ def longest_reach(q: np.ndarray) -> np.ndarray:
 def peak_skewness(q: np.ndarray) -> np.ndarray:
     """The skewness at which the long side of an interval at quantile ``q`` is longest.
 
-    Examples
-    --------
     >>> import numpy as np
     >>> peak_skewness(np.array([2.0])).round(4).tolist()
     [0.5421]
@@ -72,8 +66,6 @@ def long_side(skew: np.ndarray, q: np.ndarray) -> np.ndarray:
     ``q`` without skewness; at most :func:`longest_reach` ``(q)``; never shorter than
     ``q`` (non-decreasing in ``|skew|``).
 
-    Examples
-    --------
     >>> import numpy as np
     >>> long_side(np.array([0.0, 0.3, -0.3, 5.0]), np.array(2.0)).round(4).tolist()
     [2.0, 2.7252, 2.7252, 8.3601]
@@ -91,8 +83,6 @@ def one_sided_interval(
     A right-skewed estimate (``skew > 0``: its ``T`` has a long left tail) reaches further
     up; ``skew = 0`` gives the t-interval.
 
-    Examples
-    --------
     >>> import numpy as np
     >>> low, high = one_sided_interval(np.array([1.0, 1.0]), np.array([0.1, 0.1]),
     ...                                np.array([0.0, 0.3]), np.array([2.0, 2.0]))

@@ -26,8 +26,6 @@ COULD_BE_FIRST_TIP = (
 def percent(level: float) -> str:
     """A level as the pages write it: ``95%``, ``97.5%``.
 
-    Examples
-    --------
     >>> percent(0.95), percent(0.975), percent(0.05)
     ('95%', '97.5%', '5%')
     """
@@ -37,8 +35,6 @@ def percent(level: float) -> str:
 def name_list(names: Sequence[str], limit: int = 5) -> str:
     """``a``, ``a and b``, ``a, b and c``; past ``limit`` names, how many more.
 
-    Examples
-    --------
     >>> name_list(["a"]), name_list(["a", "b"]), name_list(["a", "b", "c"])
     ('a', 'a and b', 'a, b and c')
     >>> name_list([f"m{k}" for k in range(8)], limit=3)
@@ -61,8 +57,6 @@ def lead_sentence(
     number of models with an index, ``level`` its confidence level, ``untested`` the
     document's ``pairs_untested`` (why no pair could be tested, if none could).
 
-    Examples
-    --------
     >>> lead_sentence(["a"], 3, 0.95)[1]
     True
     >>> lead_sentence(["a"], 3, 0.95)[0].split(";")[0]
@@ -115,8 +109,6 @@ def tie_group_span(groups: Sequence[Sequence[str]], model: str) -> tuple[int, in
     between two that differ is in both (``(1, 2)``). ``None`` for a model in no group
     (no index).
 
-    Examples
-    --------
     >>> groups = [["a", "b"], ["b", "c"]]
     >>> tie_group_span(groups, "a"), tie_group_span(groups, "b"), tie_group_span(groups, "x")
     ((1, 1), (1, 2), None)
@@ -128,8 +120,6 @@ def tie_group_span(groups: Sequence[Sequence[str]], model: str) -> tuple[int, in
 def tie_groups_text(groups: Sequence[Sequence[str]], limit: int = 8) -> str:
     """The tie groups in one line, ``|`` between groups (a model may be in two).
 
-    Examples
-    --------
     >>> tie_groups_text([["a", "b"], ["b", "c"]])
     'a, b | b, c'
     """
@@ -139,8 +129,6 @@ def tie_groups_text(groups: Sequence[Sequence[str]], limit: int = 8) -> str:
 def paired_tests_phrase(level: float) -> str:
     """How the pages name the tests behind every rank claim.
 
-    Examples
-    --------
     >>> paired_tests_phrase(0.95)
     'paired sign-flip tests over the common tasks, Holm, 5% level'
     """
@@ -150,8 +138,6 @@ def paired_tests_phrase(level: float) -> str:
 def pairs_sentence(shown: int, pairs: int, level: float, untested: str | None = None) -> str:
     """How many pairs the tests separate, in words no stronger than the tests.
 
-    Examples
-    --------
     >>> pairs_sentence(1, 3, 0.95).split(" (")[0]
     '1 of the 3 pairs shown to differ; the other 2 not shown to differ'
     >>> pairs_sentence(0, 1, 0.95).split(" (")[0]

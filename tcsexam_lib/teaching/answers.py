@@ -115,8 +115,6 @@ class Exercise:
 def as_number(exercise: Exercise, answer: Any) -> float:
     """The answer as a finite number, or :class:`WrongKind` saying what is expected.
 
-    Examples
-    --------
     >>> demo = Exercise("demo", 1, "give a number", "a number such as 0.5", None, None)
     >>> as_number(demo, 3)
     3.0
@@ -176,8 +174,6 @@ def numeric_check(
 def as_names(exercise: Exercise, answer: Any, allowed: Sequence[str]) -> set[str]:
     """The answer as a set of names among ``allowed`` (a list, tuple or set of strings).
 
-    Examples
-    --------
     >>> demo = Exercise("demo", 1, "name some", "a list of names", None, None)
     >>> sorted(as_names(demo, ["b", "a"], ["a", "b", "c"]))
     ['a', 'b']
@@ -207,8 +203,6 @@ _NO = {"no", "n", "false"}
 def as_yes_no(exercise: Exercise, answer: Any) -> bool:
     """``"yes"``/``"no"`` (or ``True``/``False``) as a bool.
 
-    Examples
-    --------
     >>> demo = Exercise("demo", 1, "yes or no", '"yes" or "no"', None, None)
     >>> as_yes_no(demo, "No"), as_yes_no(demo, True)
     (False, True)

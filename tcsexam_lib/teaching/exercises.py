@@ -451,8 +451,6 @@ def check_answer(exercise: str | int, answer: Any) -> Check:
     A wrong kind of answer gets a one-line :class:`Check`; an unknown exercise raises
     :class:`ValueError`.
 
-    Examples
-    --------
     >>> check_answer("relative-score", 0.3457).correct
     True
     >>> check_answer(1, 0.6915).why.startswith("0.6915: that is example-1's instance score")
@@ -475,8 +473,6 @@ def check_answer(exercise: str | int, answer: Any) -> Check:
 def solution(exercise: str | int) -> Solution:
     """An exercise's true answer and derivation (what :func:`check_answer` says of it; checked).
 
-    Examples
-    --------
     >>> solution("minimize").answer
     '0.3203'
     """

@@ -91,8 +91,6 @@ def solver_score_report(
 ) -> str:
     """One instance scored step by step: mu, s, the three scale terms, z and Phi(z).
 
-    Examples
-    --------
     >>> print(solver_score_report([10, 12, 14], 14))
     reference values [10, 12, 14], maximize, candidate A = 14
     mu = 12, s = 2 (sample std, ddof 1)
@@ -148,8 +146,6 @@ def check_track_means(means: Mapping[str, float]) -> dict[str, float]:
 def track_means_report(means: Mapping[str, float] = SEED_MEANS) -> str:
     """The index from the track means, with each track's contribution in points.
 
-    Examples
-    --------
     >>> print(track_means_report())
     P (theorem)       0.4    x 30 = 12 points
     S (solver)        0.25   x 30 = 7.5 points
@@ -175,8 +171,6 @@ def ddof_contrast_report(
 ) -> str:
     """The rule (sample std, ddof 1) beside the population std (ddof 0), a contrast only.
 
-    Examples
-    --------
     >>> print(ddof_contrast_report([10, 12, 14], 14))
     reference values [10, 12, 14] (n = 3), maximize, candidate A = 14
                                s          scale      z          Phi(z)

@@ -69,8 +69,6 @@ def _pattern(n_tasks: int, rng: np.random.Generator) -> np.ndarray:
 def simulated_task_means(cohort: SimulatedCohort, n_tasks: int) -> list[np.ndarray]:
     """ILLUSTRATIVE task means in [0, 1] per track, a row per model, ``n_tasks`` each (seeded).
 
-    Examples
-    --------
     >>> means = simulated_task_means(SLIDER_COHORT, 20)
     >>> len(means), means[0].shape
     (4, (3, 20))
@@ -179,8 +177,6 @@ REACH_NOTE = (
 def interval_report(n_tasks: int = DEFAULT_TASKS, level: float = 0.95) -> str:
     """The slider cohort with ``n_tasks`` tasks per track: intervals, leaders, pairs.
 
-    Examples
-    --------
     >>> print(interval_report(20).splitlines()[0])
     ILLUSTRATIVE (simulated) cohort: 3 models, 20 tasks per track
     """
@@ -216,8 +212,6 @@ def _p(p: float) -> str:
 def reading_exercise_report(level: float = 0.95) -> str:
     """The reading exercise's cohort as ``tcsexam stats`` reports it (Holm's p), no verdicts.
 
-    Examples
-    --------
     >>> print(reading_exercise_report().splitlines()[0])
     ILLUSTRATIVE (simulated) cohort: 4 models, 20 tasks per track
     """
@@ -277,8 +271,6 @@ def methods_note(keys: Sequence[str] = tuple(_NOTE_PARTS)) -> MethodsNote:
 
     Fails loudly if one of ``keys`` is no longer described.
 
-    Examples
-    --------
     >>> note = methods_note()
     >>> [heading for heading, _ in note.parts][:2]
     ['methods, by name', 'what is sampled']

@@ -240,8 +240,6 @@ def strip_widget_views(notebook: Any, resources: Any = None) -> tuple[Any, Any]:
     """Drop live widget views and widget state from an executed notebook (an nbconvert
     preprocessor; ``make teaching-notebook`` uses it): the plain-text fallbacks stay.
 
-    Examples
-    --------
     >>> import nbformat
     >>> nb = nbformat.v4.new_notebook(metadata={"widgets": {}})
     >>> cell = nbformat.v4.new_code_cell("w")

@@ -121,8 +121,6 @@ def _show_charts_as_compact_png() -> None:
 def describe(fig: Any, text: str) -> Any:
     """Give a chart its description: the ``alt`` text of its image on the page.
 
-    Examples
-    --------
     >>> fig, _ = new_axes()
     >>> alt_text(describe(fig, "Bars of the index"))
     'Bars of the index'

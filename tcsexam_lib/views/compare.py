@@ -20,8 +20,6 @@ from .tables import Cell
 def run_set_comparisons(index_json: str | os.PathLike[str] = "") -> list[RunSetComparison]:
     """The comparisons in the ``run-set.json`` beside the index JSON (none standalone).
 
-    Examples
-    --------
     >>> run_set_comparisons("")
     []
     """
@@ -84,8 +82,6 @@ def compare_run_sets(
     """The comparisons ``by`` ``protocol`` or ``suite`` (from :func:`run_set_comparisons`), a
     table each, or a note when none; ``result`` is this run set's index output.
 
-    Examples
-    --------
     >>> from tcsexam_lib.reports.comparisons import compare_run_set
     >>> means = {"P": 0.5, "S": 0.5, "C": 0.5, "O": 0.5}
     >>> mine = {"suite": "s", "solver_protocol": "offline", "models": {"m": {

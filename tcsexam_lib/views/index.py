@@ -49,8 +49,6 @@ def _model_entry(result: Result, model: str) -> ModelResult:
 def check_protocol(result: Result, protocol: str) -> str:
     """Refuse an index output whose solver protocol is not ``protocol``; return it.
 
-    Examples
-    --------
     >>> check_protocol({"solver_protocol": "offline"}, "offline")
     'offline'
     """
@@ -73,8 +71,6 @@ def check_protocol(result: Result, protocol: str) -> str:
 def status_table(result: Result) -> pd.DataFrame:
     """Every model's status, index (points; empty when incomplete) and track means.
 
-    Examples
-    --------
     >>> result = {"models": {"m": {"status": "complete", "index": 55.5,
     ...     "track_means": {"P": 0.4, "S": 0.25, "C": 1.2, "O": 0.0}, "issues": []}}}
     >>> float(status_table(result).loc["m", "index"])
@@ -98,8 +94,6 @@ def track_table(result: Result, model: str) -> pd.DataFrame:
     """One model's track means, weights and contributions (points), rounded to add up to the
     index shown (the output keeps every digit).
 
-    Examples
-    --------
     >>> entry = {"tracks": {"theorem": {"letter": "P", "weight": 30, "mean": 0.4,
     ...     "contribution": 12.0, "tasks_planned": 5, "tasks_complete": 5}}}
     >>> track_table({"models": {"m": entry}}, "m").values.tolist()
@@ -135,8 +129,6 @@ def track_table(result: Result, model: str) -> pd.DataFrame:
 def plot_track_contributions(result: Result, model: str, ax: Any = None):
     """Bar plot: each track's contribution (weight x mean, points); "no mean" bars empty.
 
-    Examples
-    --------
     >>> entry = {"index": 12.0, "status": "complete", "tracks": {"theorem": {
     ...     "letter": "P", "weight": 30, "mean": 0.4, "contribution": 12.0}}}
     >>> fig = plot_track_contributions({"models": {"m": entry}}, "m")
@@ -179,8 +171,6 @@ def plot_track_contributions(result: Result, model: str, ax: Any = None):
 def task_table(result: Result, model: str) -> pd.DataFrame:
     """One row per task: status, planned attempts, adopted attempt ids, scores and mean.
 
-    Examples
-    --------
     >>> task = {"track": "solver", "item": "t", "status": "complete",
     ...     "planned_attempts": 1, "adopted_attempts": ["1"],
     ...     "adopted_valid_attempts": ["1"], "scores": [0.25], "mean": 0.25, "rows": []}
@@ -225,8 +215,6 @@ def task_table(result: Result, model: str) -> pd.DataFrame:
 def issues_table(result: Result, model: str) -> pd.DataFrame:
     """Every issue of the model: severity, code, track, item, attempt and message.
 
-    Examples
-    --------
     >>> issues_table({"models": {"m": {"issues": []}}}, "m").empty
     True
     """
@@ -253,8 +241,6 @@ def coverage_matrix(result: Result, model: str) -> pd.DataFrame:
     Slots: the task's rows, then a ``missing`` slot per planned repeat without an adopted
     row. An adopted row without a valid score is ``failed`` (``missing`` if its score is).
 
-    Examples
-    --------
     >>> task = {"track": "theorem", "item": "t", "planned_attempts": 2,
     ...     "adopted_attempts": ["1"], "rows": [{"attempt": "1",
     ...     "adoption_status": "selected", "score_status": "valid"}]}
@@ -283,8 +269,6 @@ def coverage_matrix(result: Result, model: str) -> pd.DataFrame:
 def plot_coverage(result: Result, model: str, ax: Any = None):
     """The coverage matrix as coloured, hatched cells labelled with their attempt ids.
 
-    Examples
-    --------
     >>> task = {"track": "theorem", "item": "t", "planned_attempts": 1,
     ...     "adopted_attempts": [], "rows": []}
     >>> plot_coverage({"models": {"m": {"tasks": [task]}}}, "m").axes[0].get_title()
@@ -334,8 +318,6 @@ def repeat_spread_table(result: Result, model: str) -> pd.DataFrame:
     """Tasks with more than one adopted valid attempt: scores, range and std (ddof 1,
     :func:`~tcsexam_lib.stats.power.repeat_spread`).
 
-    Examples
-    --------
     >>> task = {"track": "solver", "item": "t", "scores": [0.2, 0.4], "mean": 0.3}
     >>> float(repeat_spread_table({"models": {"m": {"tasks": [task]}}}, "m").loc[0, "range"])
     0.2
@@ -374,8 +356,6 @@ def repeat_spread_table(result: Result, model: str) -> pd.DataFrame:
 def plot_repeat_spread(result: Result, model: str, ax: Any = None):
     """Each repeated task's adopted valid scores as dots, their mean as a bar (or a sentence).
 
-    Examples
-    --------
     >>> task = {"track": "solver", "item": "t", "scores": [0.2, 0.4], "mean": 0.3}
     >>> plot_repeat_spread({"models": {"m": {"tasks": [task]}}}, "m").axes[0].get_xlabel()
     'score of each adopted valid repeat'
@@ -405,8 +385,6 @@ def plot_repeat_spread(result: Result, model: str, ax: Any = None):
 def explain_status(result: Result, model: str) -> Note:
     """In words: the model's status, each issue once with its severity and what to do.
 
-    Examples
-    --------
     >>> entry = {"status": "complete", "index": 55.5, "issues": [], "tasks": [],
     ...          "coverage": {"tasks_planned": 10, "tasks_complete": 10,
     ...                       "attempts_planned": 10, "attempts_adopted_valid": 10}}

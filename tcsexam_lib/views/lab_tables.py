@@ -50,8 +50,6 @@ def in_jupyter_session(notebook_folder: str | os.PathLike[str] | None = None) ->
 
     Papermill's kernels have no ``JPY_SESSION_NAME``, or one inherited from another folder's.
 
-    Examples
-    --------
     >>> import os
     >>> in_jupyter_session() == bool(os.environ.get("JPY_SESSION_NAME"))
     True
@@ -69,8 +67,6 @@ def in_jupyter_session(notebook_folder: str | os.PathLike[str] | None = None) ->
 def table_styles() -> str:
     """The pages' CSS rules for the kit's tables and notes (not the page layout).
 
-    Examples
-    --------
     >>> css = table_styles()
     >>> "table.tcs-table" in css, ".tcs-nav" in css, "body{" in css
     (True, False, False)
@@ -88,8 +84,6 @@ def table_styles() -> str:
 def loader_html() -> str:
     """The HTML that loads DataTables and the table styles into the page, once.
 
-    Examples
-    --------
     >>> page = loader_html()
     >>> page.startswith('<script type="module">'), len(page) > 500_000
     (True, True)
@@ -106,8 +100,6 @@ def loader_html() -> str:
 def enhanced_table_html(table_html: str) -> str:
     """A report table's HTML with the script that enhances it in JupyterLab.
 
-    Examples
-    --------
     >>> page = enhanced_table_html("<table class='tcs-table'></table>")
     >>> page.startswith('<div class="tcs-live" id="tcs-table-'), "tcsexamEnhanceTable" in page
     (True, True)

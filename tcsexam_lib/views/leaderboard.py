@@ -45,8 +45,6 @@ def ranked_models(
 ) -> list[tuple[str, ModelResult]]:
     """Models with an index in rank order (the stats' ranking, else by index), then the rest.
 
-    Examples
-    --------
     >>> models = {"b": {"index": 50.0}, "c": {"index": None}, "a": {"index": 70.0}}
     >>> [m for m, _ in ranked_models({"models": models})]
     ['a', 'b', 'c']
@@ -72,8 +70,6 @@ def _ranked(
 def lead_note(stats: StatsDocument | dict[str, Any]) -> Note:
     """One line: is the lead real? (From the stats document's ``leader_group``.)
 
-    Examples
-    --------
     >>> stats = {"level": 0.95, "leader_group": ["a", "b"], "ranking": ["a", "b"]}
     >>> lead_note(stats).text.startswith("The lead is not established: a and b")
     True
@@ -114,8 +110,6 @@ def leaderboard(
     Incomplete models come last without rank; ``stats`` adds the interval columns
     (:func:`~.stats.interval_columns`); ``pages`` links each model to its pages.
 
-    Examples
-    --------
     >>> cov = {"tasks_planned": 2, "tasks_complete": 1, "attempts_planned": 2,
     ...        "attempts_adopted_valid": 1}
     >>> means = {"P": 1.0, "S": 0.5, "C": 1.0, "O": 0.0}
@@ -204,8 +198,6 @@ def task_model_table(
 ) -> pd.DataFrame:
     """Every task mean of every model: a task per row, a model per row past :data:`WIDE_MODELS`.
 
-    Examples
-    --------
     >>> t = {"track": "solver", "item": "x", "mean": 0.25}
     >>> table = task_model_table({"models": {"m": {"index": 1.0, "tasks": [t]}}})
     >>> [str(v) for v in table.values[0]]
@@ -243,8 +235,6 @@ def plot_task_heatmap(
 ):
     """Heatmap of the task means (cividis); cells written out up to :data:`WIDE_MODELS` models.
 
-    Examples
-    --------
     >>> t = {"track": "solver", "item": "x", "mean": 0.25}
     >>> plot_task_heatmap({"models": {"m": {"index": 1.0, "tasks": [t]}}}).axes[0].get_title()
     'Task means, task x model'
@@ -328,8 +318,6 @@ def _label_axes(ax: Any, by_task: bool, models: list[str], labels: list[str]) ->
 def changes_note(changes: dict[str, Any] | None) -> Note:
     """What changed since the previous publication (``changes`` from the runner), in words.
 
-    Examples
-    --------
     >>> print(changes_note({"since": "2026-12-01T00:00:00Z", "added": ["m3"]}).text)
     Since the previous publication (2026-12-01T00:00:00Z):
     - Added: m3.

@@ -49,8 +49,6 @@ def _paragraphs(text: str) -> str:
 def require_parameters(**parameters: Any) -> dict[str, Any]:
     """Refuse empty notebook parameters (the notebooks ship with empty defaults).
 
-    Examples
-    --------
     >>> require_parameters(model="sim-alpha")
     {'model': 'sim-alpha'}
     >>> try:
@@ -84,8 +82,6 @@ def declared_parameters(notebook: str) -> list[str]:
     Read from the notebook's declaration (:mod:`tcsexam_lib.reports.notebooks`), so the
     kernel imports nothing slow.
 
-    Examples
-    --------
     >>> declared_parameters("index")[:3]
     ['model', 'suite', 'protocol']
     """
@@ -100,8 +96,6 @@ def refuse_unknown_parameters(notebook: str, namespace: dict[str, Any], hidden: 
     Papermill only warns about a typo (``-p modle x``). ``namespace`` is ``globals()``:
     every plain-typed name not starting with ``_`` nor in ``hidden`` must be declared.
 
-    Examples
-    --------
     >>> refuse_unknown_parameters("index", {"model": "sim-alpha", "In": []}, hidden={"In"})
     >>> try:
     ...     refuse_unknown_parameters("index", {"modle": "sim-alpha"}, hidden=set())
@@ -144,8 +138,6 @@ def data_banner(
 ) -> Note:
     """The banner atop every report: what the data are; red SIMULATED when simulated.
 
-    Examples
-    --------
     >>> banner = data_banner("demo-lite", "demo-k3-sim-v1", simulated=True, protocol="offline")
     >>> banner.text.startswith("SIMULATED DEMO DATA — not TCSExam results.")
     True
@@ -179,8 +171,6 @@ def status_line(
 ) -> Note:
     """The model's status line: status, index (± its interval with ``stats``), coverage.
 
-    Examples
-    --------
     >>> entry = {"status": "incomplete", "index": None, "coverage": {"tasks_planned": 4,
     ...          "tasks_complete": 3, "attempts_planned": 6, "attempts_adopted_valid": 4}}
     >>> print(status_line({"models": {"m": entry}}, "m").text)
@@ -211,8 +201,6 @@ def header(*notes: Note) -> Note:
 def show(*parts: Any) -> None:
     """Display each part in turn (a note, a table, a chart; lists are flattened).
 
-    Examples
-    --------
     >>> show(Note("a"), [Note("b")])  # outside IPython: printed
     a
     b
@@ -229,8 +217,6 @@ def show(*parts: Any) -> None:
 def run_set_beside(index_json: str | os.PathLike[str] = "") -> RunSetDocument | None:
     """The ``run-set.json`` beside the index JSON, or ``None`` (standalone, or no index JSON).
 
-    Examples
-    --------
     >>> run_set_beside("") is None
     True
     """
@@ -244,8 +230,6 @@ def published_pages(index_json: str | os.PathLike[str] = "") -> dict[str, dict[s
     From the ``run-set.json`` beside the index JSON; empty standalone, so nothing links a
     page that may not exist.
 
-    Examples
-    --------
     >>> published_pages("")
     {}
     """
@@ -268,8 +252,6 @@ def cohort_models(*, index_json: str = "", cohort: str = "") -> list[str]:
 def refuse_model_outside_cohort(model: str, models: list[str]) -> str:
     """Refuse a model the cohort does not declare, in one line, before anything is computed.
 
-    Examples
-    --------
     >>> refuse_model_outside_cohort("sim-alpha", ["sim-alpha", "sim-beta"])
     'sim-alpha'
     >>> try:

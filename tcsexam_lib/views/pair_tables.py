@@ -47,8 +47,6 @@ def _interval_cell(pair: StatsPair) -> Cell | None:
 def pairs_table(stats: StatsDocument | dict[str, Any]) -> pd.DataFrame:
     """Every pair of ranked models: Δ index (a − b, points), its interval, p and Holm's p.
 
-    Examples
-    --------
     >>> pair = {"model_a": "a", "model_b": "b", "delta": 2.0, "se": 1.0, "ci": [0.1, 3.9],
     ...         "p_value": 0.04, "p_holm": 0.04, "significant": True, "mdd": 4.5,
     ...         "n_common_tasks": 20}
@@ -89,8 +87,6 @@ def plot_pair_matrix(
 ):
     """Matrix of Δ index (row − column, points) in rank order; pairs that differ (Holm) framed.
 
-    Examples
-    --------
     >>> pair = {"model_a": "a", "model_b": "b", "delta": 2.0, "significant": True}
     >>> stats = {"level": 0.95, "ranking": ["a", "b"], "pairs": [pair]}
     >>> ax = plot_pair_matrix({}, stats).axes[0]
@@ -150,8 +146,6 @@ def plot_pair_matrix(
 def neighbours_table(stats: StatsDocument | dict[str, Any]) -> pd.DataFrame:
     """Each ranked model against the next one down, and how many it is ahead of and behind.
 
-    Examples
-    --------
     >>> pairs = [{"model_a": "a", "model_b": "b", "delta": 3.0, "ci": [1.0, 5.0],
     ...           "p_holm": 0.01, "significant": True}]
     >>> table = neighbours_table({"level": 0.95, "ranking": ["a", "b"], "pairs": pairs})
@@ -217,8 +211,6 @@ def pairs_view(
 ) -> list[Any]:
     """The cohort report's pairs: matrix and every pair, or at scale each model against the next.
 
-    Examples
-    --------
     >>> stats = {"level": 0.95, "ranking": [f"m{k}" for k in range(30)], "pairs": []}
     >>> [type(part).__name__ for part in pairs_view({}, stats)]
     ['Note', 'DataFrame']

@@ -35,8 +35,6 @@ def notebook_parameters(notebook: str) -> tuple[Parameter, ...]:
 
     Only to word a refusal: papermill takes about a second to import.
 
-    Examples
-    --------
     >>> [p.name for p in notebook_parameters("index")][:3]
     ['model', 'suite', 'protocol']
     >>> notebook_parameters("index")[1].default
@@ -68,8 +66,6 @@ def check_notebook_parameters(
 ) -> CheckedParameters:
     """Check a notebook's parameters (``namespace``: its ``globals()``); raise nothing.
 
-    Examples
-    --------
     >>> values = {p.name: p.default for p in notebook_parameters("index")}
     >>> found = check_notebook_parameters("index", values, working_folder=KIT_ROOT / "notebooks")
     >>> found.problems, found.base == KIT_ROOT, found.resolved["cohort"].endswith("cohort.json")

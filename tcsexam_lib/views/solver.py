@@ -27,8 +27,6 @@ def _documents(outputs: Outputs) -> list[SolverDocument]:
 def evidence_link(evidence_dir: str, task: str, attempt: Any) -> str | None:
     """The link to one solver-score output (the solver evidence) of the model's folder.
 
-    Examples
-    --------
     >>> evidence_link("../../evidence/sim-alpha", "sim-sat", "1")
     '../../evidence/sim-alpha/sim-sat-1.json'
     >>> evidence_link("", "sim-sat", "1") is None
@@ -42,8 +40,6 @@ def evidence_link(evidence_dir: str, task: str, attempt: Any) -> str | None:
 def relative_score_table(outputs: Outputs, evidence_dir: str = "") -> pd.DataFrame:
     """One row per solver-score output; ``evidence_dir`` (relative to the page) links each.
 
-    Examples
-    --------
     >>> table = relative_score_table([{"model": "m", "task": "t", "attempt": "1",
     ...     "relative_score": 0.25, "n_scored": 2, "unscored_instances": []}], "ev")
     >>> [str(v) for v in table.values[0]]
@@ -83,8 +79,6 @@ def solver_plan_table(
 
     A row per solver row of the table, then one per planned repeat without an adopted row.
 
-    Examples
-    --------
     >>> task = {"track": "solver", "item": "t", "planned_attempts": 2, "adopted_attempts":
     ...         ["1"], "rows": [{"attempt": "1", "line": 5, "adoption_status": "selected",
     ...         "score_status": "valid", "score": 0.25}]}
@@ -156,8 +150,6 @@ _INSTANCE_NAMES = {"scale_term": "scale set by"}
 def instance_table(outputs: Outputs) -> pd.DataFrame:
     """Every scored instance of the outputs, one row each (``z``/``A`` empty on failures).
 
-    Examples
-    --------
     >>> out = {"task": "t", "attempt": "1", "instances": [{"instance": "g1",
     ...     "status": "ok", "A": 12, "mu": 12.0, "s": 2.0, "scale": 2.0,
     ...     "scale_term": "sample_std", "z": 0.0, "score": 0.5}]}
@@ -193,8 +185,6 @@ def instance_table(outputs: Outputs) -> pd.DataFrame:
 def unscored_table(outputs: Outputs) -> pd.DataFrame:
     """Records kept out of the mean (``unscored_instances``), with their reason.
 
-    Examples
-    --------
     >>> unscored_table([{"task": "t", "attempt": "1", "unscored_instances": [
     ...     {"instance": "g9", "status": "ok", "reason": "listed as unscored"}]}])
       task attempt instance status              reason
@@ -219,8 +209,6 @@ def unscored_table(outputs: Outputs) -> pd.DataFrame:
 def scale_term_table(outputs: Outputs) -> pd.DataFrame:
     """How many scored instances of each task had their scale set by each term.
 
-    Examples
-    --------
     >>> out = {"task": "t", "instances": [{"scale_term": "sample_std"},
     ...                                   {"scale_term": "relative_floor"}]}
     >>> scale_term_table([out]).loc["t"].tolist()
@@ -253,8 +241,6 @@ Z_DISPLAY_LIMIT = 5.0
 def plot_z_histogram(outputs: Outputs, ax: Any = None):
     """Histogram of ``z`` over valid candidate values; beyond ±5 in the edge bins, counted.
 
-    Examples
-    --------
     >>> out = {"task": "t", "instances": [{"z": 0.0}, {"z": 1.5}, {"z": None}, {"z": 1e9}]}
     >>> plot_z_histogram([out]).axes[0].get_title()
     'z of 3 valid values\\n(1 beyond ±5 drawn at the edge; 1 completed failure without z)'
@@ -295,8 +281,6 @@ def plot_z_histogram(outputs: Outputs, ax: Any = None):
 def plot_instance_scores(outputs: Outputs, ax: Any = None):
     """Histogram of instance scores ``Phi(z)`` in [0, 1] (failures score 0).
 
-    Examples
-    --------
     >>> out = {"task": "t", "instances": [{"score": 0.5}, {"score": 0.0}]}
     >>> float(plot_instance_scores([out]).axes[0].get_xlim()[0])
     0.0
@@ -322,8 +306,6 @@ def plot_instance_scores(outputs: Outputs, ax: Any = None):
 def floor_instances_table(outputs: Outputs) -> pd.DataFrame:
     """Reference instances whose scale is a floor, each once; the absolute floor first.
 
-    Examples
-    --------
     >>> out = {"task": "t", "instances": [
     ...     {"instance": "b", "mu": 12.0, "s": 0.0, "scale": 0.24, "scale_term": "relative_floor"},
     ...     {"instance": "a", "mu": 0.0, "s": 0.0, "scale": 1e-9, "scale_term": "absolute_floor"}]}
@@ -361,8 +343,6 @@ def floor_instances_table(outputs: Outputs) -> pd.DataFrame:
 def far_values_table(outputs: Outputs) -> pd.DataFrame:
     """Candidate values over 1,000 x ``max(|mu|, scale, 1)`` from ``mu``: likely misrecorded.
 
-    Examples
-    --------
     >>> out = {"task": "t", "attempt": "1", "instances": [
     ...     {"instance": "a", "A": 1e308, "mu": 12.0, "scale": 20.0, "z": 5e306, "score": 1.0},
     ...     {"instance": "b", "A": 14.0, "mu": 12.0, "scale": 2.0, "z": 1.0, "score": 0.84}]}
@@ -395,8 +375,6 @@ def far_values_table(outputs: Outputs) -> pd.DataFrame:
 def any_simulated(outputs: Outputs) -> bool:
     """True when an output says its inputs are simulated (demo data).
 
-    Examples
-    --------
     >>> any_simulated([{"simulated": True}]), any_simulated([])
     (True, False)
     """

@@ -35,8 +35,6 @@ def stats_result(
 
     A ``stats_json`` computed from another index (models, statuses, indexes) is refused.
 
-    Examples
-    --------
     >>> entry = {"status": "incomplete", "index": None}
     >>> doc = {"metric_id": "m", "index_sha256": "0" * 64, "level": 0.95, "ranking": [],
     ...        "pairs": [], "leader_group": [], "tie_groups": [], "models": {"x": {
@@ -108,8 +106,6 @@ def interval_columns(stats: StatsDocument | dict[str, Any], model: str) -> dict[
     ``±`` (points), ``could be first``, ``possible ranks``, ``tie group``: see
     docs/reports.md, "The cohort report"; each sorts by its first or larger number.
 
-    Examples
-    --------
     >>> stats = {"tie_groups": [["a", "b"], ["b", "c"]], "leader_group": ["a", "b"],
     ...          "models": {"b": {"index": 38.49, "index_ci": [0.0, 88.02],
     ...                           "index_ci_half_width": 49.53, "rank_ci": [1, 3]}}}
@@ -135,8 +131,6 @@ def interval_columns(stats: StatsDocument | dict[str, Any], model: str) -> dict[
 def ties_note(stats: StatsDocument | dict[str, Any]) -> Note:
     """The tie groups down the ranking, how many pairs the tests separate, and the notes.
 
-    Examples
-    --------
     >>> stats = {"level": 0.95, "tie_groups": [["a", "b"], ["b", "c"]],
     ...          "pairs": [{"significant": False}, {"significant": True},
     ...                    {"significant": False}], "notes": ["few tasks"]}
@@ -185,8 +179,6 @@ def plot_index_intervals(
 
     Rows are labelled with numbers up to :data:`LABELLED_ROWS` models.
 
-    Examples
-    --------
     >>> stats = {"level": 0.95, "ranking": ["a"], "leader_group": ["a"], "models": {"a": {
     ...     "status": "complete", "index": 50.0, "index_ci": [40.0, 60.0]}}}
     >>> plot_index_intervals({"models": {"a": {}}}, stats).axes[0].get_xlabel()
@@ -254,8 +246,6 @@ def index_interval_note(stats: StatsDocument | dict[str, Any], model: str) -> No
 
     Not its rank: that depends on every model, so it is on the cohort report.
 
-    Examples
-    --------
     >>> entry = {"status": "complete", "index": 50.0, "index_ci": [40.0, 60.0],
     ...          "index_ci_half_width": 10.0, "index_se": 4.5, "rank": 1, "rank_ci": [1, 2],
     ...          "index_se_projected": {"twice_tasks": 3.2, "twice_attempts": None}}
@@ -304,8 +294,6 @@ def index_interval_note(stats: StatsDocument | dict[str, Any], model: str) -> No
 def track_intervals_table(stats: StatsDocument | dict[str, Any], model: str) -> pd.DataFrame:
     """One model's track means with their standard error and interval (track units).
 
-    Examples
-    --------
     >>> track = {"mean": 0.5, "n_tasks": 5, "se": 0.1, "ci": [0.2, 0.8],
     ...          "ci_method": "clopper-pearson"}
     >>> stats = {"level": 0.95, "models": {"m": {"tracks": {"theorem": track}}}}

@@ -36,8 +36,6 @@ LONG_TABLE_ROWS = 15
 class Cell:
     """A table cell with more than its text: a link, a tooltip, a sort key.
 
-    Examples
-    --------
     >>> Cell("sim-alpha", href="models/sim-alpha/index.html").html()
     "<a href='models/sim-alpha/index.html'>sim-alpha</a>"
     >>> str(Cell("1–2", order=1))
@@ -64,8 +62,6 @@ class Cell:
 def format_number(value: Any, kind: str = MEAN) -> str:
     """One number as the reports show it (see :func:`tcsexam_lib.number_format.format_value`).
 
-    Examples
-    --------
     >>> format_number(75.431944, "points"), format_number(20.0, "points"), format_number(0.25)
     ('75.43', '20.00', '0.250')
     >>> format_number(None), format_number(float("nan")), format_number(3, "count")
@@ -77,8 +73,6 @@ def format_number(value: Any, kind: str = MEAN) -> str:
 def column_kind(table: pd.DataFrame, column: Any) -> str:
     """The number kind of a column: declared in ``attrs["kinds"]``, else from its name.
 
-    Examples
-    --------
     >>> t = pd.DataFrame({"index": [55.5], "n": [3], "p (Holm)": [0.2], "mean": [0.4]})
     >>> [column_kind(t, c) for c in t.columns]
     ['points', 'count', 'p', 'mean']
@@ -140,8 +134,6 @@ def _cell(value: Any, kind: str, numeric: bool, css: str = "") -> str:
 def table_html(table: pd.DataFrame) -> str:
     """The HTML of a report table (see the module's rules).
 
-    Examples
-    --------
     >>> t = pd.DataFrame({"track": ["P", "S"], "mean": [0.4, None], "index": [55.5, None]})
     >>> page = table_html(t)
     >>> page.count(">—<"), "NaN" in page, "None" in page, "<th></th>" in page
@@ -215,8 +207,6 @@ def table_text(table: pd.DataFrame) -> str:
 def configure_display() -> None:
     """Show every DataFrame of a notebook as a report table (:func:`table_html`).
 
-    Examples
-    --------
     >>> configure_display()  # outside IPython it does nothing
     """
     from IPython import get_ipython
