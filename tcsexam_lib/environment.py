@@ -1,8 +1,7 @@
 """The environment an output was made in: Python, platform, the lock's sha256, the versions
 of the packages on its computation path; and how two environments differ.
 
-No timestamp, host or path: two runs in one environment record the same bytes. Versions
-come from ``.dist-info`` names (``importlib.metadata`` costs more than the lookup).
+No timestamp, host or path: two runs in one environment record the same bytes.
 """
 
 from __future__ import annotations

@@ -37,10 +37,8 @@ class NotebookJob:
     """One notebook to execute: its source, parameters and folders.
 
     ``folder``: where it is written now (staging); ``final_folder``: where it is published
-    (links are relative to it); ``output``: the report folder; ``log``: the kernel log;
-    ``source_name``: the source as the executed notebook names it (relative to the kit).
-    :func:`execute_notebooks` fills ``runtime``, ``transport``, ``stderr_file`` and
-    ``kernel_server`` ("": kernels start cold).
+    (links are relative to it). :func:`execute_notebooks` fills ``runtime``, ``transport``,
+    ``stderr_file`` and ``kernel_server`` ("": kernels start cold).
     """
 
     label: str

@@ -1,13 +1,10 @@
 """The report runner's kernel (ipykernel that stops cleanly) and the run's kernel server.
 
-- Its control and shell-channel threads are stopped before the exit handlers run
-  (:func:`stop_channel_threads`; ipykernel 7.4 and earlier can hang or abort there).
-- With ``"interrupt_mode": "message"`` it signals itself only while user code runs
-  (:class:`RunningCode`); other interrupts are answered and ignored.
-- ``--serve ADDRESS`` runs :func:`serve`, which imports :data:`WARM_MODULES` once and
-  forks each kernel.
-
-The why and the measurements: docs/reports.md, "How kernels are started".
+Its channel threads stop before the exit handlers run (:func:`stop_channel_threads`); a
+message interrupt signals only while user code runs (:class:`RunningCode`), others are
+answered and ignored; ``--serve ADDRESS`` runs :func:`serve`, which imports
+:data:`WARM_MODULES` once and forks each kernel. Why, with the measurements:
+docs/reports.md, "How kernels are started".
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
 """Report pages: executed notebooks rendered by nbconvert to HTML, styles shared in ``_assets/``.
 
-The kit's template is ``lab``'s without its inline CSS and scripts; code cells show on
-demand (``<name>.html#code``, plain CSS); ``report.js`` (DataTables from ``itables``) is
-a classic script, so pages work from ``file://`` with no network (docs/reports.md,
-"Report layout").
+The kit's template is ``lab``'s without its inline CSS and scripts, so pages work from
+``file://`` with no network (docs/reports.md, "Report layout").
 """
 
 from __future__ import annotations

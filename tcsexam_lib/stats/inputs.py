@@ -68,10 +68,8 @@ def read_index_output(path: str | os.PathLike[str]) -> IndexInput:
 def index_input_from_data(data: Any, source: str, sha256: str) -> IndexInput:
     """Check an index output already in memory (``source`` names it in refusals).
 
-    The report runner uses it on the index it has just computed (``sha256`` is that of
-    the text it writes): a :class:`~tcsexam_lib.scoring.index_document.ComputedIndex` is
-    taken as it is (its numbers agree by construction); :func:`read_index_output` reads a
-    file, which is checked here.
+    A :class:`~tcsexam_lib.scoring.index_document.ComputedIndex` (the report runner's) is
+    taken as it is: its numbers agree by construction.
     """
     computed = isinstance(data, ComputedIndex)
     if not computed:

@@ -1,16 +1,10 @@
 """Fisher's sign-flip randomisation test of a pair's index difference.
 
-A pair's index difference is the sum of its tasks' parts ``c = W_t / n_t * d`` (``d`` a
-task mean of model a minus that of model b). Under the null that the two models are
-exchangeable on each task, every part is as likely to have the other sign, so the
-``2^K`` sign patterns are equally likely and the two-sided p-value is the share of them
-whose sum is at least as far from 0 as the observed one. It is exact whatever the scores'
-shape, and never below ``2 / 2^k`` for ``k`` tasks that differ (docs/uncertainty.md).
-
-The count is exact (:func:`_exact_tail`) up to :data:`EXACT_LIMIT` patterns (a pass/fail
-track merged into a binomial); beyond, pairs whose saddlepoint p (:func:`_saddlepoint_tail`)
-is at most :data:`GRID_BELOW` are counted on a grid (:func:`_grid_tail`) that never counts
-below the exact tail.
+The two-sided p-value is the share of the ``2^K`` sign patterns of the parts ``W_t / n_t *
+d`` whose sum is at least as far from 0 as the observed one: exact whatever the scores'
+shape, never below ``2 / 2^k`` for ``k`` tasks that differ. Counted exactly up to
+:data:`EXACT_LIMIT` patterns; beyond, on a grid that never counts below the exact tail
+where the saddlepoint p is at most :data:`GRID_BELOW` (docs/uncertainty.md).
 """
 
 from __future__ import annotations
@@ -55,9 +49,8 @@ def sign_flip_p(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Two-sided sign-flip p-value of each row's sum of parts, and whether it is exact.
 
-    ``parts``: per track, the parts ``W_t / n_t * d`` of each pair, shape ``(pairs, n_t)``;
-    ``pass_fail``: per track, whether every part is 0 or ``+-W_t / n_t`` (then the track is
-    counted as one binomial).
+    ``parts``: per track ``(pairs, n_t)``; ``pass_fail``: per track, whether every part is 0
+    or ``+-W_t / n_t`` (counted as one binomial).
 
     A constant lead on five tasks: only the two patterns with one sign reach it.
 
@@ -124,10 +117,8 @@ def _exact_tail(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per row, the sign patterns whose sum is at least ``threshold``, and all of them.
 
-    Meet in the middle: the other tasks' sums on one side, sorted; the pass/fail tracks'
-    sums (each a binomial: ``k`` tasks of size ``u`` that differ sum to ``u (2 b - k)``
-    in ``C(k, b) 2^(n - k)`` patterns) with the rest of the tasks' sums on the other side,
-    each looked up in the sorted side.
+    Meet in the middle (docs/uncertainty.md): the other tasks' sums sorted on one side, the
+    pass/fail tracks' binomials with the rest on the other, each looked up in the first.
     """
     rows = len(threshold)
     values, weights = np.zeros((rows, 1)), np.ones((rows, 1))
@@ -200,9 +191,8 @@ def _saddlepoint_tail(magnitude: np.ndarray, threshold: np.ndarray) -> np.ndarra
     """``P(sum of +-magnitude >= threshold)`` by Lugannani and Rice, at half the smallest
     part below ``threshold`` (a continuity correction); 0 past the largest sum.
 
-    The cumulant generating function is ``K(theta) = sum log cosh(theta c)``; Newton's
-    method from 0 climbs to the saddlepoint ``K'(theta) = threshold`` without
-    overshooting (``K'`` is concave for ``theta > 0``).
+    ``K(theta) = sum log cosh(theta c)``; Newton's method from 0 never overshoots (``K'``
+    is concave for ``theta > 0``).
     """
     smallest = np.where(magnitude > 0, magnitude, np.inf).min(axis=1)
     target = threshold - 0.5 * np.where(np.isfinite(smallest), smallest, 0.0)
