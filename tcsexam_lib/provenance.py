@@ -212,11 +212,9 @@ def build_provenance(
 ) -> dict[str, Any]:
     """The provenance block of an output.
 
-    ``producer``: the command or notebook; ``entry_point``: the function ``tcsexam verify``
-    calls again with ``parameters``. Relative paths are relative to ``cwd`` (``base_dir``,
-    else the working folder); a given ``references_dir`` is recorded absolute;
-    ``reference`` is recorded with id, path and sha256 (only its id when computed from
-    another output); ``environment`` is that of ``entry_point``'s path (else a report's).
+    ``entry_point``: the function ``tcsexam verify`` calls again with ``parameters``.
+    Relative paths are relative to ``cwd`` (``base_dir``, else the working folder), a given
+    ``references_dir`` absolute; ``reference`` only by id when computed from another output.
     """
     references_dir = None
     if "references_dir" in parameters:

@@ -53,9 +53,8 @@ def say(text: str = "", file: TextIO | None = None) -> None:
 
 
 def say_json(data: Any, file: TextIO | None = None) -> None:
-    """Print ``data`` as indented JSON that parses: within its strings every invisible or
-    direction-changing character is written as a ``\\uXXXX`` escape (the same text for a
-    JSON reader), and the lines between them are left as they are."""
+    """Print ``data`` as indented JSON with every invisible or direction-changing character
+    in its strings escaped as ``\\uXXXX`` (the same text for a JSON reader)."""
     import json
 
     text = json.dumps(data, indent=2, ensure_ascii=False)

@@ -1,9 +1,8 @@
 """The environment's ``python3`` kernelspec, started through the kit's launcher.
 
-``make venv`` installs it (``python -m tcsexam_lib.reports.kernelspec``): ipykernel's spec
-with ``-m tcsexam_lib.reports.kernel_launch`` and ``"interrupt_mode": "message"``, so
-papermill and JupyterLab get the kernel that stops cleanly. Its names stay ipykernel's:
-the notebooks open unmodified.
+``make venv`` installs it: ipykernel's spec with ``-m tcsexam_lib.reports.kernel_launch``
+and ``"interrupt_mode": "message"``, under ipykernel's names, so the notebooks open
+unmodified on the kernel that stops cleanly.
 """
 
 from __future__ import annotations

@@ -346,8 +346,7 @@ def render_html(
 ) -> Path:
     """Write ``<name>.html``: the outputs, and the code on demand (``<name>.html#code``).
 
-    ``output``: the report folder (``_assets/``); ``final_folder``: where the page is
-    published (links are relative to it); ``nav``, ``footer``: their HTML.
+    ``final_folder``: where the page is published (links are relative to it).
     """
     import nbformat
 

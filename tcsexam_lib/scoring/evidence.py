@@ -114,13 +114,11 @@ def check_solver_evidence(
     reference_id: str,
     reference_sha256: str | None = None,
 ) -> EvidenceFindings:
-    """Check each adopted ``valid`` solver row against its solver-score output (a row that
-    is not valid has no score to check).
+    """Check each adopted ``valid`` solver row against its solver-score output.
 
     Issue codes: ``solver_evidence_missing``, ``solver_evidence_score_mismatch`` and
-    ``solver_evidence_reference_mismatch`` (another reference id, or with
-    ``reference_sha256`` another file); :func:`~tcsexam_lib.scoring.index.compute_index`
-    blocks the index they concern.
+    ``solver_evidence_reference_mismatch`` (another reference id, or another file with
+    ``reference_sha256``); each blocks the model's index.
     """
     solver_rows = [
         (model, item, row)

@@ -38,10 +38,8 @@ from .pairs import (
 class CohortAnalysis:
     """Intervals, tests and rank claims of the models of one cohort (NaN: not computable).
 
-    Model arrays have one row per model (input order); ``order`` lists the rows best
-    first, and the rank claims (``rank_ci``, ``rank_ci_marginal``) are per row too.
-    ``leader_group`` and ``tie_groups`` hold rows, in rank order. Index quantities are in
-    points, track quantities in track-mean units.
+    A row per model (input order), ``order`` best first; ``leader_group`` and ``tie_groups``
+    hold rows, in rank order. Index quantities in points, track quantities in track-mean units.
     """
 
     moments: Moments

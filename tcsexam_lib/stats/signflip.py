@@ -164,10 +164,8 @@ def _signs(g: int) -> np.ndarray:
 
 
 def _grid_tail(magnitude: np.ndarray, threshold: np.ndarray) -> np.ndarray:
-    """``P(sum of +-magnitude >= threshold)``, never below the exact share: each row's
-    parts (summing to 1) rounded to whole steps of about ``1 / GRID_STEPS`` (the largest
-    parts exactly), the distribution of their signed sum built task by task, read from
-    ``threshold`` less the row's rounding."""
+    """``P(sum of +-magnitude >= threshold)`` counted on a grid, never below the exact share
+    (docs/uncertainty.md, "How it is counted")."""
     largest = magnitude.max(axis=1, keepdims=True)
     unit = largest / np.maximum(np.rint(largest * GRID_STEPS), 1.0)  # the largest parts: exact
     steps = np.rint(magnitude / unit).astype(np.int64)
