@@ -17,8 +17,7 @@ from .vocab import METRIC_ID
 
 
 class ReferenceFile(Protocol):
-    """What provenance records of a loaded solver reference (a
-    :class:`~tcsexam_lib.references.model.Reference`): its id, file and sha256."""
+    """What provenance records of a loaded solver reference: its id, file and sha256."""
 
     reference_id: str
     path: Path | None

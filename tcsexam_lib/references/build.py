@@ -305,10 +305,9 @@ def _exists_refusal(path: Path) -> InputRefused:
 
 
 def write_new_reference(data: dict[str, Any], output_dir: str | os.PathLike[str]) -> Path:
-    """Write reference data to ``<output_dir>/<id>/<suite>.json``, never over a file; return
-    the path. Another suite file of the id must agree (floors, shared tasks); a suite task
-    list under ``<output_dir>/suites/`` must name exactly its solver tasks. Nothing is
-    written on a refusal."""
+    """Write reference data to ``<output_dir>/<id>/<suite>.json``, never over a file (nothing
+    on a refusal); return the path. Another suite file of the id must agree (floors, shared
+    tasks), a task list under ``<output_dir>/suites/`` must name exactly its solver tasks."""
     reference_id, suite = data["reference_id"], data["suite"]
     if reference_id == FIXED_REFERENCE_ID:
         raise InputRefused(

@@ -105,8 +105,7 @@ def execute_notebooks(
     headers: bool = True,
 ) -> list[NotebookOutcome]:
     """Run the jobs, ``workers`` at a time, each in a worker with its own kernel, calling
-    ``on_outcome(position, outcome)`` as each ends; ``headers`` off: the caller wrote the
-    logs' headers."""
+    ``on_outcome(position, outcome)`` as each ends (``headers`` off: the caller wrote them)."""
     if not jobs:
         return []
     total = len(jobs)
@@ -200,8 +199,7 @@ def execute_notebook(job: NotebookJob) -> NotebookOutcome:
     """Execute one notebook with papermill, then render it to HTML (with and without code).
 
     A failing cell is reported as ``In [N]`` (as the HTML numbers it), its first line and
-    the error, ``cell`` its 0-based position; the notebook is still written. A job
-    :func:`execute_notebooks` did not prepare gets a private folder of its own.
+    the error, ``cell`` its 0-based position; the notebook is still written.
     """
     if job.runtime is None:
         with private_runtime_folder() as runtime:

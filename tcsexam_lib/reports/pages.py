@@ -370,8 +370,7 @@ def render_html(
 
 @functools.cache
 def _exporter() -> Any:
-    """The kit's HTML exporter, one a process: its templates are compiled once, not for
-    every page (nbconvert's own batch conversion reuses an exporter the same way)."""
+    """The kit's HTML exporter, one a process: its templates compiled once, not per page."""
     from jinja2 import DictLoader
     from nbconvert import HTMLExporter
 

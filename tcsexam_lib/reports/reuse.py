@@ -1,9 +1,8 @@
 """Whether a notebook runs again: what it reads (:class:`JobInputs`), its key, and why.
 
-A job's key is the sha256 of what it reads: its notebook, the injected parameters, the
-files they name and those beside them, the kit, the environment and the page around it
-(not the date). An intact stored entry is reused, else :func:`decide` names the first item
-that changed (docs/reports.md, "A living leaderboard").
+A job's key is the sha256 of what it reads (not the date): an intact stored entry is
+reused, else :func:`decide` names the first item that changed (docs/reports.md, "A
+living leaderboard").
 """
 
 from __future__ import annotations

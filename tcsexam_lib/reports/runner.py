@@ -214,8 +214,7 @@ def _load_all_params(
 
 
 def _made_with_these_tools(folder: Path) -> bool:
-    """True when the last publication in ``folder`` was made by this kit in this
-    environment (what its shared assets depend on)."""
+    """True when ``folder``'s last publication was made by this kit in this environment."""
     history = read_history(folder)
     return bool(history) and history[-1].made_with() == (kit_fingerprint(),
                                                           environment_fingerprint())  # fmt: skip

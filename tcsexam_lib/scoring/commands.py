@@ -69,8 +69,7 @@ def run_solver_score(
 
 @dataclass(frozen=True)
 class ScoringInputs:
-    """The loaded suite, cohort and reference an index is computed against (and the
-    ``references_dir`` they were read from)."""
+    """The loaded suite, cohort and reference of an index, and their ``references_dir``."""
 
     suite: Suite
     cohort: Cohort

@@ -1,8 +1,8 @@
 """Cross-checking solver rows of the attempts table against solver-score outputs.
 
-Every adopted ``valid`` solver row needs one output (any layout) with the same score
-(within :data:`SCORE_TOLERANCE`) against the cohort's reference; otherwise an ``error``
-issue of the task, which blocks the model's index (no index rests on contradicted evidence).
+Every adopted ``valid`` solver row needs one output with the same score (within
+:data:`SCORE_TOLERANCE`) against the cohort's reference, else an ``error`` that blocks the
+model's index.
 """
 
 from __future__ import annotations

@@ -86,8 +86,7 @@ def fill_from_records(
     """Score a records folder and fill the table's blank solver scores from it; nothing is
     written. Refused: a file not ``<model>/<task>/<attempt>.json`` of a cohort model and
     suite solver task, a records file no row names, a blank valid score without records,
-    and what the table's own rules refuse (naming the researcher's table). ``source`` names
-    the input that gave the folder; ``summary`` heads the other refusals."""
+    and what the table's own rules refuse (naming the researcher's table)."""
     suite, cohort = inputs.suite, inputs.cohort
     records = find_records(records_dir)
     check_records_folder(

@@ -55,9 +55,8 @@ def write_stats(
 ) -> ComputedStats:
     """Compute the stats document of a ``tcsexam score`` output and write it (streamed).
 
-    What ``tcsexam stats`` calls: like :func:`run_stats`, the pairs kept as columns. A
-    cohort that would need more than ``available_memory`` (bytes; default: what the machine
-    has available now) is refused before any work.
+    A cohort that would need more than ``available_memory`` (bytes; default: what the
+    machine has available now) is refused before any work.
     """
     _check_parameters(resamples, seed, level)
     if output is not None:
@@ -124,9 +123,8 @@ def compute_stats(
 ) -> ComputedStats:
     """The stats document of an index output in memory, without provenance.
 
-    ``source`` names the output in refusals; ``sha256``: of its JSON text (default: the
-    kit's text of ``index_data``). A standalone notebook calls it on the index it computed,
-    the report runner on the one it writes (adding :func:`stats_provenance`).
+    ``sha256``: of its JSON text (default: the kit's text of ``index_data``). The report
+    runner adds :func:`stats_provenance`.
 
     >>> try:
     ...     compute_stats({"metric_id": "other"}, source="mine")
@@ -153,8 +151,7 @@ def stats_provenance(
 ) -> dict[str, Any]:
     """The provenance of a stats document: ``tcsexam verify`` calls :func:`run_stats` again.
 
-    ``index`` is the path of the index output as the run names it (relative paths are
-    relative to the working folder), ``index_sha256`` the sha256 of the bytes read.
+    ``index``: the index output's path as the run names it (relative to the working folder).
     """
     parameters = {"index": index, "resamples": resamples, "seed": seed, "level": level}
     return build_provenance(

@@ -1,8 +1,8 @@
 """Reading a ``tcsexam score`` output for ``tcsexam stats``, and refusing what is not one.
 
 Strict JSON, validated against ``index-output.schema.json``, then checked for agreement
-(metric id, index present exactly when not incomplete, scores in range, every mean
-recomputed, the same tasks for every model with an index); each disagreement is one
+(metric id, index present exactly when not incomplete, scores in range, means recomputed,
+the same tasks for every ranked model); each disagreement one
 :class:`~tcsexam_lib.errors.Problem`.
 """
 

@@ -50,8 +50,6 @@ class Moments:
 def track_moments(values: Sequence[np.ndarray]) -> Moments:
     """Means, standard deviations, degrees of freedom and skewness per track.
 
-    ``values``: per track (``TRACKS`` order) an array ``(models, n_t)``.
-
     >>> import numpy as np
     >>> m = track_moments([np.array([[0.0, 1.0, 1.0, 0.0]]), np.array([[0.5, 0.7]]),
     ...                    np.array([[1.0, 1.0, 1.0]]), np.array([[1.0]])])
@@ -255,9 +253,8 @@ def clopper_pearson(k: np.ndarray, n: int, alpha: float) -> tuple[np.ndarray, np
 
 @functools.lru_cache(maxsize=256)
 def _clopper_pearson_table(n: int, alpha: float) -> tuple[np.ndarray, np.ndarray]:
-    """The limits for every ``k`` from 0 to ``n`` (they depend on nothing else: once each):
-    the ``alpha/2`` quantile of Beta(k, n - k + 1) and the ``1 - alpha/2`` one of
-    Beta(k + 1, n - k)."""
+    """The limits for every ``k`` from 0 to ``n``, computed once: Beta(k, n - k + 1)'s
+    ``alpha/2`` quantile and Beta(k + 1, n - k)'s ``1 - alpha/2`` one."""
     from scipy.special import betaincinv
 
     k = np.arange(n + 1, dtype=float)

@@ -1,9 +1,8 @@
 """Paired comparisons of models, Holm's adjustment, and the rank claims built on them.
 
-A pair's ``delta`` is the sum over tasks of ``W_t / n_t * d`` (``d``: a task mean of model
-a minus that of model b), tested by Fisher's sign-flip test (:mod:`.signflip`). The rank
-claims follow from the Holm-significant pairs, never from names or input order.
-Definitions: docs/uncertainty.md.
+A pair's ``delta`` is the sum over tasks of ``W_t / n_t * d`` (``d``: a's task mean minus
+b's), tested by Fisher's sign-flip test; the rank claims follow from the Holm-significant
+pairs, never from names or input order. Definitions: docs/uncertainty.md.
 """
 
 from __future__ import annotations

@@ -59,8 +59,7 @@ def decompose_track_variance(task_scores: Sequence[Sequence[float]]) -> dict[str
 
 
 class RepeatSpread(NamedTuple):
-    """How a task's adopted valid repeats spread: their count, lowest, highest, range and
-    sample standard deviation (ddof 1)."""
+    """How a task's adopted valid repeats spread: count, low, high, range, std (ddof 1)."""
 
     repeats: int
     low: float

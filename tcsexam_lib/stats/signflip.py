@@ -2,9 +2,8 @@
 
 The two-sided p-value is the share of the ``2^K`` sign patterns of the parts ``W_t / n_t *
 d`` whose sum is at least as far from 0 as the observed one: exact whatever the scores'
-shape, never below ``2 / 2^k`` for ``k`` tasks that differ. Counted exactly up to
-:data:`EXACT_LIMIT` patterns; beyond, on a grid that never counts below the exact tail
-where the saddlepoint p is at most :data:`GRID_BELOW` (docs/uncertainty.md).
+shape, never below ``2 / 2^k`` for ``k`` tasks that differ. How it is counted (exactly, on
+a grid, or by a saddlepoint): docs/uncertainty.md.
 """
 
 from __future__ import annotations
@@ -115,11 +114,7 @@ def smallest_p(n_tasks: int) -> float:
 def _exact_tail(
     parts: Sequence[np.ndarray], pass_fail: Sequence[bool], threshold: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Per row, the sign patterns whose sum is at least ``threshold``, and all of them.
-
-    Meet in the middle (docs/uncertainty.md): the other tasks' sums sorted on one side, the
-    pass/fail tracks' binomials with the rest on the other, each looked up in the first.
-    """
+    """Per row, the sign patterns whose sum is at least ``threshold``, and all of them."""
     rows = len(threshold)
     values, weights = np.zeros((rows, 1)), np.ones((rows, 1))
     for part in (part for part, merged in zip(parts, pass_fail, strict=True) if merged):
@@ -188,9 +183,6 @@ def _grid_tail(magnitude: np.ndarray, threshold: np.ndarray) -> np.ndarray:
 def _saddlepoint_tail(magnitude: np.ndarray, threshold: np.ndarray) -> np.ndarray:
     """``P(sum of +-magnitude >= threshold)`` by Lugannani and Rice, at half the smallest
     part below ``threshold`` (a continuity correction); 0 past the largest sum.
-
-    ``K(theta) = sum log cosh(theta c)``; Newton's method from 0 never overshoots (``K'``
-    is concave for ``theta > 0``).
     """
     smallest = np.where(magnitude > 0, magnitude, np.inf).min(axis=1)
     target = threshold - 0.5 * np.where(np.isfinite(smallest), smallest, 0.0)

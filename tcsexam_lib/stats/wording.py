@@ -1,9 +1,8 @@
 """The rank claims of ``tcsexam stats`` in words, as the published pages say them.
 
-The landing page and the cohort report say the same of each run set's lead, from the stats
-document's ``leader_group`` and its number of ranked models. A pair the tests did not
-separate is "not shown to differ", never "equal"; tie groups are runs of the ranking that
-may overlap.
+The landing page and the cohort report say each run set's lead alike, from the stats
+document's ``leader_group``. An unseparated pair is "not shown to differ", never "equal";
+tie groups are runs of the ranking that may overlap.
 """
 
 from __future__ import annotations
@@ -62,7 +61,6 @@ def lead_sentence(
     True
     >>> lead_sentence(["a", "b"], 2, 0.95, "a track has one task")[0].split(": ", 1)[1]
     'a and b could each be first: the pairs cannot be tested (a track has one task).'
-
     >>> print(lead_sentence([], 0, 0.95)[0])
     No model has an index yet, so there is no ranking.
     """

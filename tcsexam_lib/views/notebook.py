@@ -224,8 +224,7 @@ def run_set_beside(index_json: str | os.PathLike[str] = "") -> RunSetDocument | 
 def published_pages(index_json: str | os.PathLike[str] = "") -> dict[str, dict[str, str]]:
     """The model pages published beside this run set: model -> notebook -> relative page.
 
-    From the ``run-set.json`` beside the index JSON; empty standalone, so nothing links a
-    page that may not exist.
+    Empty standalone, so nothing links a page that may not exist.
 
     >>> published_pages("")
     {}

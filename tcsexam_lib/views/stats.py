@@ -1,7 +1,4 @@
-"""Intervals, rank intervals, tie groups and paired differences from ``tcsexam stats``.
-
-The index itself is never changed: an interval is shown beside it.
-"""
+"""Intervals, rank intervals, tie groups and paired differences from ``tcsexam stats``."""
 
 from __future__ import annotations
 
