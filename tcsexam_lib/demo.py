@@ -1,10 +1,7 @@
 """The embedded demo: a small, deterministic, SIMULATED data set (never a TCSExam result).
 
-A pure function of :data:`DEMO_SEED`: a reference ``demo-k3-sim-v1``, suites ``demo-lite``
-(5 tasks a track) and ``demo-full`` (8), and per suite and protocol three models:
-``sim-alpha`` complete (with an excluded replaced attempt), ``sim-beta`` provisional,
-``sim-gamma`` incomplete. Every file says ``simulated``; ``tests/test_demo.py`` checks the
-committed copies; solver rows are scored from simulated records by the kit itself.
+A pure function of :data:`DEMO_SEED` (what it holds: docs/architecture.md); every file
+says ``simulated``; ``tests/test_demo.py`` checks the committed copies.
 """
 
 from __future__ import annotations

@@ -1,6 +1,5 @@
-"""SIMULATED run sets at scale (``--scale full``, ``--models N``): the demo's generator
-with other parameters, written to a folder of their own, never into the kit.
-See docs/reports.md for what each scale holds."""
+"""SIMULATED run sets at scale (``--scale full``, ``--models N``), written to a folder of
+their own, never into the kit (docs/reports.md)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,7 @@
 """The environment an output was made in: Python, platform, the lock's sha256, the versions
 of the packages on its computation path; and how two environments differ.
 
-No timestamp, host or path: two runs in one environment record the same bytes. Versions
-come from ``.dist-info`` names (``importlib.metadata`` costs more than the lookup).
+No timestamp, host or path: two runs in one environment record the same bytes.
 """
 
 from __future__ import annotations
@@ -165,8 +164,7 @@ def record_installed_lock(lock: str | os.PathLike[str], prefix: str | None = Non
 
 
 class EnvironmentDifference(NamedTuple):
-    """One difference from a recorded environment (a named tuple: cheaper to create at
-    start-up than a dataclass)."""
+    """One difference from a recorded environment (a named tuple: cheap to make at start-up)."""
 
     what: str  # python, implementation, platform, lock, or "package NAME"
     recorded: str | None
@@ -225,8 +223,7 @@ def lock_differences(lock: str | os.PathLike[str]) -> list[EnvironmentDifference
 
 
 def describe_environment(path: str = "report") -> dict[str, Any]:
-    """The environment block of an output computed by ``path`` (a key of
-    :data:`COMPUTATION_PATH`).
+    """The environment block of an output computed by ``path`` (a :data:`COMPUTATION_PATH` key).
 
     >>> env = describe_environment("run_score")
     >>> sorted(env)

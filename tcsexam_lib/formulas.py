@@ -1,14 +1,11 @@
 """Every formula of the TCSExam scoring rules, and nothing else (nothing else evaluates one).
 
-Solver relative score (higher is better, in [0, 1]; 0.5 = as good as the reference mean):
-per scored instance, over its usable values (finite, at least two) ``mu = mean``, ``s =
-sample std (ddof 1)``, ``scale = max(s, rel_floor*|mu|, abs_floor)``; a valid candidate
-``A`` scores ``Phi(z)`` with ``z = (A - mu)/scale`` (maximise) or ``(mu - A)/scale``
-(minimise), a completed failure 0; the task's score is the mean over scored instances.
-
-Index (points, higher is better, may exceed 100): per model the mean over each task's
-adopted valid attempts, the equal-weight mean of each track's tasks, then the weighted
-sum of the track means (``vocab.INDEX_FORMULA``).
+Solver relative score (in [0, 1], higher is better; 0.5 = as good as the reference mean):
+the mean over scored instances of ``Phi(z)``, ``z = (A - mu) / scale`` (maximise; ``mu - A``
+minimise), ``scale = max(s, rel_floor*|mu|, abs_floor)`` over at least two finite reference
+values; a completed failure scores 0. Index (points, higher is better, may exceed 100): the
+weighted sum (``vocab.INDEX_FORMULA``) of the equal-weight track means of the task means
+over adopted valid attempts.
 
 ``mu`` and ``s`` are exact (rational) and rounded once, as :mod:`statistics` does; beyond
 2**53 ``z`` is exact too (:func:`exact_z`). Why: docs/choices.md.
@@ -118,8 +115,7 @@ def _sqrt_of_fraction(n: int, m: int) -> float:
 
 def scale_terms(mu: float, s: float, rel_floor: float, abs_floor: float) -> dict[str, float]:
     """The three candidates of ``scale = max(s, rel_floor*|mu|, abs_floor)``, by name, in
-    tie order (:data:`SCALE_TERMS`): the std when the runs spread, the relative floor when
-    they agree closely around a non-zero mean, the absolute floor when both are near 0.
+    tie order (:data:`SCALE_TERMS`).
 
     >>> scale_terms(12.0, 2.0, 0.02, 1e-9)
     {'sample_std': 2.0, 'relative_floor': 0.24, 'absolute_floor': 1e-09}

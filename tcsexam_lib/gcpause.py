@@ -31,8 +31,7 @@ def few_collections(thresholds: tuple[int, ...] = (200_000,)) -> Iterator[None]:
 
 @contextmanager
 def no_collections() -> Iterator[None]:
-    """No cycle collection inside a block that builds only acyclic objects (re-enabled
-    after if it was enabled).
+    """No cycle collection inside a block that builds only acyclic objects (restored after).
 
     >>> import gc
     >>> with no_collections():

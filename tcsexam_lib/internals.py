@@ -1,6 +1,5 @@
-"""Where the kit leans on another library's internals (ipykernel, jupyter_client, IPython):
-each assumption checked where it is relied on, its break said with the library, its version
-and what the kit loses. The list is in docs/reproducing.md."""
+"""Where the kit leans on another library's internals: each assumption checked where it is
+relied on, its break named with what the kit loses (the list: docs/reproducing.md)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""The number policy of every published page: one format per kind of number (points 2
-decimals, means 3, pass/fail, p-values, z, raw values); the table is in docs/reports.md,
-"One number policy". Nothing here rounds a stored number."""
+"""The number policy of every published page, one format per kind of number (docs/reports.md,
+"One number policy"). Nothing here rounds a stored number."""
 
 from __future__ import annotations
 

@@ -17,8 +17,7 @@ from .vocab import METRIC_ID
 
 
 class ReferenceFile(Protocol):
-    """What provenance records of a loaded solver reference (a
-    :class:`~tcsexam_lib.references.model.Reference`): its id, file and sha256."""
+    """What provenance records of a loaded solver reference: its id, file and sha256."""
 
     reference_id: str
     path: Path | None
@@ -212,11 +211,9 @@ def build_provenance(
 ) -> dict[str, Any]:
     """The provenance block of an output.
 
-    ``producer``: the command or notebook; ``entry_point``: the function ``tcsexam verify``
-    calls again with ``parameters``. Relative paths are relative to ``cwd`` (``base_dir``,
-    else the working folder); a given ``references_dir`` is recorded absolute;
-    ``reference`` is recorded with id, path and sha256 (only its id when computed from
-    another output); ``environment`` is that of ``entry_point``'s path (else a report's).
+    ``entry_point``: the function ``tcsexam verify`` calls again with ``parameters``.
+    Relative paths are relative to ``cwd`` (``base_dir``, else the working folder), a given
+    ``references_dir`` absolute; ``reference`` only by id when computed from another output.
     """
     references_dir = None
     if "references_dir" in parameters:

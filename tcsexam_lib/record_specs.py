@@ -98,8 +98,7 @@ def decode_record(text: str | bytes, record: type[Record]) -> Any:
     """JSON ``text`` decoded as ``record``'s reading spec, or ``None`` when this fast way
     cannot vouch for it (the caller then parses and checks it the full way).
 
-    Declines a repeated or further key (fewer colons, :func:`_no_key_dropped`) and a ``\\u``
-    escape; walks top-level any-JSON values; checks dicts' required keys.
+    Declines a repeated or further key (:func:`_no_key_dropped`) and a ``\\u`` escape.
 
     >>> class Point(Record):
     ...     x: float

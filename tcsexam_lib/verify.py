@@ -1,7 +1,6 @@
-"""Verifying an output: check its recorded inputs' sha256, recompute it with the recorded
-function and parameters, compare value by value (provenance aside), and follow the chain
-of inputs that are outputs too. A changed kit version or environment is a note, not a
-mismatch. See docs/references.md, "Provenance and tcsexam verify"."""
+"""Verifying an output: its inputs' sha256 checked, recomputed by the recorded function and
+parameters, compared value by value (provenance aside), along the chain of inputs that are
+outputs; a changed kit or environment is a note, not a mismatch (docs/references.md)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,6 @@
 """The ``tcsexam`` command: a thin shell over :mod:`tcsexam_lib`.
 
-Exit codes: 0 output written (also for an incomplete index: its status says so),
-2 input refused (nothing written, an existing output untouched), 1 unexpected failure,
-130 / 143 stopped by Ctrl-C / SIGTERM (unfinished files removed, nothing half-published),
-141 its reader closed the pipe (``tcsexam ... | head -1``: a closed pipe's exit, quietly).
-The command modules here are the only code of the kit that prints.
+Exit codes: docs/scoring.md. The command modules here are the only code of the kit that prints.
 """
 
 from __future__ import annotations

@@ -29,8 +29,7 @@ def add_command(sub: Any, name: str, text: str, handler: Any, *options: tuple) -
 
 
 def arguments(args: argparse.Namespace, *names: str) -> dict[str, Any]:
-    """The options ``names`` of a parsed command line by name: what its library call takes
-    (each named here, not found by introspection)."""
+    """The options ``names`` of a parsed command line by name: what its library call takes."""
     return {name: getattr(args, name) for name in names}
 
 
@@ -47,15 +46,13 @@ OUTPUT_JSON = option("--output", required=True, help="where to write the JSON re
 
 
 def say(text: str = "", file: TextIO | None = None) -> None:
-    """Print a line, every invisible or direction-changing character shown escaped (ids and
-    notes come from the user's files)."""
+    """Print a line with invisible or direction-changing characters escaped (user text)."""
     print(visible(text), file=file or sys.stdout)
 
 
 def say_json(data: Any, file: TextIO | None = None) -> None:
-    """Print ``data`` as indented JSON that parses: within its strings every invisible or
-    direction-changing character is written as a ``\\uXXXX`` escape (the same text for a
-    JSON reader), and the lines between them are left as they are."""
+    """Print ``data`` as indented JSON with every invisible or direction-changing character
+    in its strings escaped as ``\\uXXXX`` (the same text for a JSON reader)."""
     import json
 
     text = json.dumps(data, indent=2, ensure_ascii=False)

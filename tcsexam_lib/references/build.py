@@ -1,7 +1,6 @@
-"""Building a custom reference from K runs of a reference solver (``tcsexam reference
-build``): one value per run and instance, by the value rule of :func:`run_value` (the
-table is in docs/references.md), kind, direction and floors from ``TASKS.json``, never
-guessed. Never overwrites a file; K values must come from K distinct runs."""
+"""Building a custom reference from K distinct runs of a reference solver (``tcsexam
+reference build``): values by :func:`run_value`, kind, direction and floors from
+``TASKS.json`` (docs/references.md). Never overwrites a file."""
 
 from __future__ import annotations
 
@@ -86,8 +85,7 @@ def build_reference_from_runs(
     """Compose a reference file's content (schema-valid, loadable, with a ``provenance``
     block of every input's sha256) from K reference-solver runs.
 
-    ``tasks``: ``TASKS.json``; ``runs``: one folder per run with a ``<task>.json`` per
-    declared task, in value order; ``description`` overrides the one in ``TASKS.json``.
+    ``runs``: one folder per run, a ``<task>.json`` per declared task, in value order.
     Refused: the fixed id, fewer than two runs, an invalid ``TASKS.json``, a missing run
     file, runs disagreeing on instances, an unreadable record, a run given twice or two
     runs with the same sha256 for every record file.
@@ -307,10 +305,9 @@ def _exists_refusal(path: Path) -> InputRefused:
 
 
 def write_new_reference(data: dict[str, Any], output_dir: str | os.PathLike[str]) -> Path:
-    """Write reference data to ``<output_dir>/<id>/<suite>.json``, never over a file; return
-    the path. Another suite file of the id must agree (floors, shared tasks); a suite task
-    list under ``<output_dir>/suites/`` must name exactly its solver tasks. Nothing is
-    written on a refusal."""
+    """Write reference data to ``<output_dir>/<id>/<suite>.json``, never over a file (nothing
+    on a refusal); return the path. Another suite file of the id must agree (floors, shared
+    tasks), a task list under ``<output_dir>/suites/`` must name exactly its solver tasks."""
     reference_id, suite = data["reference_id"], data["suite"]
     if reference_id == FIXED_REFERENCE_ID:
         raise InputRefused(

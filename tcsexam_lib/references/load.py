@@ -1,6 +1,5 @@
-"""Loading a reference (``references/<reference_id>/<suite>.json``) by suite name or path,
-or from parsed content, through the rules of :mod:`.rules`; an absent fixed-reference file
-is refused saying where the release file goes."""
+"""Loading a reference by suite name or path, or from parsed content, through :mod:`.rules`;
+an absent fixed-reference file is refused saying where the release file goes."""
 
 from __future__ import annotations
 
@@ -82,10 +81,9 @@ def load_reference(
 ) -> Reference:
     """Load and validate a reference file.
 
-    ``source``: a suite name (``<references_dir>/<reference_id>/<suite>.json``) or a path;
-    ``reference_id``: the id the file must declare (for a suite name, by default
-    ``paper-k3-fixed-260925``). Raises :class:`ReferenceProblem` when the file is absent
-    (saying where it goes), malformed, or inconsistent.
+    ``source``: a suite name (under ``<references_dir>/<reference_id>/``) or a path. Raises
+    :class:`ReferenceProblem` when the file is absent (saying where it goes), malformed, or
+    inconsistent.
 
     >>> ref = load_reference("demo-lite", reference_id="demo-k3-sim-v1")
     >>> ref.reference_id, ref.simulated

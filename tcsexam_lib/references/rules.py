@@ -1,8 +1,7 @@
-"""The rules of a reference file, written once, returning findings (:class:`Finding`: a code of
-:data:`FINDING_CODES` and a Problem) in two layers: the published schema
-(:data:`REFERENCE_SCHEMA_RULES`), then the relations between values
-(:data:`REFERENCE_RULES`). Loading raises on the first layer with findings; ``tcsexam
-reference check`` reports all, with the same codes and messages."""
+"""The rules of a reference file, written once, in two layers: the published schema
+(:data:`REFERENCE_SCHEMA_RULES`), then the relations (:data:`REFERENCE_RULES`), each finding a
+code of :data:`FINDING_CODES`. Loading raises on the first layer with findings; ``tcsexam
+reference check`` reports all."""
 
 from __future__ import annotations
 

@@ -1,10 +1,8 @@
 """Run sets side by side (offline vs online, Lite vs Full), paired over their common tasks.
 
-Each model's Δ index gets the paired interval of :func:`tcsexam_lib.stats.pairs.paired_tests`
-over the common tasks, on its own (no adjustment across models); with other tasks, also
-**Δ on common tasks** (both indexes recomputed on the tasks both hold). No interval for a
-model without an index in either, or a track without a common task. Written into
-``run-set.json`` (``comparisons``), drawn by :func:`tcsexam_lib.views.compare_run_sets`.
+Each model's Δ index, and with other tasks its **Δ on common tasks**, with the paired
+interval of :func:`tcsexam_lib.stats.pairs.paired_tests` (docs/reports.md, "The cohort
+report"); written into ``run-set.json``, drawn by :func:`tcsexam_lib.views.compare_run_sets`.
 """
 
 from __future__ import annotations
@@ -39,12 +37,10 @@ def paired_delta(
 ) -> dict[str, Any] | None:
     """Δ (mine − theirs, points) over the common tasks, with its paired interval.
 
-    ``mine``/``theirs``: task means by track. ``index``: the two indexes whose difference
-    is Δ; without it both are recomputed on the common tasks. ``None`` when a track has
-    no common task with a mean in both.
+    ``mine``/``theirs``: task means by track; ``index``: the two indexes (default: both
+    recomputed on the common tasks). ``None`` when a track has no common task.
 
-    The same results on theorem and conjecture, 0.1 more on every solver and construction
-    task: the 12 tasks' sign patterns give the width (and only two reach the lead):
+    The same on theorem and conjecture, 0.1 more on every solver and construction task:
 
     >>> a = {t: {f"x{k}": 0.5 + 0.1 * (k % 2) for k in range(6)} for t in TRACKS}
     >>> lead = {"solver": 0.1, "construction": 0.1}

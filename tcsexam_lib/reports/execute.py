@@ -37,10 +37,8 @@ class NotebookJob:
     """One notebook to execute: its source, parameters and folders.
 
     ``folder``: where it is written now (staging); ``final_folder``: where it is published
-    (links are relative to it); ``output``: the report folder; ``log``: the kernel log;
-    ``source_name``: the source as the executed notebook names it (relative to the kit).
-    :func:`execute_notebooks` fills ``runtime``, ``transport``, ``stderr_file`` and
-    ``kernel_server`` ("": kernels start cold).
+    (links are relative to it). :func:`execute_notebooks` fills ``runtime``, ``transport``,
+    ``stderr_file`` and ``kernel_server`` ("": kernels start cold).
     """
 
     label: str
@@ -107,8 +105,7 @@ def execute_notebooks(
     headers: bool = True,
 ) -> list[NotebookOutcome]:
     """Run the jobs, ``workers`` at a time, each in a worker with its own kernel, calling
-    ``on_outcome(position, outcome)`` as each ends; ``headers`` off: the caller wrote the
-    logs' headers."""
+    ``on_outcome(position, outcome)`` as each ends (``headers`` off: the caller wrote them)."""
     if not jobs:
         return []
     total = len(jobs)
@@ -202,8 +199,7 @@ def execute_notebook(job: NotebookJob) -> NotebookOutcome:
     """Execute one notebook with papermill, then render it to HTML (with and without code).
 
     A failing cell is reported as ``In [N]`` (as the HTML numbers it), its first line and
-    the error, ``cell`` its 0-based position; the notebook is still written. A job
-    :func:`execute_notebooks` did not prepare gets a private folder of its own.
+    the error, ``cell`` its 0-based position; the notebook is still written.
     """
     if job.runtime is None:
         with private_runtime_folder() as runtime:

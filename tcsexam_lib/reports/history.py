@@ -1,7 +1,6 @@
 """An output folder's publication history (``history.jsonl``) and what changed since the last.
 
-One record appended per publication, never rewritten (:class:`PublicationRecord`,
-``references/schemas/history-record.schema.json``); :class:`Changes` is shown in the same
+One record appended per publication, never rewritten; :class:`Changes` is said in the same
 words on the landing page and the cohort report.
 """
 

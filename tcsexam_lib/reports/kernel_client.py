@@ -1,10 +1,8 @@
 """The report runner's papermill engine: where kernels start and how they stop.
 
 Papermill's nbclient engine with the changes docs/reports.md ("How kernels are started")
-explains: private connection files, the kernel server's forks, no wait for IOPub's silence,
-TCP start retries (:class:`KernelStartFailed`), no interrupt before shutdown. It overrides
-private parts of jupyter_client, checked on import (:func:`check_jupyter_client`).
-Imported only in the worker processes.
+explains; the private parts of jupyter_client it overrides are checked on import
+(:func:`check_jupyter_client`). Imported only in the worker processes.
 """
 
 from __future__ import annotations
@@ -60,8 +58,7 @@ def report_kernel_cmd(cmd: list[str], python: str = sys.executable) -> list[str]
 def describe_stop(code: int | None, forced: str) -> str:
     """What went wrong when a kernel stopped on its shutdown request ("" when nothing did).
 
-    ``code``: exit code (``None``: unknown); ``forced``: the signal sent because it had
-    not exited in time ("" if none).
+    ``forced``: the signal sent because it had not exited in time ("" if none).
 
     >>> describe_stop(0, "")
     ''

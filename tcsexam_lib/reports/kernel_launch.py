@@ -1,13 +1,8 @@
 """The report runner's kernel (ipykernel that stops cleanly) and the run's kernel server.
 
-- Its control and shell-channel threads are stopped before the exit handlers run
-  (:func:`stop_channel_threads`; ipykernel 7.4 and earlier can hang or abort there).
-- With ``"interrupt_mode": "message"`` it signals itself only while user code runs
-  (:class:`RunningCode`); other interrupts are answered and ignored.
-- ``--serve ADDRESS`` runs :func:`serve`, which imports :data:`WARM_MODULES` once and
-  forks each kernel.
-
-The why and the measurements: docs/reports.md, "How kernels are started".
+Its channel threads stop before the exit handlers run; a message interrupt signals only
+while user code runs (:class:`RunningCode`); ``--serve ADDRESS`` runs :func:`serve`, which
+forks each kernel. Why, with the measurements: docs/reports.md, "How kernels are started".
 """
 
 from __future__ import annotations
@@ -101,9 +96,6 @@ def stop_channel_threads(app: Any, timeout: float = THREAD_JOIN_SECONDS) -> list
 class RunningCode:
     """How many pieces of the notebook's code the kernel is running now.
 
-    The main thread counts (:meth:`track`, :meth:`track_cells`); the control thread reads
-    :attr:`running` to decide whether an interrupt has anything to interrupt.
-
     >>> import asyncio
     >>> code = RunningCode()
     >>> seen = []
@@ -158,8 +150,7 @@ class RunningCode:
 def track_user_code(kernel: Any, version: str) -> RunningCode | None:
     """Count the kernel's running code (cells and widget callbacks); warn for what is gone.
 
-    Without ``run_code``: ``None``, and every interrupt signals, as ipykernel's does.
-    Without the widget handlers, cells still count but a callback is not interruptible.
+    ``None`` without ``run_code`` (every interrupt then signals, as ipykernel's does).
 
     >>> import warnings
     >>> class Shell:
@@ -291,8 +282,8 @@ def _warm_up() -> None:
 def serve(address: str) -> None:
     """The run's kernel server (``--serve ADDRESS``): returns only in a forked kernel.
 
-    Per request on the Unix socket ``address`` it forks a kernel (answers ``pid N``, then
-    ``exit N``); it ends, killing its kernels, when its stdin (the runner's pipe) closes.
+    Per request on its Unix socket it forks a kernel (answers ``pid N``, then ``exit N``);
+    it ends, killing its kernels, when its stdin closes.
     """
     import gc
     import importlib
@@ -429,8 +420,7 @@ def _become_kernel(conn: Any, fds: list[int], env: dict[str, str], cwd: str,
 
 
 def exit_without_teardown() -> None:
-    """End a forked kernel as the interpreter would, without tearing down the shared modules
-    (that took 0.2 to 0.3 s a kernel)."""
+    """End a forked kernel without tearing down the shared modules (0.2 to 0.3 s a kernel)."""
     import atexit
     import os
     import threading

@@ -46,8 +46,7 @@ SERVER_START_SECONDS = 30.0
 def kernel_server(folder: Path) -> Iterator[tuple[str, str]]:
     """Start the run's kernel server, its socket in ``folder``: ``(socket, "")`` or ``("", why)``.
 
-    ``why`` is empty when it is off by choice. It ends with the block, or when this
-    process dies (its stdin is a pipe from here).
+    ``why`` is empty when it is off by choice; it ends with the block or this process.
     """
     if os.environ.get(KERNEL_SERVER_ENV, "").lower() in ("off", "0", "no"):
         yield "", ""

@@ -1,9 +1,7 @@
 """The environment's ``python3`` kernelspec, started through the kit's launcher.
 
-``make venv`` installs it (``python -m tcsexam_lib.reports.kernelspec``): ipykernel's spec
-with ``-m tcsexam_lib.reports.kernel_launch`` and ``"interrupt_mode": "message"``, so
-papermill and JupyterLab get the kernel that stops cleanly. Its names stay ipykernel's:
-the notebooks open unmodified.
+``make venv`` installs it: ipykernel's spec and names, with the kit's launcher and
+``"interrupt_mode": "message"``.
 """
 
 from __future__ import annotations
@@ -34,8 +32,7 @@ def with_launcher(argv: list[str], launcher: str = KIT_LAUNCHER) -> list[str]:
 
 
 def install_kernelspec(prefix: str | None = None, launcher: str = KIT_LAUNCHER) -> Path:
-    """Install the ``python3`` kernelspec into ``prefix`` (default: this environment) with
-    ``launcher``; return its folder."""
+    """Install the ``python3`` kernelspec with ``launcher`` into ``prefix``; return its folder."""
     from ipykernel.kernelspec import install
 
     folder = Path(install(kernel_name="python3", prefix=prefix or sys.prefix))

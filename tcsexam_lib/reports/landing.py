@@ -1,8 +1,7 @@
 """The landing page of a report folder: every run set published there, every model.
 
-Built from the ``run-set.json`` files on disk (docs/reports.md, "The landing page"), as
-the Jinja2 template :data:`_PAGE`; values are escaped with :func:`html.escape` (the footer
-and environment HTML passed in as safe), and :func:`_joined` keeps the page on one line.
+Built from the ``run-set.json`` files on disk (docs/reports.md, "The landing page"); values
+are escaped (the footer and environment HTML passed in as safe).
 """
 
 from __future__ import annotations

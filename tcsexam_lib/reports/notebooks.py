@@ -1,8 +1,7 @@
 """The report notebooks, each declared once (:class:`ReportNotebook`).
 
-The parameter checks, the ``notebooks`` a run-set file may list, the runner's jobs, the
-pages' links and page reuse all derive from it (docs/reports.md, "One declaration per
-notebook"). Imports nothing heavy: a notebook's kernel reads it on every run.
+The parameter checks, the runner's jobs, the pages' links and page reuse derive from it
+(docs/reports.md); it imports nothing heavy: a notebook's kernel reads it on every run.
 """
 
 from __future__ import annotations

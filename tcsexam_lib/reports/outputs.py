@@ -1,9 +1,7 @@
 """A run set's output files made in memory, by path relative to its folder, before any is written.
 
-Evidence, the filled attempts table, index and intervals JSON, and each model's own
-``models/<model>/model.index.json`` and ``model.stats.json`` (what its pages read).
-An output equal to the one published before but for ``provenance.created_utc`` keeps
-its old bytes, so what reads it stays the same (:func:`kept_bytes`).
+An output equal to the one published before but for ``provenance.created_utc`` keeps its
+old bytes, so what reads it stays the same (:func:`kept_bytes`).
 """
 
 from __future__ import annotations
@@ -92,9 +90,8 @@ def build_outputs(
 ) -> RunSetOutputs:
     """The output files of a prepared run set to be published at ``folder``.
 
-    ``previous``: the run set's folder as published before (or None), whose unchanged
-    outputs keep their bytes. With ``same_tools`` (same kit and environment), a model whose
-    own index kept its bytes keeps its intervals file, not computed again.
+    ``previous``: the folder as published before (or None). With ``same_tools`` (same kit
+    and environment), a model whose index kept its bytes keeps its intervals file.
     """
     params = prepared.params
     out = _FilesToPublish(previous)

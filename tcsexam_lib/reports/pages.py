@@ -1,9 +1,7 @@
 """Report pages: executed notebooks rendered by nbconvert to HTML, styles shared in ``_assets/``.
 
-The kit's template is ``lab``'s without its inline CSS and scripts; code cells show on
-demand (``<name>.html#code``, plain CSS); ``report.js`` (DataTables from ``itables``) is
-a classic script, so pages work from ``file://`` with no network (docs/reports.md,
-"Report layout").
+The kit's template is ``lab``'s without its inline CSS and scripts, so pages work from
+``file://`` with no network (docs/reports.md, "Report layout").
 """
 
 from __future__ import annotations
@@ -348,8 +346,7 @@ def render_html(
 ) -> Path:
     """Write ``<name>.html``: the outputs, and the code on demand (``<name>.html#code``).
 
-    ``output``: the report folder (``_assets/``); ``final_folder``: where the page is
-    published (links are relative to it); ``nav``, ``footer``: their HTML.
+    ``final_folder``: where the page is published (links are relative to it).
     """
     import nbformat
 
@@ -373,8 +370,7 @@ def render_html(
 
 @functools.cache
 def _exporter() -> Any:
-    """The kit's HTML exporter, one a process: its templates are compiled once, not for
-    every page (nbconvert's own batch conversion reuses an exporter the same way)."""
+    """The kit's HTML exporter, one a process: its templates compiled once, not per page."""
     from jinja2 import DictLoader
     from nbconvert import HTMLExporter
 

@@ -91,8 +91,7 @@ def run_set_in_memory(prepared: PreparedRunSet, say: Progress, force: bool = Fal
 
 
 def write_staging(rs: RunSetResult) -> None:
-    """Write a run set's outputs into a new staging folder (an output that did not change
-    is linked from the published run set, not written again)."""
+    """Write a run set's outputs into a new staging folder (unchanged ones linked, not written)."""
     staging = new_staging(rs.params.output, rs.params.name)
     rs.staging = staging
     try:
@@ -280,8 +279,7 @@ class _PendingRunSet:
             self.keys[outcome.label] = key
 
     def publish(self, order: dict[str, int], landing: list[Path], say: Progress) -> None:
-        """Switch the run set into place, record in the store what it published, and add its
-        landing page to ``landing`` (once)."""
+        """Switch the run set into place, record it in the store, add its landing page (once)."""
         rs = self.rs
         rs.notebooks.sort(key=lambda nb: order[nb.label])
         page = publish(rs, say)

@@ -1,10 +1,8 @@
 """Whether a notebook runs again: what it reads (:class:`JobInputs`), its key, and why.
 
-A job reads its notebook's source, the injected parameters, the input files they name
-(as :meth:`.notebooks.ReportNotebook.read` says) and those read beside them, the kit, the
-environment and the page around it; not the date. The sha256 of that list is its key:
-an intact stored entry is reused, else :func:`decide` names the first item that changed
-(docs/reports.md, "A living leaderboard").
+A job's key is the sha256 of what it reads (not the date): an intact stored entry is
+reused, else :func:`decide` names the first item that changed (docs/reports.md, "A
+living leaderboard").
 """
 
 from __future__ import annotations

@@ -1,8 +1,7 @@
 """A run set's ``run-set.json``: its typed document and its tables for notebooks.
 
-:class:`RunSetDocument` and its parts declare the shape once; the published
-``references/schemas/run-set.schema.json`` is generated from them; :mod:`.runsets`
-writes it. :attr:`RunSetDocument.models` and :attr:`RunSetDocument.pages` are tables.
+Its shape is declared once (the published schema is generated from it); :mod:`.runsets`
+writes it.
 """
 
 from __future__ import annotations

@@ -1,8 +1,7 @@
 """``tcsexam report``: score run sets in one pass and render their notebooks into HTML reports.
 
-Each run set's inputs are loaded once and scored in memory (:mod:`.prepare`); only when
-every run set got that far are outputs written, notebooks run or reused, and run sets
-published (:mod:`.render`; docs/reports.md lists the steps). Nothing is printed here:
+Every run set is loaded and scored in memory (:mod:`.prepare`) before anything is written,
+run or published (:mod:`.render`; the steps: docs/reports.md). Nothing is printed here:
 progress goes to the ``progress`` callback.
 """
 
@@ -78,11 +77,9 @@ def run_report(
 ) -> ReportResult:
     """Build the reports of every run set and the landing page(s).
 
-    Every file is checked and every run set scored before anything is written
-    (:class:`InputRefused` names every problem). A failing notebook is listed in
-    :attr:`ReportResult.failures` and the run goes on. ``output`` overrides the files'
-    output folder; ``force`` runs every notebook (else unchanged pages are reused, and
-    nothing is written when nothing changed); ``dry_run`` writes nothing.
+    :class:`InputRefused` names every problem before anything is written; a failing notebook
+    is listed in :attr:`ReportResult.failures` and the run goes on. ``force`` runs every
+    notebook (else unchanged pages are reused, nothing written when nothing changed).
 
     >>> try:
     ...     run_report(["no-such-file.yaml"])
@@ -217,8 +214,7 @@ def _load_all_params(
 
 
 def _made_with_these_tools(folder: Path) -> bool:
-    """True when the last publication in ``folder`` was made by this kit in this
-    environment (what its shared assets depend on)."""
+    """True when ``folder``'s last publication was made by this kit in this environment."""
     history = read_history(folder)
     return bool(history) and history[-1].made_with() == (kit_fingerprint(),
                                                           environment_fingerprint())  # fmt: skip

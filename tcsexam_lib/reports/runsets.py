@@ -131,8 +131,7 @@ def comparisons(
 ) -> dict[str, dict[str, Any]]:
     """Every run set a cohort report can compare with: this run's, then those on disk.
 
-    Each is its :func:`summary` with its models' ``task_means`` (by track), for pairing
-    task by task; those on disk are read from the output folders (or ``folders``).
+    Each a :func:`summary` with its models' ``task_means``; those on disk read from ``folders``.
     """
     found: dict[str, dict[str, Any]] = {}
     for rs in run_sets:

@@ -1,9 +1,8 @@
 """The store of executed notebooks and pages (``<output>/.tcsexam-store/``): by content, checked.
 
-``objects/<ab>/<sha256>`` (published pages are hard links to them), ``entries/<ab>/<key>.json``
-(a :class:`StoredNotebook` per job key), ``published/<run set>.json``. An object is hashed
-before reuse; entries are written after their objects, so an interrupted run leaves at
-worst garbage; it is collected only under the exclusive lock (docs/reports.md).
+Objects by sha256 (published pages are hard links to them), entries per job key written
+after their objects: an interrupted run leaves at worst garbage, collected only under the
+exclusive lock (docs/reports.md).
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
 """The teaching notebook (stored executed) as ``teaching.html``, readable offline, with formulas.
 
-MathJax 3 (``tex-svg-full.js`` and its Apache 2.0 licence) is copied into
-``_assets/mathjax/`` from the ``django-static-mathjax`` package, never fetched
-(docs/teaching.md, "The page that reads offline"). Its bytes depend only on the notebook
-and the kit's version; a process renders it once.
+MathJax 3 is copied from the ``django-static-mathjax`` package, never fetched (docs/teaching.md,
+"The page that reads offline"); the page's bytes depend only on the notebook and the kit.
 """
 
 from __future__ import annotations

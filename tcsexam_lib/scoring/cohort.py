@@ -68,8 +68,7 @@ class CohortInput:
         return {item for _, item in self.suite.tasks}
 
     def plan_problem(self, position: int, model: str, rule: int, **problem: Any):
-        """A problem of the ``attempts_per_task`` of the model at ``position``, keyed to sort
-        in file order (then by ``rule``)."""
+        """A problem of the model's ``attempts_per_task``, keyed to sort in file order."""
         problem.setdefault("field", "attempts_per_task")
         return (1, position, rule), Problem(f"{self.source} model '{model}'", **problem)
 

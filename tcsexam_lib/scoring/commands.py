@@ -39,8 +39,8 @@ def run_solver_score(
     """Score one task's records file and (optionally) write the result atomically; nothing
     is written when the input is refused.
 
-    ``model`` and ``attempt`` are recorded when given; ``"simulated": true`` is added for a
-    simulated reference; ``loaded_reference`` saves loading it again (the report runner).
+    ``"simulated": true`` is added for a simulated reference; ``loaded_reference`` saves
+    loading it again (the report runner).
     """
     from ..references.records import read_records_with_digest  # numpy: not for score
     from .solver import score_solver_task
@@ -69,8 +69,7 @@ def run_solver_score(
 
 @dataclass(frozen=True)
 class ScoringInputs:
-    """The loaded suite, cohort and reference an index is computed against (and the
-    ``references_dir`` they were read from)."""
+    """The loaded suite, cohort and reference of an index, and their ``references_dir``."""
 
     suite: Suite
     cohort: Cohort
@@ -106,8 +105,8 @@ def index_document(
 ) -> IndexDocument:
     """The ``tcsexam score`` output of a validated attempts table against loaded inputs.
 
-    ``attempts``: path and sha256; ``evidence``: its folder and outputs, checked against
-    every adopted valid solver row; relative paths are relative to ``base_dir``.
+    ``evidence`` is checked against every adopted valid solver row; relative paths are
+    relative to ``base_dir``.
     """
     evidence_dir, outputs = evidence if evidence is not None else (None, {})
     findings = None

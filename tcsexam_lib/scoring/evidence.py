@@ -1,8 +1,8 @@
 """Cross-checking solver rows of the attempts table against solver-score outputs.
 
-Every adopted ``valid`` solver row needs one output (any layout) with the same score
-(within :data:`SCORE_TOLERANCE`) against the cohort's reference; otherwise an ``error``
-issue of the task, which blocks the model's index (no index rests on contradicted evidence).
+Every adopted ``valid`` solver row needs one output with the same score (within
+:data:`SCORE_TOLERANCE`) against the cohort's reference, else an ``error`` that blocks the
+model's index.
 """
 
 from __future__ import annotations
@@ -114,13 +114,11 @@ def check_solver_evidence(
     reference_id: str,
     reference_sha256: str | None = None,
 ) -> EvidenceFindings:
-    """Check each adopted ``valid`` solver row against its solver-score output (a row that
-    is not valid has no score to check).
+    """Check each adopted ``valid`` solver row against its solver-score output.
 
     Issue codes: ``solver_evidence_missing``, ``solver_evidence_score_mismatch`` and
-    ``solver_evidence_reference_mismatch`` (another reference id, or with
-    ``reference_sha256`` another file); :func:`~tcsexam_lib.scoring.index.compute_index`
-    blocks the index they concern.
+    ``solver_evidence_reference_mismatch`` (another reference id, or another file with
+    ``reference_sha256``); each blocks the model's index.
     """
     solver_rows = [
         (model, item, row)

@@ -67,8 +67,7 @@ def _score_task(
     rows: list[dict[str, Any]],
     found: Sequence[Issue] = (),
 ) -> tuple[dict[str, Any], list[Issue]]:
-    """Mean of one task's adopted valid attempts, its status and its issues (an ``error``
-    among ``found`` makes it ``incomplete``)."""
+    """Mean of a task's adopted valid attempts, its status and issues (``found`` may block it)."""
     if (
         not found
         and len(rows) == planned

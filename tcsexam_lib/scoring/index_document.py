@@ -163,9 +163,8 @@ class ModelResult(Record):
 
 
 class IndexDocument(Record):
-    """A ``tcsexam score`` output: the index of every model of a cohort (fields by attribute,
-    the JSON as ``.data``, tables as :attr:`models`, :attr:`tracks`, :attr:`tasks`,
-    :attr:`attempts`, :attr:`issues`).
+    """A ``tcsexam score`` output: the index of every model, by attribute (``.data``: the
+    JSON); tables :attr:`models`, :attr:`tracks`, :attr:`tasks`, :attr:`attempts`, :attr:`issues`.
 
     >>> from tcsexam_lib.teaching import score_tiny_cohort
     >>> document = score_tiny_cohort({"m": {}}).result  # the seed's worked example

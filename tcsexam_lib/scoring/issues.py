@@ -77,8 +77,7 @@ ISSUE_CODES = {
 
 @dataclass(frozen=True)
 class Issue:
-    """One finding about a model's results (severity from its code; ``details``: the code's
-    further fields).
+    """One finding about a model's results (severity from its code; ``details``: the rest).
 
     >>> issue = Issue.about("missing_task", ("m", "theorem", "t1"), "no attempt row")
     >>> issue.to_dict()["message"], issue.severity

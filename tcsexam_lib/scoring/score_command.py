@@ -1,9 +1,7 @@
 """What ``tcsexam score`` runs (:func:`run_score`): the index of a cohort, its solver rows
-cross-checked against solver evidence, or its solver scores taken from a records folder
-(``<model>/<task>/<attempt>.json``: ``--solver-records``, a report run set): each file
-scored, the blanks of a copy of the table filled, the index computed from the copy with
-every solver row cross-checked (docs/own-results.md). It returns the exact document the
-command writes, so a notebook writes the same file."""
+cross-checked against solver evidence or scored from a records folder (``--solver-records``,
+docs/own-results.md). It returns the exact document the command writes, so a notebook
+writes the same file."""
 
 from __future__ import annotations
 
@@ -88,8 +86,7 @@ def fill_from_records(
     """Score a records folder and fill the table's blank solver scores from it; nothing is
     written. Refused: a file not ``<model>/<task>/<attempt>.json`` of a cohort model and
     suite solver task, a records file no row names, a blank valid score without records,
-    and what the table's own rules refuse (naming the researcher's table). ``source`` names
-    the input that gave the folder; ``summary`` heads the other refusals."""
+    and what the table's own rules refuse (naming the researcher's table)."""
     suite, cohort = inputs.suite, inputs.cohort
     records = find_records(records_dir)
     check_records_folder(
@@ -278,10 +275,9 @@ def run_score(
     """Compute the index of a cohort and (optionally) write the result atomically
     (``"simulated": true`` for simulated inputs).
 
-    ``solver_evidence``: a folder of solver-score outputs; each adopted solver row is
-    cross-checked and a disagreement is an ``error`` (``solver_evidence_*``) that makes the
-    model ``incomplete``. ``solver_records``: a records folder scored instead, its filled
-    table and evidence written beside ``output``.
+    ``solver_evidence``: outputs each adopted solver row is checked against (a disagreement
+    makes the model ``incomplete``); ``solver_records``: a records folder scored instead,
+    its filled table and evidence written beside ``output``.
     """
     if solver_records is not None:
         if solver_evidence is not None:

@@ -35,10 +35,9 @@ def score_solver_task(
     whose ``relative_score`` is the mean instance score in [0, 1] (higher is better, 0.5 =
     as good as the reference mean), every record in a row or ``unscored_instances``.
 
-    ``records``: one per instance (``instance``, ``status``, ``A`` or, for ``solve`` tasks,
-    ``solved``); ``source`` names the file in messages. Integers beyond 2**53 are exact.
-    Refuses (naming every instance) missing or duplicate instances, infrastructure or
-    unknown statuses, an ``ok`` record without a usable value, ``solved`` on an objective task.
+    Integers beyond 2**53 are exact. Refuses (naming every instance) missing or duplicate
+    instances, infrastructure or unknown statuses, an ``ok`` record without a usable value,
+    ``solved`` on an objective task.
 
     The worked example of the scoring rules:
 

@@ -1,10 +1,8 @@
 """Every interval, test and rank claim of one cohort, as arrays (the command and the benchmark).
 
-:func:`analyse_cohort` takes the task means of the models that have an index (one array
-per track, a row per model) and returns a :class:`CohortAnalysis`. ``tcsexam stats``
-turns it into JSON; ``benchmarks/bench_calibration.py`` calls the same function on
-simulated cohorts to measure the coverage and error rates it prints. Nothing is
-resampled: every figure is analytic, so the same input gives the same numbers.
+``tcsexam stats`` turns :func:`analyse_cohort`'s :class:`CohortAnalysis` into JSON;
+``benchmarks/bench_calibration.py`` measures its coverage on simulated cohorts. Every
+figure is analytic (nothing resampled): the same input gives the same numbers.
 """
 
 from __future__ import annotations
@@ -40,10 +38,8 @@ from .pairs import (
 class CohortAnalysis:
     """Intervals, tests and rank claims of the models of one cohort (NaN: not computable).
 
-    Model arrays have one row per model (input order); ``order`` lists the rows best
-    first, and the rank claims (``rank_ci``, ``rank_ci_marginal``) are per row too.
-    ``leader_group`` and ``tie_groups`` hold rows, in rank order. Index quantities are in
-    points, track quantities in track-mean units.
+    A row per model (input order), ``order`` best first; ``leader_group`` and ``tie_groups``
+    hold rows, in rank order. Index quantities in points, track quantities in track-mean units.
     """
 
     moments: Moments
@@ -85,14 +81,12 @@ def analyse_cohort(
 ) -> CohortAnalysis:
     """Intervals of every model's index and track means, paired tests, ranks and groups.
 
-    ``values``: per track (``TRACKS`` order) the task means, shape ``(M, n_t)``, a row per
-    model with an index and the same task in each column; ``names`` break rank ties;
-    ``index`` (default: recomputed) centres the index intervals and gives the deltas.
-    Methods: :mod:`.intervals` and :mod:`.pairs`.
+    ``values``: per track the task means ``(M, n_t)``, a row per model with an index, a
+    task per column; ``names`` break rank ties; ``index`` (default: recomputed) centres the
+    intervals and gives the deltas.
 
-    Model ``z`` is 0.3 ahead of ``x`` on every solver and construction task (40 tasks:
-    only the two sign patterns of one sign reach it, ``p = 2 / 2^40``) and the same on
-    theorem and conjecture; ``y`` copies ``x``:
+    ``z`` is 0.3 ahead of ``x`` on every solver and construction task (``p = 2 / 2^40``),
+    the same elsewhere; ``y`` copies ``x``:
 
     >>> import numpy as np
     >>> rng = np.random.default_rng(1)

@@ -1,12 +1,8 @@
 """``tcsexam stats``: intervals, paired comparisons and rank claims beside the index.
 
-:func:`run_stats` reads a ``tcsexam score`` output, computes everything with
-:func:`~tcsexam_lib.stats.analysis.analyse_cohort` and the variance components of
-:mod:`~tcsexam_lib.stats.power`, and returns (and optionally writes) the JSON document.
-The index itself is never changed: intervals are reported beside it.
-
-The pairs stay columns (:class:`PairTable`, :mod:`.document`); :func:`write_stats` is
-what the command line calls, :func:`run_stats` the same with the pairs as dictionaries.
+:func:`write_stats` is what the command line calls (the pairs kept as columns,
+:class:`PairTable`), :func:`run_stats` the same with the pairs as dictionaries. The index
+itself is never changed: intervals are reported beside it.
 """
 
 from __future__ import annotations
@@ -59,10 +55,8 @@ def write_stats(
 ) -> ComputedStats:
     """Compute the stats document of a ``tcsexam score`` output and write it (streamed).
 
-    What ``tcsexam stats`` calls: like :func:`run_stats`, but the document keeps its
-    pairs as columns. ``available_memory`` (bytes; default: what the machine has
-    available now) bounds the cohort: one that would need more is refused before any
-    work.
+    A cohort that would need more than ``available_memory`` (bytes; default: what the
+    machine has available now) is refused before any work.
     """
     _check_parameters(resamples, seed, level)
     if output is not None:
@@ -91,14 +85,12 @@ def write_stats(
 def run_stats(**parameters: Any) -> dict[str, Any]:
     """Intervals, paired tests and rank claims of a ``tcsexam score`` output (``index``),
     written atomically to ``output`` if given (nothing on a refusal), and returned as a
-    dict; the parameters are :func:`write_stats`'s (its signature is this one's).
+    dict; the parameters are :func:`write_stats`'s.
 
-    ``level``: the two-sided confidence level; the tests' significance level is
-    ``1 - level``. ``resamples`` and ``seed`` are recorded; no figure depends on them. The
-    document's fields are described by references/schemas/stats-output.schema.json (index
-    intervals in points, higher is better; a model without an index has null intervals and
-    no rank). Refused (``InputRefused``): a parameter out of range, an output path equal to
-    the input, an unusable input, a cohort too large for the memory.
+    ``level``: the two-sided confidence level (tests at ``1 - level``); no figure depends on
+    ``resamples`` or ``seed``. Fields: references/schemas/stats-output.schema.json (index
+    intervals in points, higher is better). Refused (``InputRefused``): a parameter out of
+    range, an output path equal to the input, an unusable input, too large a cohort.
 
     >>> import tempfile, pathlib
     >>> run_stats(index=pathlib.Path(tempfile.mkdtemp()) / "none.json")
@@ -131,11 +123,8 @@ def compute_stats(
 ) -> ComputedStats:
     """The stats document of an index output in memory, without provenance.
 
-    ``source`` names the output in refusals; ``sha256`` is that of the text it was (or
-    will be) written as, by default the kit's own JSON text of ``index_data``. A report
-    notebook run standalone calls it on the index it computed (``.to_dict()`` gives the
-    plain document); the report runner on the index it writes (and adds the provenance
-    with :func:`stats_provenance`).
+    ``sha256``: of its JSON text (default: the kit's text of ``index_data``). The report
+    runner adds :func:`stats_provenance`.
 
     >>> try:
     ...     compute_stats({"metric_id": "other"}, source="mine")
@@ -162,8 +151,7 @@ def stats_provenance(
 ) -> dict[str, Any]:
     """The provenance of a stats document: ``tcsexam verify`` calls :func:`run_stats` again.
 
-    ``index`` is the path of the index output as the run names it (relative paths are
-    relative to the working folder), ``index_sha256`` the sha256 of the bytes read.
+    ``index``: the index output's path as the run names it (relative to the working folder).
     """
     parameters = {"index": index, "resamples": resamples, "seed": seed, "level": level}
     return build_provenance(

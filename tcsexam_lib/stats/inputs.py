@@ -1,8 +1,8 @@
 """Reading a ``tcsexam score`` output for ``tcsexam stats``, and refusing what is not one.
 
 Strict JSON, validated against ``index-output.schema.json``, then checked for agreement
-(metric id, index present exactly when not incomplete, scores in range, every mean
-recomputed, the same tasks for every model with an index); each disagreement is one
+(metric id, index present exactly when not incomplete, scores in range, means recomputed,
+the same tasks for every ranked model); each disagreement one
 :class:`~tcsexam_lib.errors.Problem`.
 """
 
@@ -68,10 +68,8 @@ def read_index_output(path: str | os.PathLike[str]) -> IndexInput:
 def index_input_from_data(data: Any, source: str, sha256: str) -> IndexInput:
     """Check an index output already in memory (``source`` names it in refusals).
 
-    The report runner uses it on the index it has just computed (``sha256`` is that of
-    the text it writes): a :class:`~tcsexam_lib.scoring.index_document.ComputedIndex` is
-    taken as it is (its numbers agree by construction); :func:`read_index_output` reads a
-    file, which is checked here.
+    A :class:`~tcsexam_lib.scoring.index_document.ComputedIndex` (the report runner's) is
+    taken as it is: its numbers agree by construction.
     """
     computed = isinstance(data, ComputedIndex)
     if not computed:

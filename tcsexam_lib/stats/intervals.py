@@ -1,12 +1,9 @@
 """Standard errors and intervals of track means and of the index, for each model.
 
-Tasks are a sample from each track's pool; attempts are noise inside a task mean.
-``se_t = s_t / sqrt(n_t)`` and ``index_se = sqrt(sum_t W_t^2 s_t^2 / n_t)`` (the spec's
-fields). Each track's interval follows what its task means can be: Clopper–Pearson for
-0/1 tracks, Wilson at the effective sample size reaching at least the undrawn share for
-other [0, 1] tracks, the t-interval lengthened by Hall's transformation for construction
-(:mod:`.skewness`); the index interval combines them by MOVER–Welch. The rules and why:
-docs/uncertainty.md, "Methods, and why".
+``se_t = s_t / sqrt(n_t)`` and ``index_se = sqrt(sum_t W_t^2 s_t^2 / n_t)``. Each track's
+interval follows what its task means can be (Clopper–Pearson, Wilson at an effective
+sample size, Hall's skewness-corrected t); the index interval combines them by
+MOVER–Welch. The rules and why: docs/uncertainty.md, "Methods, and why".
 """
 
 from __future__ import annotations
@@ -53,9 +50,6 @@ class Moments:
 def track_moments(values: Sequence[np.ndarray]) -> Moments:
     """Means, standard deviations, degrees of freedom and skewness per track.
 
-    ``values``: one array per track in :data:`~tcsexam_lib.vocab.TRACKS` order, shape
-    ``(models, n_t)``; ``df`` is :func:`moment_degrees_of_freedom`.
-
     >>> import numpy as np
     >>> m = track_moments([np.array([[0.0, 1.0, 1.0, 0.0]]), np.array([[0.5, 0.7]]),
     ...                    np.array([[1.0, 1.0, 1.0]]), np.array([[1.0]])])
@@ -90,9 +84,8 @@ def _moments_of(v: np.ndarray) -> tuple[np.ndarray, ...]:
 def moment_degrees_of_freedom(m2: np.ndarray, m4: np.ndarray, n: int) -> np.ndarray:
     """``2 s^4 / Var(s^2)`` with ``Var(s^2)`` estimated from the fourth moment, in [1, n - 1].
 
-    ``m2`` and ``m4`` are the second and fourth central sample moments (divided by n).
-    For normal data this is about ``n - 1``; heavier tails make ``s^2`` vary more, and
-    fewer degrees of freedom widen the t quantile. Zero spread gives ``n - 1``.
+    ``m2``, ``m4``: central sample moments (divided by n). About ``n - 1`` for normal data,
+    fewer with heavier tails (a wider t quantile); zero spread gives ``n - 1``.
 
     >>> import numpy as np
     >>> x = np.array([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 10.0])   # one far value
@@ -260,9 +253,8 @@ def clopper_pearson(k: np.ndarray, n: int, alpha: float) -> tuple[np.ndarray, np
 
 @functools.lru_cache(maxsize=256)
 def _clopper_pearson_table(n: int, alpha: float) -> tuple[np.ndarray, np.ndarray]:
-    """The limits for every ``k`` from 0 to ``n`` (they depend on nothing else: once each):
-    the ``alpha/2`` quantile of Beta(k, n - k + 1) and the ``1 - alpha/2`` one of
-    Beta(k + 1, n - k)."""
+    """The limits for every ``k`` from 0 to ``n``, computed once: Beta(k, n - k + 1)'s
+    ``alpha/2`` quantile and Beta(k + 1, n - k)'s ``1 - alpha/2`` one."""
     from scipy.special import betaincinv
 
     k = np.arange(n + 1, dtype=float)
@@ -294,10 +286,9 @@ def index_interval(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The MOVER–Welch interval of each model's index: ``(low, high, df_low, df_high)``.
 
-    Each side: per track, the half-width on that side divided by the track's quantile
-    is a standard error; ``E = sqrt(sum_t W_t^2 e_t^2)``; the side's half-width is
-    ``t(1 - alpha/2, df) * E`` with ``df`` the Welch–Satterthwaite degrees of freedom of
-    that sum. NaN where a track has no interval. The low end is clipped at 0.
+    Per side, ``t(1 - alpha/2, df) * sqrt(sum_t W_t^2 e_t^2)`` (``e_t``: the track's
+    half-width over its quantile; ``df``: Welch–Satterthwaite); NaN where a track has no
+    interval; the low end clipped at 0.
 
     >>> import numpy as np
     >>> values = [np.array([[0.0, 1, 1, 0, 1]]), np.array([[0.2, 0.4, 0.5, 0.3, 0.6]]),

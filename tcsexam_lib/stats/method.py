@@ -1,8 +1,7 @@
 """How each number of a ``tcsexam stats`` document is computed, in words (its ``method``).
 
-The modules that compute them (:mod:`.intervals`, :mod:`.pairs`, :mod:`.power`) say
-the same with the formulas' reasons; this is the summary every output carries, so a
-reader of the JSON alone can tell which test and which interval gave each figure.
+The computing modules say the same with the formulas' reasons; this summary travels with
+every output, so a reader of the JSON alone can tell which method gave each figure.
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
 """Paired comparisons of models, Holm's adjustment, and the rank claims built on them.
 
-A pair's ``delta`` is the sum over tasks of the parts ``W_t / n_t * d`` (``d``: a task
-mean of model a minus that of model b), tested by Fisher's sign-flip test
-(:mod:`.signflip`); ``ci`` is this pair's alone, ``mdd`` the difference Holm's strictest
-step would show with 80 % power. Holm adjusts over all pairs; ``rank_ci``,
-``rank_ci_marginal``, ``leader_group`` and ``tie_groups`` follow from the significant
-pairs and never depend on names or input order. Definitions: docs/uncertainty.md.
+A pair's ``delta`` is the sum over tasks of ``W_t / n_t * d`` (``d``: a's task mean minus
+b's), tested by Fisher's sign-flip test; the rank claims follow from the Holm-significant
+pairs, never from names or input order. Definitions: docs/uncertainty.md.
 """
 
 from __future__ import annotations
@@ -67,12 +64,10 @@ def paired_tests(
 ) -> PairTests:
     """Every pair's delta, standard error, sign-flip test, interval and detectable delta.
 
-    ``values``: per track the task means, shape ``(models, n_t)``; ``index`` gives
-    ``delta``; pairs follow ``order`` (model rows in rank order, ``a`` before ``b``);
-    ``level`` sets ``ci`` and, after Holm, significance at ``1 - level`` (not the p-values).
+    Pairs follow ``order`` (model rows in rank order); ``level`` sets ``ci`` and, after
+    Holm, significance at ``1 - level``.
 
-    Five theorems solved against none, every other task the same: the two sign patterns
-    of one sign out of 32 (the exact sign test):
+    Five theorems solved against none (the exact sign test: 2 patterns of 32):
 
     >>> import numpy as np
     >>> rng = np.random.default_rng(1)
@@ -146,9 +141,8 @@ def _pair_tests(
 def holm_adjust(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
     """Holm's step-down adjustment: family-wise error control over all the p-values.
 
-    The ``k``-th smallest p-value (``k`` from 1) is multiplied by ``m - k + 1``, the
-    results are made non-decreasing in that order and capped at 1. NaN p-values (no
-    test) stay NaN and do not count in ``m``.
+    The ``k``-th smallest of ``m`` p-values times ``m - k + 1``, made non-decreasing and
+    capped at 1; NaN (no test) stays NaN and does not count in ``m``.
 
     >>> holm_adjust([0.01, 0.04, 0.03, 0.5]).tolist()
     [0.04, 0.09, 0.09, 0.5]
@@ -246,11 +240,9 @@ def leader_group(ahead: np.ndarray) -> list[int]:
 def tie_groups(ahead: np.ndarray, index: Sequence[float] | None = None) -> list[list[int]]:
     """The longest runs of consecutive rank positions that hold no significant pair.
 
-    Positions with equal ``index`` (in rank order) share a place: a run takes all of them
-    or none, so the runs do not depend on how ties were ordered (by name). Each run starts
-    at a place and ends where the next place would bring in a pair that differs; the runs
-    kept are those that no other run contains, in rank order. A model may be in two runs,
-    and no run holds a significant pair.
+    Equal ``index`` values share a place (a run takes all of them or none), so the runs do
+    not depend on name order; runs no other run contains are kept, in rank order, and may
+    overlap (docs/uncertainty.md).
 
     Only the first of three models is significantly ahead of the third:
 

@@ -1,9 +1,7 @@
 """What more data would buy: attempts versus tasks (the power view of Miller, 2024).
 
-A task mean's variance is ``sigma_task^2 + sigma_attempt^2 / k``: ``sigma_attempt^2`` is
-the pooled within-task variance of the attempts, ``sigma_task^2`` the rest of the task
-means' variance (clipped at 0). Doubling the tasks halves a track mean's variance;
-doubling the attempts halves only the attempt part.
+A task mean's variance is ``sigma_task^2 + sigma_attempt^2 / k``: doubling the tasks halves
+a track mean's variance, doubling the attempts only the attempt part (docs/uncertainty.md).
 """
 
 from __future__ import annotations
@@ -20,13 +18,8 @@ def decompose_track_variance(task_scores: Sequence[Sequence[float]]) -> dict[str
     """Task and attempt shares of a track mean's variance, and projected standard errors.
 
     ``task_scores``: per task, the scores of its adopted valid attempts. ``None`` when no
-    task has two attempts or the track has fewer than two tasks. Otherwise, in track-mean
-    units: ``attempt_variance`` (one attempt's noise), ``attempt_part`` (its share of a task
-    mean's variance, ``sigma_attempt^2 * mean(1/k)``), ``task_variance``, ``attempt_share``
-    and ``task_share`` (summing to 1; ``None`` when both parts are 0), ``se_fitted`` (the
-    track's ``se`` unless ``task_variance`` was clipped at 0), and ``se_twice_tasks`` and
-    ``se_twice_attempts`` (projected for twice the tasks, or twice the attempts), with the
-    counts ``n_tasks``, ``n_tasks_with_repeats`` and ``mean_attempts``.
+    task has two attempts or the track has fewer than two tasks; the keys (track-mean
+    units) are the ``variance_components`` of docs/uncertainty.md.
 
     Four tasks with 2 attempts each:
 
@@ -66,8 +59,7 @@ def decompose_track_variance(task_scores: Sequence[Sequence[float]]) -> dict[str
 
 
 class RepeatSpread(NamedTuple):
-    """How a task's adopted valid repeats spread: their count, lowest, highest, range and
-    sample standard deviation (ddof 1)."""
+    """How a task's adopted valid repeats spread: count, low, high, range, std (ddof 1)."""
 
     repeats: int
     low: float
@@ -107,11 +99,9 @@ def project_index_se(
 ) -> dict[str, float | None]:
     """The index standard error projected for twice the tasks or twice the attempts.
 
-    Per track, the variance of a task mean is the fitted ``task_variance +
-    attempt_variance * mean(1/k)`` when :func:`decompose_track_variance` could separate
-    them, else the observed ``s_t^2``. ``twice_tasks`` doubles every track's tasks;
-    ``twice_attempts`` doubles every task's attempts and is ``None`` unless every track
-    could be separated. Both are ``None`` when a track has fewer than two tasks.
+    Per track, a task mean's variance is the fitted one of :func:`decompose_track_variance`
+    where it could split the parts, else ``s_t^2``. ``twice_attempts`` is ``None`` unless
+    every track was split; both are ``None`` when a track has fewer than two tasks.
 
     >>> sd = dict(zip(TRACKS, (0.5, 0.2, 0.4, 0.5)))
     >>> n = dict.fromkeys(sd, 20)
@@ -146,10 +136,8 @@ def attempt_standard_error(
 ) -> float | None:
     """The index standard error from attempts alone: how far a rerun of the same tasks moves it.
 
-    Per track, the attempt part of a task mean's variance (``attempt_variance *
-    mean(1/k)``, from :func:`decompose_track_variance`) over ``n_t`` tasks; the index's
-    is ``sqrt(sum_t W_t^2 * attempt_part_t / n_t)`` in points. ``None`` unless every
-    track has a task with two or more attempts (no other way to see attempt noise).
+    ``sqrt(sum_t W_t^2 * attempt_part_t / n_t)`` in points; ``None`` unless every track has
+    a task with two or more attempts.
 
     >>> part = {"attempt_part": 0.01}
     >>> n = dict.fromkeys(TRACKS, 20)

@@ -1,16 +1,9 @@
 """Fisher's sign-flip randomisation test of a pair's index difference.
 
-A pair's index difference is the sum of its tasks' parts ``c = W_t / n_t * d`` (``d`` a
-task mean of model a minus that of model b). Under the null that the two models are
-exchangeable on each task, every part is as likely to have the other sign, so the
-``2^K`` sign patterns are equally likely and the two-sided p-value is the share of them
-whose sum is at least as far from 0 as the observed one. It is exact whatever the scores'
-shape, and never below ``2 / 2^k`` for ``k`` tasks that differ (docs/uncertainty.md).
-
-The count is exact (:func:`_exact_tail`) up to :data:`EXACT_LIMIT` patterns (a pass/fail
-track merged into a binomial); beyond, pairs whose saddlepoint p (:func:`_saddlepoint_tail`)
-is at most :data:`GRID_BELOW` are counted on a grid (:func:`_grid_tail`) that never counts
-below the exact tail.
+The two-sided p-value is the share of the ``2^K`` sign patterns of the parts ``W_t / n_t *
+d`` whose sum is at least as far from 0 as the observed one: exact whatever the scores'
+shape, never below ``2 / 2^k`` for ``k`` tasks that differ. How it is counted (exactly, on
+a grid, or by a saddlepoint): docs/uncertainty.md.
 """
 
 from __future__ import annotations
@@ -55,9 +48,8 @@ def sign_flip_p(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Two-sided sign-flip p-value of each row's sum of parts, and whether it is exact.
 
-    ``parts``: per track, the parts ``W_t / n_t * d`` of each pair, shape ``(pairs, n_t)``;
-    ``pass_fail``: per track, whether every part is 0 or ``+-W_t / n_t`` (then the track is
-    counted as one binomial).
+    ``parts``: per track ``(pairs, n_t)``; ``pass_fail``: per track, whether every part is 0
+    or ``+-W_t / n_t`` (counted as one binomial).
 
     A constant lead on five tasks: only the two patterns with one sign reach it.
 
@@ -122,13 +114,7 @@ def smallest_p(n_tasks: int) -> float:
 def _exact_tail(
     parts: Sequence[np.ndarray], pass_fail: Sequence[bool], threshold: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Per row, the sign patterns whose sum is at least ``threshold``, and all of them.
-
-    Meet in the middle: the other tasks' sums on one side, sorted; the pass/fail tracks'
-    sums (each a binomial: ``k`` tasks of size ``u`` that differ sum to ``u (2 b - k)``
-    in ``C(k, b) 2^(n - k)`` patterns) with the rest of the tasks' sums on the other side,
-    each looked up in the sorted side.
-    """
+    """Per row, the sign patterns whose sum is at least ``threshold``, and all of them."""
     rows = len(threshold)
     values, weights = np.zeros((rows, 1)), np.ones((rows, 1))
     for part in (part for part, merged in zip(parts, pass_fail, strict=True) if merged):
@@ -173,10 +159,8 @@ def _signs(g: int) -> np.ndarray:
 
 
 def _grid_tail(magnitude: np.ndarray, threshold: np.ndarray) -> np.ndarray:
-    """``P(sum of +-magnitude >= threshold)``, never below the exact share: each row's
-    parts (summing to 1) rounded to whole steps of about ``1 / GRID_STEPS`` (the largest
-    parts exactly), the distribution of their signed sum built task by task, read from
-    ``threshold`` less the row's rounding."""
+    """``P(sum of +-magnitude >= threshold)`` counted on a grid, never below the exact share
+    (docs/uncertainty.md, "How it is counted")."""
     largest = magnitude.max(axis=1, keepdims=True)
     unit = largest / np.maximum(np.rint(largest * GRID_STEPS), 1.0)  # the largest parts: exact
     steps = np.rint(magnitude / unit).astype(np.int64)
@@ -199,10 +183,6 @@ def _grid_tail(magnitude: np.ndarray, threshold: np.ndarray) -> np.ndarray:
 def _saddlepoint_tail(magnitude: np.ndarray, threshold: np.ndarray) -> np.ndarray:
     """``P(sum of +-magnitude >= threshold)`` by Lugannani and Rice, at half the smallest
     part below ``threshold`` (a continuity correction); 0 past the largest sum.
-
-    The cumulant generating function is ``K(theta) = sum log cosh(theta c)``; Newton's
-    method from 0 climbs to the saddlepoint ``K'(theta) = threshold`` without
-    overshooting (``K'`` is concave for ``theta > 0``).
     """
     smallest = np.where(magnitude > 0, magnitude, np.inf).min(axis=1)
     target = threshold - 0.5 * np.where(np.isfinite(smallest), smallest, 0.0)

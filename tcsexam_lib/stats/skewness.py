@@ -1,11 +1,8 @@
 """Hall's (1992) skewness correction of a studentised estimate, used only to lengthen.
 
-``g(T) = T + A T^2 / 3 + A^2 T^3 / 27 + A / 6`` (``A = G1 / sqrt(n)`` for a mean) removes
-the skewness term of ``T``'s Edgeworth expansion. The kit lengthens the side facing the
-long tail and never shortens the other (a few tasks that missed their rare values look
-less skewed than their pool), with ``A`` capped at :func:`peak_skewness`, where the long
-end reaches farthest (:func:`longest_reach`, about ``4 q``): beyond it a larger skewness
-would shorten that side again. Why, with the figures: docs/uncertainty.md.
+``g(T) = T + A T^2 / 3 + A^2 T^3 / 27 + A / 6`` (``A = G1 / sqrt(n)`` for a mean). The side
+facing the long tail is lengthened, the other never shortened, with ``A`` capped at
+:func:`peak_skewness`. Why, with the figures: docs/uncertainty.md.
 """
 
 from __future__ import annotations
@@ -16,9 +13,8 @@ import numpy as np
 def hall_inverse(v: np.ndarray, skew: np.ndarray) -> np.ndarray:
     """``g^-1(v)``: the ``T`` at which Hall's transformation with skewness ``skew`` is ``v``.
 
-    ``((1 + 3a(v - b))^(1/3) - 1) / a`` with ``a = skew / 3``, ``b = skew / 6``, written
-    ``3(v - b) / (c^2 + c + 1)`` with ``c`` the cube root (the same number, without
-    cancellation when ``a`` is tiny or 0).
+    Written ``3(v - b) / (c^2 + c + 1)`` (``a = skew / 3``, ``b = skew / 6``, ``c`` the cube
+    root of ``1 + 3a(v - b)``): no cancellation when ``a`` is tiny or 0.
 
     >>> import numpy as np
     >>> float(hall_inverse(np.array(1.5), np.array(0.0)))
@@ -32,9 +28,8 @@ def hall_inverse(v: np.ndarray, skew: np.ndarray) -> np.ndarray:
 def longest_reach(q: np.ndarray) -> np.ndarray:
     """The furthest the long side reaches, in standard errors, at quantile ``q``.
 
-    The ``u`` at which ``A*(u)`` puts the long end exactly at ``q``: substituting
-    ``A = 4.5 / u + 2.25 / u^3`` into ``-g(-u) = q`` gives ``u / 4 - 3 / (4 u) - 3 / (16
-    u^3) = q``, increasing in ``u``; solved by Newton's method from ``4 q + 3 / q``.
+    Solves ``u / 4 - 3 / (4 u) - 3 / (16 u^3) = q`` (``-g(-u) = q`` at the cap ``A = 4.5 / u
+    + 2.25 / u^3``) by Newton's method from ``4 q + 3 / q``.
 
     >>> import numpy as np
     >>> longest_reach(np.array([1.0, 2.0, 2.776])).round(4).tolist()

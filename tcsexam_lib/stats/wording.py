@@ -1,12 +1,8 @@
 """The rank claims of ``tcsexam stats`` in words, as the published pages say them.
 
-The landing page (written by the report runner) and the cohort report (a notebook) say
-the same thing about each run set's lead, from the same fields of the stats document:
-``leader_group`` (the models that no model is shown to be ahead of: they could be
-first) and the number of ranked models. A pair the tests did not separate is "not shown
-to differ", never "equal"; pairs that could not be tested say so and why
-(:func:`pairs_sentence`). The tie groups are said one way too
-(:func:`tie_group_span`, :func:`tie_groups_text`): runs of the ranking that may overlap.
+The landing page and the cohort report say each run set's lead alike, from the stats
+document's ``leader_group``. An unseparated pair is "not shown to differ", never "equal";
+tie groups are runs of the ranking that may overlap.
 """
 
 from __future__ import annotations
@@ -53,9 +49,7 @@ def lead_sentence(
 ) -> tuple[str, bool]:
     """One line saying whether the lead is real, and whether it is (``True``: one leader).
 
-    ``leaders`` is the stats document's ``leader_group`` (rank order), ``ranked`` the
-    number of models with an index, ``level`` its confidence level, ``untested`` the
-    document's ``pairs_untested`` (why no pair could be tested, if none could).
+    ``leaders``: the stats document's ``leader_group``; ``untested``: its ``pairs_untested``.
 
     >>> lead_sentence(["a"], 3, 0.95)[1]
     True
@@ -67,7 +61,6 @@ def lead_sentence(
     True
     >>> lead_sentence(["a", "b"], 2, 0.95, "a track has one task")[0].split(": ", 1)[1]
     'a and b could each be first: the pairs cannot be tested (a track has one task).'
-
     >>> print(lead_sentence([], 0, 0.95)[0])
     No model has an index yet, so there is no ranking.
     """
@@ -105,9 +98,8 @@ def lead_sentence(
 def tie_group_span(groups: Sequence[Sequence[str]], model: str) -> tuple[int, int] | None:
     """The first and last tie group (numbered from 1 down the ranking) that hold ``model``.
 
-    The groups are runs of the ranking, so a model's groups are consecutive: a model
-    between two that differ is in both (``(1, 2)``). ``None`` for a model in no group
-    (no index).
+    The groups are runs of the ranking, so a model's groups are consecutive; ``None`` for a
+    model in no group (no index).
 
     >>> groups = [["a", "b"], ["b", "c"]]
     >>> tie_group_span(groups, "a"), tie_group_span(groups, "b"), tie_group_span(groups, "x")

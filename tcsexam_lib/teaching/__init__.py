@@ -1,9 +1,8 @@
 """Helpers of the teaching notebook (``notebooks/teaching.ipynb``): formulas as text, widgets,
 exercises, examples, uncertainty and plots (docs/teaching.md).
 
-Every number comes from a call here or in :mod:`tcsexam_lib`, every formula from
-:mod:`tcsexam_lib.formulas`. Apart from the seed's worked examples (relative score 0.25,
-index 55.5), every value here is ILLUSTRATIVE: not a TCSExam reference value or result.
+Every number comes from the library, every formula from :mod:`tcsexam_lib.formulas`; apart
+from the seed's (relative score 0.25, index 55.5), every value here is ILLUSTRATIVE.
 """
 
 from typing import Any

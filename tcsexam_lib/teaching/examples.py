@@ -1,10 +1,8 @@
 """The teaching notebook's examples: the seed's worked example, tiny ILLUSTRATIVE cohorts and
 the exercises' ILLUSTRATIVE instances and cohorts.
 
-Only the seed's values are real (``example-1``'s ``[10, 12, 14]``, ``A = 12`` and a
-timeout: 0.25; track means 0.4, 0.25, 1.2, 0: index 55.5); every file written is
-``"simulated": true``. Tiny cohorts are scored with :func:`tcsexam_lib.run_score` in a
-temporary folder, removed afterwards.
+Only the seed's values are real (relative score 0.25, index 55.5); every file written is
+``"simulated": true``, in a temporary folder removed afterwards.
 """
 
 from __future__ import annotations

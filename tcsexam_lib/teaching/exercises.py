@@ -448,8 +448,7 @@ def _find(exercise: str | int) -> Exercise:
 def check_answer(exercise: str | int, answer: Any) -> Check:
     """Check an answer to an exercise (by id or number); ``None`` gives the task again.
 
-    A wrong kind of answer gets a one-line :class:`Check`; an unknown exercise raises
-    :class:`ValueError`.
+    A wrong kind of answer gets a one-line :class:`Check`; an unknown exercise: ``ValueError``.
 
     >>> check_answer("relative-score", 0.3457).correct
     True

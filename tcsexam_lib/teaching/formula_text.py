@@ -59,9 +59,7 @@ def solver_case(
     abs_floor: float = FIXED_SCALE_FLOOR_ABSOLUTE,
     direction: str = "maximize",
 ) -> SolverCase:
-    """Refuse what the formula cannot score; the instance with its statistics. The
-    teaching views of an instance take these settings (``rel_floor``, ``abs_floor``,
-    ``direction``) as keywords and hand them here."""
+    """Refuse what the formula cannot score; the instance with its statistics."""
     if direction not in DIRECTIONS:
         raise ValueError(f"direction must be one of {', '.join(DIRECTIONS)}; got {direction!r}")
     _finite("A", a)

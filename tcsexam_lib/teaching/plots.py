@@ -80,10 +80,7 @@ def plot_solver_instance(
     a: float,
     **settings: Any,
 ):
-    """The reference's normal curve (mu, scale) with Phi(z) shaded (left of A when maximising).
-
-    The density is a picture; the printed numbers are the library's.
-    """
+    """The reference's normal curve (mu, scale), Phi(z) shaded (left of A when maximising)."""
     import numpy as np
     from scipy.stats import norm
 

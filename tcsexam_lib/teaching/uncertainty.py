@@ -1,9 +1,7 @@
 """Reading an index's uncertainty: ``tcsexam stats``' analysis on ILLUSTRATIVE cohorts.
 
-Every text is computed when shown (:func:`tcsexam_lib.stats.analysis.analyse_cohort`,
-the method descriptions): nothing restates a formula or a p-value. Each simulated model's
-task means are its track mean plus a fixed, shuffled -1/0/+1 pattern of set spread, so
-the slider changes the number of tasks alone.
+Every text is computed when shown, on cohorts where only the number of tasks changes
+between the slider's positions (docs/teaching.md).
 """
 
 from __future__ import annotations

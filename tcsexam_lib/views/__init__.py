@@ -160,8 +160,8 @@ if TYPE_CHECKING:  # pragma: no cover - annotations only
 def setup(notebook: str, namespace: dict[str, Any]) -> None:
     """The first cell of a report notebook: check the parameters, set up the display.
 
-    Every parameter problem is refused in one message (:mod:`.parameters`); relative paths
-    found in the kit's folder are made absolute in ``namespace``.
+    Parameter problems are refused in one message; relative paths found in the kit's folder
+    are made absolute in ``namespace``.
     """
     one_line_errors()
     problems = []
@@ -223,8 +223,7 @@ def solver_outputs(
 ) -> list[SolverDocument]:
     """One model's solver-score outputs: ``solver_outputs_dir`` read, else scored from records.
 
-    Scoring reads ``records_dir/<model>/<task>/<attempt>.json`` as ``tcsexam solver-score``
-    does and writes ``output_dir/<task>-<attempt>.json`` when given.
+    Scored as ``tcsexam solver-score`` does; written to ``output_dir`` when given.
     """
     if solver_outputs_dir:
         return read_solver_output_files(solver_outputs_dir, tasks)

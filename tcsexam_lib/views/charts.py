@@ -18,8 +18,7 @@ def new_axes(
 ):
     """A figure and axes for one report chart (``ax`` given: draw there).
 
-    ``margins`` (left, bottom, right, top, inches) replace the layout engine for charts of
-    hundreds of rows, which it would measure label by label on each pass.
+    ``margins`` (left, bottom, right, top, inches) replace the layout engine (docs/speed.md).
     """
     import matplotlib
     from matplotlib.figure import Figure

@@ -1,8 +1,7 @@
 """Report tables in a live JupyterLab: sortable, searchable and paged as on the pages.
 
-Only in a kernel a Jupyter server started (:func:`in_jupyter_session`): papermill,
-nbconvert and the runner show plain tables, so no page carries the 0.7 MB bundle
-(docs/reports.md, "JupyterLab").
+Only in a kernel a Jupyter server started (:func:`in_jupyter_session`), so no page carries
+the 0.7 MB bundle (docs/reports.md, "JupyterLab").
 """
 
 from __future__ import annotations
@@ -47,8 +46,6 @@ _ENHANCE = """<script type="module">
 
 def in_jupyter_session(notebook_folder: str | os.PathLike[str] | None = None) -> bool:
     """Whether a Jupyter server started this kernel for a notebook in its working folder.
-
-    Papermill's kernels have no ``JPY_SESSION_NAME``, or one inherited from another folder's.
 
     >>> import os
     >>> in_jupyter_session() == bool(os.environ.get("JPY_SESSION_NAME"))

@@ -79,9 +79,6 @@ _PARAMETER_TYPES = (str, int, float, bool, list, dict, type(None))
 def declared_parameters(notebook: str) -> list[str]:
     """Names of the parameters of ``notebooks/<notebook>.ipynb``, in its cell's order.
 
-    Read from the notebook's declaration (:mod:`tcsexam_lib.reports.notebooks`), so the
-    kernel imports nothing slow.
-
     >>> declared_parameters("index")[:3]
     ['model', 'suite', 'protocol']
     """
@@ -227,8 +224,7 @@ def run_set_beside(index_json: str | os.PathLike[str] = "") -> RunSetDocument | 
 def published_pages(index_json: str | os.PathLike[str] = "") -> dict[str, dict[str, str]]:
     """The model pages published beside this run set: model -> notebook -> relative page.
 
-    From the ``run-set.json`` beside the index JSON; empty standalone, so nothing links a
-    page that may not exist.
+    Empty standalone, so nothing links a page that may not exist.
 
     >>> published_pages("")
     {}
@@ -268,11 +264,7 @@ def refuse_model_outside_cohort(model: str, models: list[str]) -> str:
 
 
 def one_line_errors() -> None:
-    """Show a refusal of the kit in a notebook as its message alone, not a traceback.
-
-    Uses IPython's ``_showtraceback`` (``set_custom_exc`` does not show what its handler
-    returns); a shell without it gets a warning and keeps tracebacks.
-    """
+    """Show a refusal of the kit in a notebook as its message alone, not a traceback."""
     from IPython import get_ipython
 
     from ..errors import TcsexamError

@@ -1,7 +1,6 @@
 """A report notebook's parameters checked at once: empty, missing paths, one refusal.
 
-The rules (which parameters are needed, where relative paths are read from) are in
-docs/reports.md, "The notebooks"; each notebook's declaration is in
+The rules: docs/reports.md, "The notebooks"; each notebook's declaration:
 :mod:`tcsexam_lib.reports.notebooks`.
 """
 

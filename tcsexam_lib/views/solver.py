@@ -77,8 +77,6 @@ def solver_plan_table(
 ) -> pd.DataFrame:
     """Every planned solver task and repeat of the model, with its score or why it has none.
 
-    A row per solver row of the table, then one per planned repeat without an adopted row.
-
     >>> task = {"track": "solver", "item": "t", "planned_attempts": 2, "adopted_attempts":
     ...         ["1"], "rows": [{"attempt": "1", "line": 5, "adoption_status": "selected",
     ...         "score_status": "valid", "score": 0.25}]}

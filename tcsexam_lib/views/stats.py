@@ -1,7 +1,4 @@
-"""Intervals, rank intervals, tie groups and paired differences from ``tcsexam stats``.
-
-The index itself is never changed: an interval is shown beside it.
-"""
+"""Intervals, rank intervals, tie groups and paired differences from ``tcsexam stats``."""
 
 from __future__ import annotations
 
@@ -243,8 +240,6 @@ def _draw_intervals(ax: Any, shown: list, leaders: set[str], labelled: bool) -> 
 
 def index_interval_note(stats: StatsDocument | dict[str, Any], model: str) -> Note:
     """One model's index with its interval, standard error and what more data would buy.
-
-    Not its rank: that depends on every model, so it is on the cohort report.
 
     >>> entry = {"status": "complete", "index": 50.0, "index_ci": [40.0, 60.0],
     ...          "index_ci_half_width": 10.0, "index_se": 4.5, "rank": 1, "rank_ci": [1, 2],
