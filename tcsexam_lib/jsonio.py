@@ -322,10 +322,9 @@ def _unwritable(data: Any, exc: ValueError) -> OutputRefused:
 
 
 def _json_pieces(data: Any, depth: int = 0) -> Iterator[bytes]:
-    """The JSON text of ``data`` indented by two spaces (msgspec), in pieces: the members of
-    an object and of the objects it holds one at a time (a large index is never held whole
-    as text). msgspec writes a NaN or an infinity as ``null``: only a piece whose text holds
-    a ``null`` is searched for one (docs/speed.md)."""
+    """``data`` as JSON indented by two spaces (msgspec), a member of it and of the objects it
+    holds at a time (an index is never held whole as text). msgspec writes a NaN as ``null``:
+    only a piece holding a ``null`` is searched for one (docs/speed.md)."""
     import msgspec
 
     if depth == 2 or not isinstance(data, dict) or not data:
@@ -343,8 +342,7 @@ def _json_pieces(data: Any, depth: int = 0) -> Iterator[bytes]:
 
 
 def _strict_pieces(data: Any) -> Iterator[bytes]:
-    """:func:`_json_pieces` and the last newline; a NaN, an infinity or a lone surrogate is
-    :class:`OutputRefused`."""
+    """:func:`_json_pieces`, then a newline; refused: a NaN, an infinity, a lone surrogate."""
     try:
         yield from _json_pieces(data)
     except ValueError as exc:
@@ -368,8 +366,7 @@ def dumps_json(data: Any) -> str:
 
 
 def write_json_atomic(path: str | os.PathLike[str], data: Any) -> Path:
-    """Write ``dumps_json(data)`` atomically to ``path``, a piece at a time (nothing is
-    written when it is refused).
+    """Write ``dumps_json(data)`` atomically to ``path``, a piece at a time.
 
     Examples
     --------

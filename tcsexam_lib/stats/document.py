@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
+import msgspec
 import numpy as np
 
 from ..documents import Doc, Interval, Record, Sha256, field, frame
@@ -110,8 +111,6 @@ class PairTable:
         """
         if self.tests is None:
             return
-        import msgspec
-
         t = self.tests
         quoted = [msgspec.json.encode(name) for name in self.names]
         starts = np.array([b'    {"model_a": %s, "model_b": ' % q for q in quoted], dtype=object)
@@ -152,8 +151,6 @@ def _floats(column: np.ndarray) -> list[float | None]:
 
 def _column_text(column: np.ndarray) -> list[bytes]:
     """Each number's JSON text (``null`` for NaN), from one msgspec call on the column."""
-    import msgspec
-
     text = msgspec.json.encode(column.astype(np.float64, copy=False).tolist())
     return text[1:-1].split(b",") if len(column) else []
 
@@ -400,8 +397,6 @@ class ComputedStats:
 
     def json_chunks(self) -> Iterator[bytes]:
         """The document's JSON text (what :func:`write_stats_json` writes), in pieces."""
-        import msgspec
-
         encoded = msgspec.json.encode(self._ordered(_PLACEHOLDER))
         text = msgspec.json.format(encoded, indent=2)
         before, after = text.split(msgspec.json.encode(_PLACEHOLDER), 1)
