@@ -22,19 +22,18 @@ LOCK_FILE = "requirements.lock"
 LOCK_RECORD = "tcsexam-lock.sha256"
 
 _NUMBERS = ("numpy", "scipy")
-_JSON = ("fastjsonschema", "python-rapidjson")
+_JSON = ("fastjsonschema", "msgspec")
 #: The packages whose version can change an output's bytes, by what computed it (the
 #: library function recorded as the provenance's ``entry_point``, or ``report`` for the
 #: report runner's pages and ``run-set.json``).
 COMPUTATION_PATH: dict[str, tuple[str, ...]] = {
     "run_solver_score": (*_NUMBERS, *_JSON),
     "run_score": _JSON,
-    "run_stats": (*_NUMBERS, *_JSON, "orjson"),
+    "run_stats": (*_NUMBERS, *_JSON),
     "run_model_index": _JSON,
     "report": (
         *_NUMBERS,
         *_JSON,
-        "orjson",
         "pandas",
         "matplotlib",
         "pillow",
@@ -229,7 +228,7 @@ def describe_environment(path: str = "report") -> dict[str, Any]:
     >>> sorted(env)
     ['implementation', 'lock_sha256', 'packages', 'platform', 'python']
     >>> sorted(env["packages"])
-    ['fastjsonschema', 'python-rapidjson']
+    ['fastjsonschema', 'msgspec']
     """
     import platform
 

@@ -13,15 +13,11 @@ from collections.abc import Callable, Iterator
 from itertools import chain, compress, repeat
 from operator import is_
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 from .errors import InputRefused, OutputRefused, Problem
 from .inputfiles import decode_text, read_input_bytes
 from .outputfiles import write_atomic
-
-#: python-rapidjson's options for the kit's JSON text: indented by two spaces, UTF-8, and
-#: ``number_mode`` 0 (``rapidjson.NM_NONE``): a NaN or an infinity is an error.
-_RAPIDJSON_OPTIONS = {"indent": 2, "ensure_ascii": False, "number_mode": 0}
 
 
 class _DuplicateKey(ValueError):
@@ -325,29 +321,52 @@ def _unwritable(data: Any, exc: ValueError) -> OutputRefused:
     return OutputRefused(f"Refusing to write {what} at {where}")
 
 
+def _json_pieces(data: Any, depth: int = 0) -> Iterator[bytes]:
+    """``data`` as JSON indented by two spaces (msgspec), a member of it and of the objects it
+    holds at a time (an index is never held whole as text). msgspec writes a NaN as ``null``:
+    only a piece holding a ``null`` is searched for one (docs/speed.md)."""
+    import msgspec
+
+    if depth == 2 or not isinstance(data, dict) or not data:
+        text = msgspec.json.encode(data)
+        if b"null" in text and _find_places(data, _is_non_finite_float, []):
+            raise ValueError("a non-finite number")
+        text = msgspec.json.format(text, indent=2)
+        yield text.replace(b"\n", b"\n" + b"  " * depth) if depth else text
+        return
+    for k, (key, value) in enumerate(data.items()):
+        key_text = msgspec.json.encode({key: None})[1:-6]  # the key as msgspec writes it
+        yield (b",\n" if k else b"{\n") + b"  " * (depth + 1) + key_text + b": "
+        yield from _json_pieces(value, depth + 1)
+    yield b"\n" + b"  " * depth + b"}"
+
+
+def _strict_pieces(data: Any) -> Iterator[bytes]:
+    """:func:`_json_pieces`, then a newline; refused: a NaN, an infinity, a lone surrogate."""
+    try:
+        yield from _json_pieces(data)
+    except ValueError as exc:
+        raise _unwritable(data, exc) from exc
+    yield b"\n"
+
+
 def dumps_json(data: Any) -> str:
-    """Strict JSON indented by two spaces (python-rapidjson; the text of ``json.dumps(indent=2,
-    ensure_ascii=False)``); a NaN or an infinity is an error.
+    """Strict JSON indented by two spaces (msgspec's text: numbers as the shortest text that
+    reads back as the same double); a NaN or an infinity is an error.
 
     Examples
     --------
     >>> print(dumps_json({"score": 0.25, "scale": 1e-09}), end="")
     {
       "score": 0.25,
-      "scale": 1e-09
+      "scale": 1e-9
     }
     """
-    import rapidjson
-
-    try:
-        text = rapidjson.dumps(data, **_RAPIDJSON_OPTIONS)
-    except ValueError as exc:  # a NaN or an infinity, or a lone surrogate
-        raise _unwritable(data, exc) from exc
-    return text + "\n"
+    return b"".join(_strict_pieces(data)).decode("utf-8")
 
 
 def write_json_atomic(path: str | os.PathLike[str], data: Any) -> Path:
-    """Write ``dumps_json(data)`` atomically to ``path``, streamed (never held twice in memory).
+    """Write ``dumps_json(data)`` atomically to ``path``, a piece at a time.
 
     Examples
     --------
@@ -357,13 +376,4 @@ def write_json_atomic(path: str | os.PathLike[str], data: Any) -> Path:
     >>> out.read_text()
     '{\\n  "score": 0.25\\n}\\n'
     """
-    import rapidjson
-
-    def write(handle: BinaryIO) -> None:
-        rapidjson.dump(data, handle, **_RAPIDJSON_OPTIONS)
-        handle.write(b"\n")
-
-    try:
-        return write_atomic(path, write)
-    except ValueError as exc:  # nothing was written: the temporary file is gone
-        raise _unwritable(data, exc) from exc
+    return write_atomic(path, lambda handle: handle.writelines(_strict_pieces(data)))

@@ -210,7 +210,7 @@ def test_the_kits_outputs_match_their_published_schemas(ws, tmp_path, tiny_noteb
         ), kind
         assert environment.Environment(block).python == platform.python_version(), kind
     assert set(blocks["solver-score"]["packages"]) == {"numpy", "scipy", "fastjsonschema",
-                                                      "python-rapidjson"}  # fmt: skip
+                                                      "msgspec"}  # fmt: skip
     assert "matplotlib" in blocks["run set"]["packages"]
     assert (
         run_set_document.load_run_set(run_set.folder).environment.packages

@@ -3,9 +3,9 @@
 :class:`StatsDocument` and its records declare the output's shape (the published schema
 is generated from them). A 1,000-model cohort has 499,500 pairs, so the computed document
 (:class:`ComputedStats`) keeps them as numpy columns (:class:`PairTable`) and
-:func:`write_stats_json` writes them with orjson a column at a time, one line a pair:
-the text of ``orjson.dumps(document.to_dict(), option=OPT_INDENT_2)`` otherwise
-(``tests/stats/test_command.py``). Why: docs/speed.md.
+:func:`write_stats_json` writes them with msgspec a column at a time, one line a pair:
+the text of ``msgspec.json.format(msgspec.json.encode(document.to_dict()), indent=2)``
+otherwise (``tests/stats/test_command.py``). Why: docs/speed.md.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
+import msgspec
 import numpy as np
 
 from ..documents import Doc, Interval, Record, Sha256, field, frame
@@ -48,12 +49,6 @@ _PAIR_TESTS = ("p_value", "p_holm")
 #: 1,000-model file is 499,500 lines, each number of them costs time and space).
 _TEXT_COLUMNS = (*_PAIR_FLOATS, "ci_low", "ci_high", *_PAIR_TESTS, "mdd")
 _PLACEHOLDER = "\x00pairs\x00"
-
-
-def _orjson():
-    import orjson
-
-    return orjson
 
 
 @dataclass(frozen=True)
@@ -117,8 +112,7 @@ class PairTable:
         if self.tests is None:
             return
         t = self.tests
-        orjson = _orjson()
-        quoted = [orjson.dumps(name) for name in self.names]
+        quoted = [msgspec.json.encode(name) for name in self.names]
         starts = np.array([b'    {"model_a": %s, "model_b": ' % q for q in quoted], dtype=object)
         seconds = np.array([b'%s, "delta": ' % q for q in quoted], dtype=object)
         significant = (b'false, "mdd": ', b'true, "mdd": ')
@@ -156,11 +150,8 @@ def _floats(column: np.ndarray) -> list[float | None]:
 
 
 def _column_text(column: np.ndarray) -> list[bytes]:
-    """Each number's JSON text (``null`` for NaN), from one orjson call on the column."""
-    orjson = _orjson()
-    text = orjson.dumps(
-        np.ascontiguousarray(column, dtype=np.float64), option=orjson.OPT_SERIALIZE_NUMPY
-    )
+    """Each number's JSON text (``null`` for NaN), from one msgspec call on the column."""
+    text = msgspec.json.encode(column.astype(np.float64, copy=False).tolist())
     return text[1:-1].split(b",") if len(column) else []
 
 
@@ -406,9 +397,9 @@ class ComputedStats:
 
     def json_chunks(self) -> Iterator[bytes]:
         """The document's JSON text (what :func:`write_stats_json` writes), in pieces."""
-        orjson = _orjson()
-        text = orjson.dumps(self._ordered(_PLACEHOLDER), option=orjson.OPT_INDENT_2)
-        before, after = text.split(orjson.dumps(_PLACEHOLDER), 1)
+        encoded = msgspec.json.encode(self._ordered(_PLACEHOLDER))
+        text = msgspec.json.format(encoded, indent=2)
+        before, after = text.split(msgspec.json.encode(_PLACEHOLDER), 1)
         if len(self.pairs) == 0:
             yield before + b"[]" + after + b"\n"
             return
