@@ -76,8 +76,6 @@ _LARGEST_FLOAT = int(sys.float_info.max)
 def is_finite_number(value: int | float) -> bool:
     """True for a float that is finite and an integer that a float can hold.
 
-    Examples
-    --------
     >>> is_finite_number(12), is_finite_number(float("inf")), is_finite_number(10**400)
     (True, False, False)
     """
@@ -241,8 +239,6 @@ def parse_json_text(
 def refuse_lone_surrogates(data: Any, source: str, describe: Describe | None = None) -> None:
     """Refuse parsed input holding a lone surrogate (no UTF-8 output could hold it).
 
-    Examples
-    --------
     >>> refuse_lone_surrogates({"model": "sim-\U0001f600"}, "cohort.json")  # a pair: fine
     >>> try:
     ...     refuse_lone_surrogates({"model": "sim-\\ud800"}, "cohort.json")
@@ -354,8 +350,6 @@ def dumps_json(data: Any) -> str:
     """Strict JSON indented by two spaces (msgspec's text: numbers as the shortest text that
     reads back as the same double); a NaN or an infinity is an error.
 
-    Examples
-    --------
     >>> print(dumps_json({"score": 0.25, "scale": 1e-09}), end="")
     {
       "score": 0.25,
@@ -368,8 +362,6 @@ def dumps_json(data: Any) -> str:
 def write_json_atomic(path: str | os.PathLike[str], data: Any) -> Path:
     """Write ``dumps_json(data)`` atomically to ``path``, a piece at a time.
 
-    Examples
-    --------
     >>> import tempfile, pathlib
     >>> out = pathlib.Path(tempfile.mkdtemp()) / "x.json"
     >>> _ = write_json_atomic(out, {"score": 0.25})

@@ -108,8 +108,6 @@ def _extra(record: type[Record]) -> dict[str, Any]:
 def inline_schema(record: type[Record]) -> dict[str, Any]:
     """The JSON Schema of a record without nested records, inline (no definitions).
 
-    Examples
-    --------
     >>> class Point(Record):
     ...     x: float
     ...     label: str | None = None
@@ -223,8 +221,6 @@ def schema_rule(
     """The rule "matches the published schema ``schema_name``": the compiled validator (or
     ``holds``, accepting exactly the same) and every violation, in document order.
 
-    Examples
-    --------
     >>> rule = schema_rule("suite")
     >>> rule.holds(Document({"suite": "lite"}, "s.json"))
     False
@@ -317,8 +313,6 @@ def parse_document(text: str | bytes, record: type[Record], source: str) -> Any:
     spec; refuse with every problem. The fast way (``decode_record``) only ever declines;
     the full way parses, validates and explains.
 
-    Examples
-    --------
     >>> from tcsexam_lib.scoring.index_document import IndexDocument
     >>> try:
     ...     parse_document('{"models": {}, "models": {}}', IndexDocument, "index.json")

@@ -55,8 +55,6 @@ _PLACEHOLDER = "\x00pairs\x00"
 class PairTable:
     """Every pair of a cohort as columns (``PairTests``) with the models' names.
 
-    Examples
-    --------
     >>> PairTable.empty().to_records()
     []
     """
@@ -217,8 +215,6 @@ class StatsDocument(Record):
     ``document.pair_rows[0].p_holm``; tables for notebooks as :attr:`models` and
     :attr:`pairs`.
 
-    Examples
-    --------
     >>> document = StatsDocument({"level": 0.95, "ranking": ["a"], "leader_group": ["a"],
     ...     "models": {"a": {"index": 50.0, "index_ci": [40.0, 60.0]}}, "pairs": []})
     >>> document.level, document.results["a"].index_ci, document.result("a").index
@@ -272,8 +268,6 @@ class StatsDocument(Record):
         """One row per model: status, index (points), its interval and standard error, rank
         and rank interval (empty without an index), and whether it could be first.
 
-        Examples
-        --------
         >>> entry = {"status": "complete", "index": 50.0, "rank": 1, "index_se": 4.5,
         ...     "index_ci": [40.0, 60.0], "index_ci_half_width": 10.0, "rank_ci": [1, 2]}
         >>> document = StatsDocument({"models": {"a": entry}, "leader_group": ["a"]})
@@ -306,8 +300,6 @@ class StatsDocument(Record):
         """One row per pair of ranked models: Δ index (a − b, points), its interval, the
         p-value and Holm's, whether the pair differs, the detectable Δ.
 
-        Examples
-        --------
         >>> pair = {"model_a": "a", "model_b": "b", "delta": 2.0, "se": 1.0, "ci": [0.1, 3.9],
         ...     "p_value": 0.04, "p_holm": 0.04, "significant": True, "mdd": 4.5,
         ...     "n_common_tasks": 20}
