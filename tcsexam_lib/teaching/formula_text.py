@@ -3,6 +3,7 @@ for nbval and exports); numbers from :mod:`tcsexam_lib.formulas`, the ddof-0 col
 
 from __future__ import annotations
 
+import inspect
 import math
 import statistics
 from collections.abc import Mapping, Sequence
@@ -78,10 +79,23 @@ def solver_case(
     return SolverCase(values, a, rel_floor, abs_floor, direction, stats)
 
 
+def takes_solver_settings(view: Any) -> Any:
+    """Show :func:`solver_case`'s keyword settings in ``view``'s signature (``help()``, a
+    notebook's completion), where ``view`` takes them as ``**settings`` and hands them on."""
+    own = inspect.signature(view)
+    kept = [p for p in own.parameters.values() if p.kind is not p.VAR_KEYWORD]
+    case = inspect.signature(solver_case).parameters.values()
+    view.__signature__ = own.replace(
+        parameters=[*kept, *(p for p in case if p.kind is p.KEYWORD_ONLY)]
+    )
+    return view
+
+
 def _show(values: Sequence[float]) -> str:
     return "[" + ", ".join(f"{float(v):g}" for v in values) + "]"
 
 
+@takes_solver_settings
 def solver_score_report(
     values: Sequence[float] = SEED_VALUES,
     a: float = 12,
@@ -162,6 +176,7 @@ def track_means_report(means: Mapping[str, float] = SEED_MEANS) -> str:
     return "\n".join(lines)
 
 
+@takes_solver_settings
 def ddof_contrast_report(
     values: Sequence[float] = SEED_VALUES,
     a: float = 14,

@@ -20,7 +20,7 @@ from ..formulas import (
 )
 from ..scoring.index_document import ModelResult, as_model_result
 from ..vocab import FIXED_SCALE_FLOOR_ABSOLUTE, FIXED_SCALE_FLOOR_RELATIVE, TRACK_LETTERS, TRACK_OF
-from .formula_text import SEED_VALUES, check_track_means, solver_case
+from .formula_text import SEED_VALUES, check_track_means, solver_case, takes_solver_settings
 from .uncertainty import SLIDER_COHORT, TASKS_PER_TRACK, analyse, could_be_first
 
 #: Okabe-Ito colours (colour-blind safe).
@@ -49,6 +49,7 @@ def figure_png(fig: Any) -> bytes:
     return buffer.getvalue()
 
 
+@takes_solver_settings
 def plot_phi_curve(
     values: Sequence[float] = SEED_VALUES,
     a: float = 12,
@@ -75,6 +76,7 @@ def plot_phi_curve(
     return fig
 
 
+@takes_solver_settings
 def plot_solver_instance(
     values: Sequence[float],
     a: float,

@@ -19,6 +19,7 @@ from .formula_text import (
     check_track_means,
     solver_case,
     solver_score_report,
+    takes_solver_settings,
     track_means_report,
 )
 from .plots import figure_png, plot_index_intervals, plot_solver_instance, plot_track_contributions
@@ -142,6 +143,7 @@ def _solver_controls(widgets: Any, case: SolverCase) -> dict[str, Any]:
     }
 
 
+@takes_solver_settings
 def solver_score_widget(
     values: Sequence[float] = SEED_VALUES,
     a: float = 12,

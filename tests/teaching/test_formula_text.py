@@ -89,3 +89,26 @@ def test_ddof_contrast_labels_ddof_0_as_a_contrast():
     assert "ddof 0 (contrast only)     1.63299" in text
     two = teaching.ddof_contrast_report([5, 7], 7)
     assert "ddof 0 spread / ddof 1 spread = 0.707107" in two
+
+
+@pytest.mark.parametrize(
+    "view",
+    ["formula_text.solver_score_report", "formula_text.ddof_contrast_report",
+     "plots.plot_phi_curve", "plots.plot_solver_instance", "widgets.solver_score_widget"],
+)  # fmt: skip
+def test_a_view_of_one_instance_shows_the_settings_it_hands_on(view):
+    import importlib
+    import inspect
+
+    from tcsexam_lib.teaching.formula_text import solver_case
+
+    module, name = view.split(".")
+    shown = inspect.signature(
+        getattr(importlib.import_module(f"tcsexam_lib.teaching.{module}"), name)
+    )
+    keywords = [p for p in shown.parameters.values() if p.kind is inspect.Parameter.KEYWORD_ONLY]
+    case = inspect.signature(solver_case).parameters
+    assert [(p.name, p.default) for p in keywords] == [
+        (k, p.default) for k, p in case.items() if p.kind is inspect.Parameter.KEYWORD_ONLY
+    ]
+    assert not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in shown.parameters.values())
