@@ -82,3 +82,38 @@ def broken_message(library: str, version: str, missing: list[str], relies: str) 
     'ipykernel 8.0.0 has no IPKernelApp.control_thread: a fix is off'
     """
     return f"{library} {version} has no {', '.join(missing)}: {relies}"
+
+
+#: What the kit loses when jsonschema can no longer be imported without its IRI grammar.
+_GRAMMAR_RELIES = (
+    "each refusal's explanation waits about 1.3 s for the IRI grammar that "
+    "jsonschema's optional format checks build at import (docs/speed.md)"
+)
+
+
+def import_jsonschema() -> Any:
+    """jsonschema, imported without ``rfc3987_syntax``, whose IRI grammar is built at import
+    (1.3 s) for format checks the kit never asks for (its schemas name no ``format``).
+
+    It relies on jsonschema importing it under ``suppress(ImportError)``; if jsonschema no
+    longer does, a :class:`LibraryWarning` says so and it is imported with the grammar.
+    ``rfc3987_syntax`` stays importable for other code.
+    """
+    import sys
+
+    if "jsonschema" in sys.modules or "rfc3987_syntax" in sys.modules:
+        import jsonschema
+
+        return jsonschema
+    sys.modules["rfc3987_syntax"] = None  # importing it now raises ImportError
+    try:
+        import jsonschema
+    except ImportError as exc:
+        del sys.modules["rfc3987_syntax"]
+        warnings.warn(f"jsonschema needs rfc3987_syntax ({exc}): {_GRAMMAR_RELIES}",
+                      LibraryWarning, stacklevel=2)  # fmt: skip
+        import jsonschema
+    finally:
+        if sys.modules.get("rfc3987_syntax", 0) is None:
+            del sys.modules["rfc3987_syntax"]
+    return jsonschema

@@ -14,6 +14,7 @@ from .documents import Record, is_record
 from .errors import InputRefused, Problem
 from .inputfiles import decode_text
 from .inputrules import Rule, RuleList
+from .internals import import_jsonschema
 from .jsonio import Describe, json_pointer, parse_json_text
 from .paths import schema_path
 from .record_specs import conforms, decode_record, spec, to_struct
@@ -259,8 +260,7 @@ def schema_accepts(data: Any, schema_name: str) -> bool:
 
 def schema_errors(data: Any, schema_name: str) -> list[jsonschema.ValidationError]:
     """Every violation of a published schema by ``data``, in document order."""
-    import jsonschema
-
+    jsonschema = import_jsonschema()
     validator = jsonschema.Draft202012Validator(load_schema(schema_name))
     return sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
 

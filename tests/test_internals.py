@@ -162,3 +162,56 @@ def test_ipythons_shell_has_the_traceback_hook():
     from IPython.core.interactiveshell import InteractiveShell
 
     assert hasattr(InteractiveShell, "_showtraceback")
+
+
+def _run_python(code: str, *path: str) -> str:
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([*path, os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-W", "always", "-c", code], env=env, text=True,
+                          capture_output=True, check=True)  # fmt: skip
+    return done.stdout + done.stderr
+
+
+def test_jsonschema_is_imported_without_the_iri_grammar_which_stays_importable():
+    out = _run_python(
+        "import sys; from tcsexam_lib.internals import import_jsonschema\n"
+        "js = import_jsonschema(); print(js.__name__, 'rfc3987_syntax' in sys.modules)\n"
+        "import rfc3987_syntax; print(rfc3987_syntax.__name__)"
+    )
+    assert out.split() == ["jsonschema", "False", "rfc3987_syntax"]
+
+
+def test_a_jsonschema_that_needs_the_grammar_is_imported_with_it_and_said(tmp_path):
+    (tmp_path / "jsonschema").mkdir()
+    (tmp_path / "jsonschema" / "__init__.py").write_text("import rfc3987_syntax\n")
+    (tmp_path / "rfc3987_syntax.py").write_text("")
+    out = _run_python(
+        "from tcsexam_lib.internals import import_jsonschema\nprint(import_jsonschema().__file__)",
+        str(tmp_path),
+    )
+    assert str(tmp_path / "jsonschema") in out
+    assert "LibraryWarning: jsonschema needs rfc3987_syntax" in out
+    assert "waits about 1.3 s" in out
+
+
+def test_no_schema_of_the_kit_names_a_format_so_the_grammar_is_never_needed():
+    import json
+
+    from tcsexam_lib.paths import schema_path
+
+    def formats(node):
+        if isinstance(node, dict):
+            yield from (["format"] if isinstance(node.get("format"), str) else [])
+            for value in node.values():
+                yield from formats(value)
+        elif isinstance(node, list):
+            for value in node:
+                yield from formats(value)
+
+    folder = schema_path("index-output").parent
+    schemas = sorted(folder.glob("*.schema.json"))
+    assert len(schemas) >= 5
+    assert [p.name for p in schemas if list(formats(json.loads(p.read_text())))] == []
