@@ -56,3 +56,28 @@ def public_surface(
         return sorted({*vars(sys.modules[package]), *names, *modules})
 
     return PublicSurface(exports, names, lookup, listing)
+
+
+def show_keywords_of(target: Callable[..., Any]) -> Callable[[Any], Any]:
+    """A decorator: the signature (``help()``, a notebook's completion) of a function that
+    hands its ``**keywords`` on to ``target`` shows ``target``'s keyword-only parameters.
+
+    >>> def area(*, width: float = 1.0, height: float = 1.0) -> float:
+    ...     return width * height
+    >>> @show_keywords_of(area)
+    ... def doubled(**keywords):
+    ...     return 2 * area(**keywords)
+    >>> import inspect; str(inspect.signature(doubled))
+    "(*, width: 'float' = 1.0, height: 'float' = 1.0)"
+    """
+    import inspect
+
+    def decorate(function: Any) -> Any:
+        own = inspect.signature(function)
+        kept = [p for p in own.parameters.values() if p.kind is not p.VAR_KEYWORD]
+        handed = inspect.signature(target).parameters.values()
+        keywords = [p for p in handed if p.kind is p.KEYWORD_ONLY]
+        function.__signature__ = own.replace(parameters=[*kept, *keywords])
+        return function
+
+    return decorate

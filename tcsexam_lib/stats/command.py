@@ -8,7 +8,6 @@ itself is never changed: intervals are reported beside it.
 from __future__ import annotations
 
 import hashlib
-import inspect
 import math
 import os
 from typing import Any
@@ -16,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputRefused, Problem
+from ..exports import show_keywords_of
 from ..jsonio import dumps_json
 from ..outputfiles import refuse_output_over_inputs
 from ..provenance import build_provenance
@@ -82,6 +82,7 @@ def write_stats(
     return document
 
 
+@show_keywords_of(write_stats)
 def run_stats(**parameters: Any) -> dict[str, Any]:
     """Intervals, paired tests and rank claims of a ``tcsexam score`` output (``index``),
     written atomically to ``output`` if given (nothing on a refusal), and returned as a
@@ -106,10 +107,6 @@ def run_stats(**parameters: Any) -> dict[str, Any]:
       - --level: field 'level' = 1.5 (allowed: a number strictly between 0 and 1, e.g. 0.95)
     """
     return write_stats(**parameters).to_dict()
-
-
-#: help() and editors show the keyword parameters, declared once (on write_stats)
-run_stats.__signature__ = inspect.signature(write_stats).replace(return_annotation=dict[str, Any])
 
 
 def compute_stats(

@@ -3,12 +3,12 @@ for nbval and exports); numbers from :mod:`tcsexam_lib.formulas`, the ddof-0 col
 
 from __future__ import annotations
 
-import inspect
 import math
 import statistics
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
+from ..exports import show_keywords_of
 from ..formulas import (
     InstanceStats,
     combine_track_means,
@@ -79,16 +79,9 @@ def solver_case(
     return SolverCase(values, a, rel_floor, abs_floor, direction, stats)
 
 
-def takes_solver_settings(view: Any) -> Any:
-    """Show :func:`solver_case`'s keyword settings in ``view``'s signature (``help()``, a
-    notebook's completion), where ``view`` takes them as ``**settings`` and hands them on."""
-    own = inspect.signature(view)
-    kept = [p for p in own.parameters.values() if p.kind is not p.VAR_KEYWORD]
-    case = inspect.signature(solver_case).parameters.values()
-    view.__signature__ = own.replace(
-        parameters=[*kept, *(p for p in case if p.kind is p.KEYWORD_ONLY)]
-    )
-    return view
+#: Shows :func:`solver_case`'s keyword settings in the signature of a view that takes them
+#: as ``**settings`` and hands them there.
+takes_solver_settings = show_keywords_of(solver_case)
 
 
 def _show(values: Sequence[float]) -> str:
