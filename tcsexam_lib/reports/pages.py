@@ -291,14 +291,15 @@ def footer_html(
     from ..provenance import created_utc, kit_version
 
     parts = [f"TCSExam scoring kit {html.escape(kit_version())}"] if with_kit else []
-    if metric_id:
-        parts.append(f"metric <code>{html.escape(metric_id)}</code>")
-    if reference_id:
-        parts.append(f"reference <code>{html.escape(reference_id)}</code>")
-    if suite:
-        parts.append(f"suite <b>{html.escape(suite)}</b>")
-    if protocol:
-        parts.append(f"solver protocol <b>{html.escape(protocol)}</b>")
+    given = [
+        ("metric", metric_id, "code"),
+        ("reference", reference_id, "code"),
+        ("suite", suite, "b"),
+        ("solver protocol", protocol, "b"),
+    ]
+    parts += [
+        f"{label} <{tag}>{html.escape(value)}</{tag}>" for label, value, tag in given if value
+    ]
     if with_kit and dated:
         parts.append(f"built {html.escape(created_utc())}")
     return " · ".join(parts)

@@ -141,13 +141,8 @@ def data_banner(
     >>> banner.text.endswith("Suite demo-lite, protocol offline, reference demo-k3-sim-v1.")
     True
     """
-    parts = [f"Suite {suite}"]
-    if protocol:
-        parts.append(f"protocol {protocol}")
-    if reference_id:
-        parts.append(f"reference {reference_id}")
-    if model:
-        parts.append(f"model {model}")
+    given = (("protocol", protocol), ("reference", reference_id), ("model", model))
+    parts = [f"Suite {suite}", *(f"{label} {value}" for label, value in given if value)]
     what = ", ".join(parts) + "."
     if not simulated:
         return Note(what, f"<p><b>{html.escape(what)}</b></p>")
