@@ -20,6 +20,7 @@ from ..paths import resolve_references_dir
 from ..provenance import created_utc, kit_version
 from ..scoring.index_document import Status
 from ..stats.wording import name_list, percent
+from .digests import canonical, disk_digest
 
 #: The history file in an output folder.
 HISTORY = "history.jsonl"
@@ -109,8 +110,6 @@ def publication_record(rs: Any, inputs: dict[str, str]) -> dict[str, Any]:
 def publication_inputs(params: Any, notebooks: dict[str, Path], compared: Any) -> dict[str, str]:
     """The digests of what a run set's publication reads (parameters, inputs, notebooks, kit,
     environment); not the date, so that a new date alone publishes nothing."""
-    from .reuse import canonical, disk_digest
-
     references = resolve_references_dir(params.references_dir)
     return {
         "parameters": canonical(

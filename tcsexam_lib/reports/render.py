@@ -19,6 +19,7 @@ from ..outputfiles import write_bytes_atomic
 from ..scoring.issues import describe_model
 from ..stats.document import as_stats_document
 from .comparisons import compare_run_set
+from .digests import folder_digests
 from .execute import NotebookJob, NotebookOutcome, Progress, execute_notebooks
 from .history import (
     Changes,
@@ -45,7 +46,7 @@ from .runsets import (
     publish,
     tidy_paths,
 )
-from .store import Store, StoredNotebook, folder_digests
+from .store import Store, StoredNotebook
 
 
 def run_set_in_memory(prepared: PreparedRunSet, say: Progress, force: bool = False) -> RunSetResult:

@@ -7,26 +7,21 @@ living leaderboard").
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from ..environment import environment_fingerprint, kit_fingerprint
 from ..jsonio import dumps_json
+from .digests import disk_digest, sha256_bytes, sha256_of
 from .execute import NotebookJob
 from .notebooks import INPUT_FOLDER, notebook
-from .store import Store, StoredNotebook, sha256_of
+from .store import Store, StoredNotebook
 
 #: Why a notebook runs when it was never made, and under ``--force``.
 NEW = "new: no stored page"
 FORCED = "--force"
-
-
-def _sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -44,7 +39,7 @@ class JobInputs:
 
     @property
     def key(self) -> str:
-        return _sha(json.dumps([list(item) for item in self.items]).encode("utf-8"))
+        return sha256_bytes(json.dumps([list(item) for item in self.items]).encode("utf-8"))
 
     def first_change(self, before: list[tuple[str, str]] | tuple[tuple[str, str], ...]) -> str:
         """The first item that differs from ``before`` (what the last page read), in words."""
@@ -75,7 +70,7 @@ class InputDigests:
 
     def _file_sha(self, name: str) -> str:
         if name not in self._sha:
-            self._sha[name] = _sha(self.files[name])
+            self._sha[name] = sha256_bytes(self.files[name])
         return self._sha[name]
 
     def digest(self, path: Path, is_folder: bool) -> str:
@@ -95,36 +90,11 @@ class InputDigests:
                     for name in self.files
                     if name.startswith(prefix)
                 )
-                self._folders[inside] = _sha(json.dumps(listing).encode("utf-8"))
+                self._folders[inside] = sha256_bytes(json.dumps(listing).encode("utf-8"))
             return self._folders[inside]
         if path not in self._disk:
             self._disk[path] = disk_digest(path, is_folder)
         return self._disk[path]
-
-
-def disk_digest(path: Path, is_folder: bool) -> str:
-    """The sha256 of a file, or of a folder's sorted (name, sha256) listing (``absent``);
-    read once per run while its size and time stay the same."""
-    path = Path(path)
-    if not is_folder:
-        return _file_digest(path) if path.is_file() else "absent"
-    if not path.is_dir():
-        return "absent"
-    listing = sorted(
-        (p.relative_to(path).as_posix(), _file_digest(p)) for p in path.rglob("*") if p.is_file()
-    )
-    return _sha(json.dumps(listing).encode("utf-8"))
-
-
-_READ: dict[tuple[str, int, int, int], str] = {}
-
-
-def _file_digest(path: Path) -> str:
-    found = path.stat()
-    key = (str(path), found.st_ino, found.st_size, found.st_mtime_ns)
-    if key not in _READ:
-        _READ[key] = sha256_of(path)
-    return _READ[key]
 
 
 def job_inputs(job: NotebookJob, digests: InputDigests) -> JobInputs:
@@ -133,7 +103,7 @@ def job_inputs(job: NotebookJob, digests: InputDigests) -> JobInputs:
     final = job.final_folder or job.folder
     items = [(job.source_name or job.source.name, sha256_of(job.source))]
     items += [
-        (f"parameter {name}", _sha(dumps_json(value).encode("utf-8")))
+        (f"parameter {name}", sha256_bytes(dumps_json(value).encode("utf-8")))
         for name, value in sorted(job.parameters.items())
     ]
     folders = set(declared.of_kind(INPUT_FOLDER))
@@ -148,7 +118,7 @@ def job_inputs(job: NotebookJob, digests: InputDigests) -> JobInputs:
     items += [
         ("the kit", kit_fingerprint()),
         ("the environment", environment_fingerprint()),
-        ("the page's title, navigation and footer", _sha(json.dumps(page).encode("utf-8"))),
+        ("the page's title, navigation and footer", sha256_bytes(json.dumps(page).encode("utf-8"))),
     ]
     return JobInputs(job.label, tuple(items))
 
@@ -205,12 +175,3 @@ def describe_reuse(decisions: list[Decision]) -> str:
     """
     reused = sum(1 for d in decisions if d.reused)
     return f"{reused} notebook(s) reused from the store, {len(decisions) - reused} to run"
-
-
-def canonical(value: Any) -> str:
-    """The sha256 of a value's canonical JSON (sorted keys).
-
-    >>> canonical({"b": 1, "a": 2}) == canonical({"a": 2, "b": 1})
-    True
-    """
-    return _sha(json.dumps(value, sort_keys=True, ensure_ascii=False).encode("utf-8"))

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
 import json
 import os
 import re
@@ -21,6 +20,7 @@ from typing import Any
 
 from ..jsonio import dumps_json
 from ..outputfiles import write_text_atomic
+from .digests import sha256_of
 from .run_set_document import MANIFEST
 
 #: The store's folder in the output folder.
@@ -70,15 +70,6 @@ class StoredNotebook:
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"an entry without {exc}") from exc
-
-
-def sha256_of(path: Path) -> str:
-    """The sha256 of a file's bytes, read in blocks."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 class Store:
@@ -278,22 +269,6 @@ class Store:
                     path.unlink(missing_ok=True)
                     removed += 1
             return removed
-
-
-def folder_digests(folder: Path) -> dict[str, str]:
-    """The sha256 of every file under ``folder``, by its POSIX path relative to it.
-
-    >>> import tempfile
-    >>> folder = Path(tempfile.mkdtemp())
-    >>> _ = (folder / "a.txt").write_text("")
-    >>> folder_digests(folder)["a.txt"][:12]
-    'e3b0c44298fc'
-    """
-    return {
-        path.relative_to(folder).as_posix(): sha256_of(path)
-        for path in sorted(folder.rglob("*"))
-        if path.is_file() and not path.is_symlink()
-    }
 
 
 def _files(folder: Path) -> list[Path]:

@@ -1,0 +1,77 @@
+"""The sha256 digests of what a publication reads: bytes, files, folders, values.
+
+A file on disk is read once per run while its size and time stay the same
+(:func:`disk_digest`); the store (:mod:`.store`), the reuse of pages (:mod:`.reuse`) and
+the publication history (:mod:`.history`) all take their digests from here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+
+def sha256_bytes(data: bytes) -> str:
+    """The sha256 (hex) of ``data``."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def sha256_of(path: Path) -> str:
+    """The sha256 of a file's bytes, read in blocks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def canonical(value: Any) -> str:
+    """The sha256 of a value's canonical JSON (sorted keys).
+
+    >>> canonical({"b": 1, "a": 2}) == canonical({"a": 2, "b": 1})
+    True
+    """
+    return sha256_bytes(json.dumps(value, sort_keys=True, ensure_ascii=False).encode("utf-8"))
+
+
+def disk_digest(path: Path, is_folder: bool) -> str:
+    """The sha256 of a file, or of a folder's sorted (name, sha256) listing (``absent``);
+    read once per run while its size and time stay the same."""
+    path = Path(path)
+    if not is_folder:
+        return _file_digest(path) if path.is_file() else "absent"
+    if not path.is_dir():
+        return "absent"
+    listing = sorted(
+        (p.relative_to(path).as_posix(), _file_digest(p)) for p in path.rglob("*") if p.is_file()
+    )
+    return sha256_bytes(json.dumps(listing).encode("utf-8"))
+
+
+_READ: dict[tuple[str, int, int, int], str] = {}
+
+
+def _file_digest(path: Path) -> str:
+    found = path.stat()
+    key = (str(path), found.st_ino, found.st_size, found.st_mtime_ns)
+    if key not in _READ:
+        _READ[key] = sha256_of(path)
+    return _READ[key]
+
+
+def folder_digests(folder: Path) -> dict[str, str]:
+    """The sha256 of every file under ``folder``, by its POSIX path relative to it.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "a.txt").write_text("")
+    >>> folder_digests(folder)["a.txt"][:12]
+    'e3b0c44298fc'
+    """
+    return {
+        path.relative_to(folder).as_posix(): sha256_of(path)
+        for path in sorted(folder.rglob("*"))
+        if path.is_file() and not path.is_symlink()
+    }
