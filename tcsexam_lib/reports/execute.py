@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from ..internals import import_jsonschema
 from ..outputfiles import write_text_atomic
 from .kernels import (
     RUNNER_PREFIX,
@@ -314,6 +315,7 @@ def _run_papermill(
 ) -> tuple[str | None, int | None, BaseException | None]:
     """Execute the job's notebook into ``partial``: ``(error, failing cell, exception)``,
     all ``None`` when every cell ran."""
+    import_jsonschema()  # before papermill loads it with its IRI grammar (1.4 s a worker)
     import papermill
 
     from .kernel_client import engine_options
