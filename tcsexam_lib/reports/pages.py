@@ -11,9 +11,11 @@ import html
 import json
 import os
 import re
+import warnings
 from pathlib import Path
 from typing import Any
 
+from ..internals import LibraryWarning, broken_message, calls_missing
 from ..outputfiles import write_text_atomic
 from .publish import ASSETS, ensure_real_folder
 
@@ -372,9 +374,56 @@ def render_html(
 @functools.cache
 def _exporter() -> Any:
     """The kit's HTML exporter, one a process: its templates compiled once, not per page."""
-    from jinja2 import DictLoader
-    from nbconvert import HTMLExporter
+    return html_exporter("tcsexam.html.j2", {"tcsexam.html.j2": PAGE_TEMPLATE})
 
-    loader = DictLoader({"tcsexam.html.j2": PAGE_TEMPLATE})
-    return HTMLExporter(template_name="lab", template_file="tcsexam.html.j2",
-                        extra_loaders=[loader])  # fmt: skip
+
+def html_exporter(template_file: str, templates: dict[str, str]) -> Any:
+    """An nbconvert exporter of the ``lab`` template extended by ``templates``, without
+    nbconvert's second pass over the page (:func:`_exporter_class`)."""
+    from jinja2 import DictLoader
+
+    return _exporter_class()(template_name="lab", template_file=template_file,
+                             extra_loaders=[DictLoader(templates)])  # fmt: skip
+
+
+#: Where nbconvert's BeautifulSoup pass puts ``tabindex="0"``: code inputs and outputs.
+_FOCUSABLE = re.compile(
+    r'(<div (?:id="[^"]*" )?class="(?:jp-Cell-inputWrapper|[^"]*\bjp-OutputArea-output\b[^"]*)")'
+)
+#: What HTMLExporter.from_notebook_node does that the kit's exporter does itself.
+_HTML_EXPORTER_PARTS = ("_init_resources", "register_filter", "Highlight2HTML",
+                        "WidgetsDataTypeFilter", "BeautifulSoup")  # fmt: skip
+
+
+@functools.cache
+def _exporter_class() -> type:
+    """nbconvert's ``HTMLExporter`` without its BeautifulSoup pass, which parses and prints
+    each page again (40 % of its rendering, docs/speed.md) to give an image without alt
+    text one (the kit's template gives every image its own) and to make code inputs and
+    outputs focusable (``tabindex``, done here). nbconvert's own exporter, with a
+    :class:`LibraryWarning`, if its ``from_notebook_node`` no longer does what is redone."""
+    import nbconvert
+    from nbconvert import HTMLExporter
+    from nbconvert.exporters import html as nbconvert_html
+    from nbconvert.exporters.templateexporter import TemplateExporter
+
+    missing = calls_missing(HTMLExporter.from_notebook_node, _HTML_EXPORTER_PARTS)
+    if missing:
+        relies = "pages are rendered by its own HTMLExporter, more slowly"
+        warnings.warn(broken_message("nbconvert", nbconvert.__version__, missing, relies),
+                      LibraryWarning, stacklevel=2)  # fmt: skip
+        return HTMLExporter
+
+    class PageExporter(HTMLExporter):
+        def from_notebook_node(self, nb: Any, resources: Any = None, **kw: Any) -> Any:
+            info = nb.metadata.get("language_info", {})
+            lexer = info.get("pygments_lexer", info.get("name", None))
+            resources = self._init_resources(resources)
+            highlight = nbconvert_html.Highlight2HTML(pygments_lexer=lexer, parent=self)
+            self.register_filter("highlight_code", self.filters.get("highlight_code", highlight))
+            self.register_filter("filter_data_type", nbconvert_html.WidgetsDataTypeFilter(
+                notebook_metadata=self._nb_metadata, parent=self, resources=resources))  # fmt: skip
+            page, resources = TemplateExporter.from_notebook_node(self, nb, resources, **kw)
+            return _FOCUSABLE.sub(r'\1 tabindex="0"', page), resources
+
+    return PageExporter

@@ -18,7 +18,7 @@ from ..environment import describe_environment
 from ..errors import InputRefused, Problem, TcsexamError
 from ..outputfiles import write_text_atomic
 from ..paths import KIT_ROOT
-from .pages import PAGE_TEMPLATE, environment_html, write_assets
+from .pages import PAGE_TEMPLATE, environment_html, html_exporter, write_assets
 from .publish import ASSETS, ensure_real_folder
 
 #: The committed teaching notebook and the page it becomes.
@@ -163,8 +163,6 @@ def write_teaching_assets(output: Path, unchanged: bool = False) -> Path:
 @functools.lru_cache(maxsize=4)
 def _render(notebook_sha256: str, notebook_text: str, nav: str) -> str:
     import nbformat
-    from jinja2 import DictLoader
-    from nbconvert import HTMLExporter
 
     from ..provenance import kit_version
 
@@ -181,13 +179,8 @@ def _render(notebook_sha256: str, notebook_text: str, nav: str) -> str:
         "tcs_footer": f"TCSExam scoring kit {html.escape(kit_version())} · teaching "
         f"notebook sha256 <code>{notebook_sha256[:12]}</code>",
     }
-    exporter = HTMLExporter(
-        template_name="lab",
-        template_file="tcsexam-teaching.html.j2",
-        extra_loaders=[
-            DictLoader({"tcsexam.html.j2": PAGE_TEMPLATE, "tcsexam-teaching.html.j2": _TEMPLATE})
-        ],
-    )
+    templates = {"tcsexam.html.j2": PAGE_TEMPLATE, "tcsexam-teaching.html.j2": _TEMPLATE}
+    exporter = html_exporter("tcsexam-teaching.html.j2", templates)
     page, _ = exporter.from_notebook_node(notebook, resources=resources)
     return page
 
