@@ -19,6 +19,7 @@ from collections.abc import Callable
 from queue import Empty
 from typing import Any
 
+import zmq
 from jupyter_client.asynchronous import AsyncKernelClient
 from jupyter_client.manager import AsyncKernelManager
 from papermill.clientwrap import PapermillNotebookClient
@@ -36,6 +37,10 @@ from .kernelspec import KIT_LAUNCHER, with_launcher
 ENGINE = "tcsexam-report"
 
 _KERNEL_NUMBERS = itertools.count(1)
+#: How soon (ms) a socket of the runner tries again to reach a kernel that has not bound
+#: its sockets yet: the client connects as the kernel starts, and zmq's default (100 ms)
+#: is what a forked kernel, bound 0.05 s after its fork, waited each time (docs/speed.md).
+RECONNECT_MS = 5
 
 
 #: The launcher of the runner's kernels (``bench_kernel_stops`` swaps in ipykernel's).
@@ -185,6 +190,12 @@ class ForkedKernel:
 class ReportKernelClient(AsyncKernelClient):
     """jupyter_client's client, ready once ``kernel_info`` is answered and IOPub has carried a
     message: no wait for 0.2 s of IOPub silence (nbclient matches outputs to requests)."""
+
+    @default("context")
+    def _context_default(self) -> Any:
+        context = super()._context_default()
+        context.setsockopt(zmq.RECONNECT_IVL, RECONNECT_MS)  # each socket made from it
+        return context
 
     async def wait_for_ready(self, timeout: float | None = None) -> None:  # type: ignore[override]
         deadline = time.monotonic() + (float("inf") if timeout is None else timeout)

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+import zmq
 from conftest import tiny_notebook
 
 from tcsexam_lib.reports import execute
@@ -294,3 +295,16 @@ def test_a_kernel_stops_cleanly_when_its_last_flush_races_the_exit(tmp_path, mon
     else:  # the control thread writes into the closed IOPub pipe: an error, or a hang
         text = "\n".join(lines)
         assert "ZMQError" in text or "stopped with SIGTERM" in text, text
+
+
+def test_the_runners_client_tries_a_kernel_not_yet_bound_again_within_milliseconds():
+    # zmq's default, 100 ms, was what each forked kernel (bound 0.05 s after its fork) waited
+    from tcsexam_lib.reports.kernel_client import RECONNECT_MS, ReportKernelClient
+
+    client = ReportKernelClient()
+    try:
+        assert RECONNECT_MS <= 10
+        assert client.shell_channel.socket.getsockopt(zmq.RECONNECT_IVL) == RECONNECT_MS
+    finally:
+        client.stop_channels()
+        client.context.destroy(linger=0)
