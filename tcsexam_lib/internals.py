@@ -60,12 +60,22 @@ def calls_missing(function: Any, names: Iterable[str]) -> list[str]:
     >>> calls_missing(shutdown, ["_interrupt", "_kill"])
     ['_kill']
     """
+    referred = referred_names(function)
+    return [name for name in names if name not in referred]
+
+
+def referred_names(function: Any) -> set[str]:
+    """The global and attribute names ``function`` (decorators unwrapped) refers to.
+
+    >>> sorted(referred_names(lambda self: self._interrupt(len([]))))
+    ['_interrupt', 'len']
+    """
     code = inspect.unwrap(function).__code__
     referred = set(code.co_names)
     for constant in code.co_consts:  # nested code (a comprehension, a closure)
         if inspect.iscode(constant):
             referred |= set(constant.co_names)
-    return [name for name in names if name not in referred]
+    return referred
 
 
 def say_untested(library: str, version: str, tested: tuple[str, str], relies: str) -> None:

@@ -15,7 +15,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from ..internals import LibraryWarning, broken_message, calls_missing
+from ..internals import LibraryWarning, referred_names
 from ..outputfiles import write_text_atomic
 from .publish import ASSETS, ensure_real_folder
 
@@ -390,9 +390,13 @@ def html_exporter(template_file: str, templates: dict[str, str]) -> Any:
 _FOCUSABLE = re.compile(
     r'(<div (?:id="[^"]*" )?class="(?:jp-Cell-inputWrapper|[^"]*\bjp-OutputArea-output\b[^"]*)")'
 )
-#: What HTMLExporter.from_notebook_node does that the kit's exporter does itself.
-_HTML_EXPORTER_PARTS = ("_init_resources", "register_filter", "Highlight2HTML",
-                        "WidgetsDataTypeFilter", "BeautifulSoup")  # fmt: skip
+#: Every name nbconvert's HTMLExporter.from_notebook_node refers to (7.17): its two
+#: filters, the template's rendering, the BeautifulSoup pass. A name more or fewer: changed.
+_HTML_EXPORTER_NAMES = frozenset({
+    "BeautifulSoup", "Highlight2HTML", "WidgetsDataTypeFilter", "_init_resources",
+    "_nb_metadata", "attrs", "filters", "from_notebook_node", "get", "log", "metadata",
+    "register_filter", "select", "str", "super", "warning",
+})  # fmt: skip
 
 
 @functools.cache
@@ -407,11 +411,14 @@ def _exporter_class() -> type:
     from nbconvert.exporters import html as nbconvert_html
     from nbconvert.exporters.templateexporter import TemplateExporter
 
-    missing = calls_missing(HTMLExporter.from_notebook_node, _HTML_EXPORTER_PARTS)
-    if missing:
-        relies = "pages are rendered by its own HTMLExporter, more slowly"
-        warnings.warn(broken_message("nbconvert", nbconvert.__version__, missing, relies),
-                      LibraryWarning, stacklevel=2)  # fmt: skip
+    changed = sorted(referred_names(HTMLExporter.from_notebook_node) ^ _HTML_EXPORTER_NAMES)
+    if changed:
+        problem = (
+            f"nbconvert {nbconvert.__version__}: HTMLExporter.from_notebook_node no longer does "
+            f"just what the kit's exporter redoes (names changed: {', '.join(changed)}); pages "
+            "are rendered by nbconvert's own exporter, more slowly"
+        )
+        warnings.warn(problem, LibraryWarning, stacklevel=2)
         return HTMLExporter
 
     class PageExporter(HTMLExporter):
