@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Annotated, Any, NamedTuple
 
+from .digests import sha256_file
 from .documents import Doc, Record, Sha256
 
 #: The lock file, in the kit's checkout: every package of the environment, pinned.
@@ -139,11 +140,6 @@ def package_version(name: str) -> str | None:
         return None
 
 
-def sha256_of(path: str | os.PathLike[str]) -> str:
-    """The sha256 (hex) of a file's bytes."""
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-
-
 def installed_lock_sha256(prefix: str | os.PathLike[str] | None = None) -> str | None:
     """The sha256 of the lock this environment (``prefix``) was installed from, or ``None``."""
     path = Path(sys.prefix if prefix is None else prefix, LOCK_RECORD)
@@ -158,7 +154,7 @@ def installed_lock_sha256(prefix: str | os.PathLike[str] | None = None) -> str |
 def record_installed_lock(lock: str | os.PathLike[str], prefix: str | None = None) -> Path:
     """Record in the environment (``prefix``) the sha256 of the lock it was installed from."""
     path = Path(sys.prefix if prefix is None else prefix, LOCK_RECORD)
-    path.write_text(f"{sha256_of(lock)}  {Path(lock).name}\n", encoding="utf-8")
+    path.write_text(f"{sha256_file(lock)}  {Path(lock).name}\n", encoding="utf-8")
     return path
 
 

@@ -3,7 +3,6 @@ written atomically through :mod:`tcsexam_lib.outputfiles`."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import os
@@ -15,6 +14,7 @@ from operator import is_
 from pathlib import Path
 from typing import Any
 
+from .digests import sha256_bytes
 from .errors import InputRefused, OutputRefused, Problem
 from .inputfiles import decode_text, read_input_bytes
 from .outputfiles import write_atomic
@@ -294,16 +294,7 @@ def read_json_with_digest(
     path = Path(path)
     data = read_input_bytes(path)
     text = decode_text(data, path)
-    return parse_json_text(text, str(path), describe_for), hashlib.sha256(data).hexdigest()
-
-
-def sha256_file(path: str | os.PathLike[str]) -> str:
-    """Hex sha256 of a file's bytes."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+    return parse_json_text(text, str(path), describe_for), sha256_bytes(data)
 
 
 def _unwritable(data: Any, exc: ValueError) -> OutputRefused:

@@ -8,9 +8,9 @@ import os
 from pathlib import Path
 from typing import Annotated, Any, Literal, Protocol
 
+from .digests import sha256_file
 from .documents import Doc, Record, Sha256
 from .environment import COMPUTATION_PATH, Environment, describe_environment
-from .jsonio import sha256_file
 from .paths import resolve_references_dir
 from .version import VERSION
 from .vocab import METRIC_ID

@@ -11,10 +11,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .digests import sha256_file
 from .documents import Record
 from .environment import EnvironmentDifference, describe_environment, environment_differences
 from .errors import InputRefused, Problem, TcsexamError
-from .jsonio import dumps_json, read_json, sha256_file
+from .jsonio import dumps_json, read_json
 from .provenance import RELATIVE_TO_OUTPUT
 from .schemas import validate_with_schema
 from .scoring.commands import run_model_index, run_solver_score

@@ -108,6 +108,7 @@ LAYERS: list[tuple[str, set[str]]] = [
             "exports",
             "number_format",
             "internals",
+            "digests",
         },  # fmt: skip
     ),
     (

@@ -16,6 +16,7 @@ import pytest
 import yaml
 from packaging.requirements import Requirement
 
+from tcsexam_lib.digests import sha256_file
 from tcsexam_lib.environment import (
     COMPUTATION_PATH,
     LOCK_FILE,
@@ -24,7 +25,6 @@ from tcsexam_lib.environment import (
     lock_differences,
     locked_versions,
     normalize_name,
-    sha256_of,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -160,7 +160,7 @@ def test_the_installed_environment_is_the_locked_one():
     installed = installed_lock_sha256()
     if installed is None:
         pytest.skip(f"this environment was not installed from the lock (no {LOCK_RECORD})")
-    assert installed == sha256_of(LOCK), "the lock changed since .venv was installed: make venv"
+    assert installed == sha256_file(LOCK), "the lock changed since .venv was installed: make venv"
     differences = [str(d) for d in lock_differences(LOCK)]
     assert differences == [], (
         "the installed packages differ from requirements.lock (recorded = locked): "

@@ -227,9 +227,9 @@ def _clone_python(clone: Path, env: dict[str, str], *args: str) -> subprocess.Co
 def _check_installed_from_the_lock(clone: Path, env: dict[str, str]) -> None:
     """The fresh .venv holds the lock's versions, and records the lock's sha256."""
     script = (
-        "from tcsexam_lib.environment import installed_lock_sha256, lock_differences, "
-        "sha256_of\n"
-        "assert installed_lock_sha256() == sha256_of('requirements.lock'), 'lock not recorded'\n"
+        "from tcsexam_lib.environment import installed_lock_sha256, lock_differences\n"
+        "from tcsexam_lib.digests import sha256_file\n"
+        "assert installed_lock_sha256() == sha256_file('requirements.lock'), 'lock not recorded'\n"
         "print('\\n'.join(str(d) for d in lock_differences('requirements.lock')))"
     )
     done = _clone_python(clone, env, "-c", script)

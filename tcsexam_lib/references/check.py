@@ -10,9 +10,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..digests import sha256_file
 from ..errors import TcsexamError
 from ..formulas import SCALE_TERMS
-from ..jsonio import read_json_with_digest, sha256_file
+from ..jsonio import read_json_with_digest
 from ..paths import resolve_references_dir
 from ..vocab import FIXED_REFERENCE_ID
 from .load import looks_like_path

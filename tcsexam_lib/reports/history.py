@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+from ..digests import canonical, disk_digest
 from ..documents import Doc, Interval, Record
 from ..documents import field as record_field
 from ..environment import environment_fingerprint, kit_fingerprint
@@ -20,7 +21,6 @@ from ..paths import resolve_references_dir
 from ..provenance import created_utc, kit_version
 from ..scoring.index_document import Status
 from ..stats.wording import name_list, percent
-from .digests import canonical, disk_digest
 
 #: The history file in an output folder.
 HISTORY = "history.jsonl"

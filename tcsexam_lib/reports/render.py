@@ -13,13 +13,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..digests import folder_digests
 from ..environment import environment_fingerprint, kit_fingerprint
 from ..folders import remove_tree
 from ..outputfiles import write_bytes_atomic
 from ..scoring.issues import describe_model
 from ..stats.document import as_stats_document
 from .comparisons import compare_run_set
-from .digests import folder_digests
 from .execute import NotebookJob, NotebookOutcome, Progress, execute_notebooks
 from .history import (
     Changes,

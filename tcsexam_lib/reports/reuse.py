@@ -12,9 +12,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..digests import disk_digest, sha256_bytes, sha256_file
 from ..environment import environment_fingerprint, kit_fingerprint
 from ..jsonio import dumps_json
-from .digests import disk_digest, sha256_bytes, sha256_of
 from .execute import NotebookJob
 from .notebooks import INPUT_FOLDER, notebook
 from .store import Store, StoredNotebook
@@ -101,7 +101,7 @@ def job_inputs(job: NotebookJob, digests: InputDigests) -> JobInputs:
     """What ``job`` reads (see the module's docstring), as a :class:`JobInputs`."""
     declared = notebook(job.name)
     final = job.final_folder or job.folder
-    items = [(job.source_name or job.source.name, sha256_of(job.source))]
+    items = [(job.source_name or job.source.name, sha256_file(job.source))]
     items += [
         (f"parameter {name}", sha256_bytes(dumps_json(value).encode("utf-8")))
         for name, value in sorted(job.parameters.items())

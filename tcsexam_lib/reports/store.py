@@ -18,9 +18,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..digests import sha256_file
 from ..jsonio import dumps_json
 from ..outputfiles import write_text_atomic
-from .digests import sha256_of
 from .run_set_document import MANIFEST
 
 #: The store's folder in the output folder.
@@ -104,7 +104,7 @@ class Store:
 
     def add_file(self, path: Path) -> StoredFile:
         """Store the file at ``path`` as an object (a hard link to it where possible)."""
-        digest, size = sha256_of(path), path.stat().st_size
+        digest, size = sha256_file(path), path.stat().st_size
         stored = StoredFile(digest, size)
         target = self.object_path(digest)
         if target.is_file() and not self.check_file(stored):
@@ -129,7 +129,7 @@ class Store:
                 return "missing"
             if path.stat().st_size != stored.size:
                 return "truncated or altered (its size is not the one recorded)"
-            if sha256_of(path) != stored.sha256:
+            if sha256_file(path) != stored.sha256:
                 return "altered (its sha256 is not the one recorded)"
         except OSError as exc:
             return f"unreadable ({exc.strerror or exc})"

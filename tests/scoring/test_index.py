@@ -275,7 +275,7 @@ def test_header_only_table_is_incomplete_with_every_task_missing(ws, score):
 
 
 def test_provenance_names_the_reference_and_inputs(ws, score):
-    from tcsexam_lib.jsonio import sha256_file
+    from tcsexam_lib.digests import sha256_file
 
     result = score()
     provenance = result["provenance"]

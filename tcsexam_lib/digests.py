@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -18,13 +19,10 @@ def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def sha256_of(path: Path) -> str:
-    """The sha256 of a file's bytes, read in blocks."""
-    digest = hashlib.sha256()
+def sha256_file(path: str | os.PathLike[str]) -> str:
+    """The sha256 (hex) of a file's bytes."""
     with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+        return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
 def canonical(value: Any) -> str:
@@ -57,7 +55,7 @@ def _file_digest(path: Path) -> str:
     found = path.stat()
     key = (str(path), found.st_ino, found.st_size, found.st_mtime_ns)
     if key not in _READ:
-        _READ[key] = sha256_of(path)
+        _READ[key] = sha256_file(path)
     return _READ[key]
 
 
@@ -71,7 +69,7 @@ def folder_digests(folder: Path) -> dict[str, str]:
     'e3b0c44298fc'
     """
     return {
-        path.relative_to(folder).as_posix(): sha256_of(path)
+        path.relative_to(folder).as_posix(): sha256_file(path)
         for path in sorted(folder.rglob("*"))
         if path.is_file() and not path.is_symlink()
     }
