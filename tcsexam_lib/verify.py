@@ -18,8 +18,7 @@ from .errors import InputRefused, Problem, TcsexamError
 from .jsonio import dumps_json, read_json
 from .provenance import RELATIVE_TO_OUTPUT
 from .schemas import validate_with_schema
-from .scoring.commands import run_model_index, run_solver_score
-from .scoring.score_command import run_score
+from .scoring.commands import run_model_index, run_score, run_solver_score
 from .stats.command import run_stats
 from .vocab import METRIC_ID
 

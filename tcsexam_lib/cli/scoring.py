@@ -33,13 +33,13 @@ def _cmd_solver_score(args: argparse.Namespace) -> int:
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
+    from ..scoring.commands import run_score
     from ..scoring.issues import describe_model
-    from ..scoring.score_command import run_score
 
     names = ("suite", "attempts", "cohort", "references_dir", "output", "solver_evidence")
     result = run_score(**arguments(args, *names, "solver_records"))
     if args.solver_records is not None:
-        from ..scoring.score_command import companion_paths
+        from ..scoring.commands import companion_paths
 
         table, evidence = companion_paths(args.output)
         say(f"solver scores from {args.solver_records}: the filled table -> {table}, the "

@@ -14,11 +14,10 @@ from typing import Any
 
 from ..jsonio import dumps_json
 from ..provenance import relative_provenance
-from ..scoring.commands import index_document, model_index_provenance
+from ..scoring.commands import EVIDENCE, index_document, model_index_provenance
 from ..scoring.evidence import SCORE_MISMATCH, SolverOutput
 from ..scoring.index_document import IndexDocument, IssueRecord
 from ..scoring.records_folder import solver_output_path
-from ..scoring.score_command import EVIDENCE
 from ..scoring.solver_document import SolverDocument
 from ..stats.command import compute_stats, stats_provenance
 from ..stats.document import ComputedStats

@@ -7,10 +7,9 @@ from dataclasses import dataclass
 from ..csvio import CsvTable
 from ..scoring.attempts import AttemptRows
 from ..scoring.cohort import load_cohort_reference
-from ..scoring.commands import ScoringInputs
+from ..scoring.commands import ScoringInputs, fill_from_records
 from ..scoring.fill import FillResult
 from ..scoring.records_folder import RecordsFile
-from ..scoring.score_command import fill_from_records
 from ..scoring.solver_document import SolverDocument
 from .outputs import PRODUCER
 from .params import ReportParams

@@ -16,9 +16,9 @@ from ..jsonio import dumps_json
 from ..outputfiles import write_text_atomic
 from ..paths import KIT_ROOT
 from ..provenance import created_utc, kit_version
+from ..scoring.commands import EVIDENCE
 from ..scoring.fill import FillResult
 from ..scoring.index_document import IndexDocument, as_index_document, load_index
-from ..scoring.score_command import EVIDENCE
 from ..stats.document import ComputedStats, StatsDocument, StatsModel, as_stats_document
 from ..stats.wording import NO_PAIR_CAN_DIFFER
 from .comparisons import compared_by

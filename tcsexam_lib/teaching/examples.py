@@ -19,8 +19,8 @@ from typing import Any
 
 from ..references.load import reference_from_data
 from ..references.model import Reference
+from ..scoring.commands import run_score
 from ..scoring.index_document import IndexDocument, ModelResult
-from ..scoring.score_command import run_score
 from ..scoring.solver import score_solver_task
 from ..vocab import (
     ADOPTION_STATUSES,

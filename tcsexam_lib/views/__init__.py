@@ -196,7 +196,7 @@ def index_result(
     if index_json:
         return read_index_output(index_json)
     require_parameters(suite=suite, attempts=attempts, cohort=cohort)
-    from ..scoring.score_command import run_score
+    from ..scoring.commands import run_score
 
     return run_score(
         suite=suite,
@@ -230,8 +230,8 @@ def solver_outputs(
     require_parameters(records_dir=records_dir, suite=suite, reference_id=reference_id)
     from ..jsonio import write_json_atomic
     from ..references.load import load_reference
+    from ..scoring.commands import score_records_files
     from ..scoring.records_folder import find_records, solver_output_path
-    from ..scoring.score_command import score_records_files
 
     records = find_records(records_dir, model=model, tasks=tasks)
     reference = load_reference(

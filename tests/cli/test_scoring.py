@@ -1,7 +1,7 @@
 """``tcsexam solver-score`` and ``tcsexam score`` hand every option to the library by name.
 
 The commands call :func:`~tcsexam_lib.scoring.commands.run_solver_score` and
-:func:`~tcsexam_lib.scoring.score_command.run_score` with each option written out; these tests
+:func:`~tcsexam_lib.scoring.commands.run_score` with each option written out; these tests
 give every option of the parser a value of its own and check that the library receives
 each one under its own name (an option the call forgot, or a renamed parameter, fails).
 """
@@ -15,7 +15,7 @@ import sys
 import pytest
 
 from tcsexam_lib.cli import build_parser, main
-from tcsexam_lib.scoring import commands, score_command
+from tcsexam_lib.scoring import commands
 from tcsexam_lib.scoring.index_document import IndexDocument
 from tcsexam_lib.scoring.solver_document import SolverDocument
 
@@ -47,7 +47,7 @@ SCORE_RESULT = IndexDocument({"models": {}, "status": "complete"})
     ("command", "module", "function", "result"),
     [
         ("solver-score", commands, "run_solver_score", SOLVER_RESULT),
-        ("score", score_command, "run_score", SCORE_RESULT),
+        ("score", commands, "run_score", SCORE_RESULT),
     ],
 )
 def test_every_option_reaches_the_library_under_its_own_name(

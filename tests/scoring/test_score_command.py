@@ -9,7 +9,7 @@ import pytest
 from conftest import MODEL, SOLVE_TASK, SOLVER_TASK, read_csv_rows, read_output, sat_score
 from conftest import write_run_set as lay_out_records
 
-from tcsexam_lib.scoring.score_command import companion_paths
+from tcsexam_lib.scoring.commands import companion_paths
 
 
 def _score(ws, run_cli, out, *extra):
