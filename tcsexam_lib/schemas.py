@@ -68,7 +68,7 @@ def generate_schema(record: type[Record]) -> dict[str, Any]:
     )
     names = {s.__name__: (s._record.SCHEMA or ("", s.__name__))[1].rsplit("/", 1)[-1]
              for s in specs}  # fmt: skip
-    body = _house(components[spec(record).__name__], names)
+    body = _published_style(components[spec(record).__name__], names)
     schema: dict[str, Any] = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": record.TITLE,
@@ -78,7 +78,7 @@ def generate_schema(record: type[Record]) -> dict[str, Any]:
     _in_order(record, schema)
     definitions = {}
     for nested in specs[1:]:
-        node = _in_order(nested._record, _house(components[nested.__name__], names))
+        node = _in_order(nested._record, _published_style(components[nested.__name__], names))
         definitions[names[nested.__name__]] = node
     if definitions:
         schema["$defs"] = definitions
@@ -118,7 +118,7 @@ def inline_schema(record: type[Record]) -> dict[str, Any]:
     import msgspec
 
     _, components = msgspec.json.schema_components([spec(record)], ref_template="#/$defs/{name}")
-    return _house(components[spec(record).__name__], {})
+    return _published_style(components[spec(record).__name__], {})
 
 
 def _specs(record: type[Record]) -> list[type]:
@@ -143,14 +143,16 @@ def _records_in(annotation: Any) -> list[type[Record]]:
     return [r for a in typing.get_args(annotation) for r in _records_in(a)]
 
 
-def _house(node: Any, renamed: dict[str, str]) -> Any:
+def _published_style(node: Any, renamed: dict[str, str]) -> Any:
     """msgspec's schema in the house style: no titles or defaults, ``["number", "null"]``
     for a nullable scalar, definitions by their published names."""
     if isinstance(node, list):
-        return [_house(item, renamed) for item in node]
+        return [_published_style(item, renamed) for item in node]
     if not isinstance(node, dict):
         return node
-    out = {k: _house(v, renamed) for k, v in node.items() if k not in ("title", "default")}
+    out = {
+        k: _published_style(v, renamed) for k, v in node.items() if k not in ("title", "default")
+    }
     if "x-enum" in out:
         values = out.pop("x-enum")
         out = {"enum": values, **{k: v for k, v in out.items() if k not in ("enum", "anyOf")}}

@@ -170,9 +170,9 @@ def _count(n: int, noun: str) -> str:
 
 def _locate(recorded: dict[str, Any], base: Path) -> Path:
     """Where a recorded input is now: its path under ``base``, else its resolved path."""
-    given = Path(recorded.get("path") or "")
-    candidate = given if given.is_absolute() else base / given
-    resolved = Path(recorded.get("resolved") or given)
+    recorded_path = Path(recorded.get("path") or "")
+    candidate = recorded_path if recorded_path.is_absolute() else base / recorded_path
+    resolved = Path(recorded.get("resolved") or recorded_path)
     resolved = resolved if resolved.is_absolute() else base / resolved
     if not candidate.exists() and resolved.exists():
         return resolved

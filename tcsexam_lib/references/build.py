@@ -117,8 +117,8 @@ def build_reference_from_runs(
         raise InputRefused.from_problems("Reference runs refused", problems)
     out_tasks, unscored, run_files = _compose_tasks(declared, run_paths, problems)
     for text in [] if problems else repeated_runs(run_files):
-        given = [str(r) for r in runs]
-        problems.append(Problem("--runs", field="runs", value=given, detail=text, allowed=DISTINCT))
+        named = [str(r) for r in runs]
+        problems.append(Problem("--runs", field="runs", value=named, detail=text, allowed=DISTINCT))
     if problems:
         raise InputRefused.from_problems("Reference runs refused", problems)
     data: dict[str, Any] = {"reference_id": reference_id, "suite": suite}

@@ -288,11 +288,11 @@ def score_tiny_cohort(
     >>> entry.status, entry.index
     ('complete', 55.5)
     """
-    given = dict(attempts_per_task or {})
-    unknown = sorted(set(given) - set(models))
+    plans_given = dict(attempts_per_task or {})
+    unknown = sorted(set(plans_given) - set(models))
     if unknown:
         raise ValueError(f"attempts_per_task names models that have no attempts: {unknown}")
-    plans = {name: copy.deepcopy(given.get(name, 1)) for name in models}
+    plans = {name: copy.deepcopy(plans_given.get(name, 1)) for name in models}
     rows: list[dict[str, Any]] = []
     for name, attempts in models.items():
         rows.extend(_rows(name, {**seed_attempts(), **attempts}))

@@ -280,10 +280,10 @@ def _could_be_first_truth() -> list[str]:
 def _check_could_be_first(answer: Any) -> Check:
     exercise = EXERCISES["could-be-first"]
     names = READING_COHORT.names
-    given = as_names(exercise, answer, names)
+    answered = as_names(exercise, answer, names)
     truth = set(_could_be_first_truth())
     ahead = {pair.second: pair.first for pair in _reading_pairs() if pair.differ}
-    if given == truth:
+    if answered == truth:
         behind = [f"{ahead[n]} is shown to be ahead of {n}" for n in names if n in ahead]
         return exercise.right(
             f"{name_list([n for n in names if n in truth])}: no model is shown to be "
@@ -292,12 +292,12 @@ def _check_could_be_first(answer: Any) -> Check:
     hints = [
         f"{n}: the row {ahead[n]} - {n} says a model is shown to be ahead of it."
         for n in names
-        if n in given - truth
+        if n in answered - truth
     ]
     hints += [
         f"{n}: is any model shown to be ahead of it? Read every row where it comes second."
         for n in names
-        if n in truth - given
+        if n in truth - answered
     ]
     return exercise.wrong("Not yet. " + " ".join(hints))
 

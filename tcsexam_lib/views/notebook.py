@@ -141,8 +141,8 @@ def data_banner(
     >>> banner.text.endswith("Suite demo-lite, protocol offline, reference demo-k3-sim-v1.")
     True
     """
-    given = (("protocol", protocol), ("reference", reference_id), ("model", model))
-    parts = [f"Suite {suite}", *(f"{label} {value}" for label, value in given if value)]
+    labelled = (("protocol", protocol), ("reference", reference_id), ("model", model))
+    parts = [f"Suite {suite}", *(f"{label} {value}" for label, value in labelled if value)]
     what = ", ".join(parts) + "."
     if not simulated:
         return Note(what, f"<p><b>{html.escape(what)}</b></p>")
