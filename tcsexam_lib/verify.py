@@ -16,7 +16,7 @@ from .documents import Record
 from .environment import EnvironmentDifference, describe_environment, environment_differences
 from .errors import InputRefused, Problem, TcsexamError
 from .jsonio import dumps_json, read_json
-from .provenance import RELATIVE_TO_OUTPUT
+from .provenance import ENTRY_POINTS, RELATIVE_TO_OUTPUT
 from .schemas import validate_with_schema
 from .scoring.commands import run_model_index, run_score, run_solver_score
 from .stats.command import run_stats
@@ -25,18 +25,13 @@ from .vocab import METRIC_ID
 #: How many differing values a verification lists before it stops looking.
 MAX_DIFFERENCES = 50
 
-#: The library functions a recorded output can be recomputed with, and their parameters.
+#: The library functions a recorded output can be recomputed with (their parameters:
+#: :data:`~tcsexam_lib.provenance.ENTRY_POINTS`).
 _ENTRY_POINTS = {
-    "run_solver_score": (
-        run_solver_score,
-        ("task", "records", "reference", "reference_id", "references_dir", "model", "attempt"),
-    ),
-    "run_score": (
-        run_score,
-        ("suite", "attempts", "cohort", "references_dir", "solver_evidence"),
-    ),
-    "run_stats": (run_stats, ("index", "resamples", "seed", "level")),
-    "run_model_index": (run_model_index, ("index", "model")),
+    "run_solver_score": run_solver_score,
+    "run_score": run_score,
+    "run_stats": run_stats,
+    "run_model_index": run_model_index,
 }
 _PRODUCERS = {
     "tcsexam solver-score": "run_solver_score",
@@ -351,9 +346,8 @@ def _recompute(
     entry: str,
     base: Path,
 ) -> None:
-    function, names = _ENTRY_POINTS[entry]
-    parameters = provenance["parameters"]
-    arguments = {name: parameters.get(name) for name in names}
+    function, parameters = _ENTRY_POINTS[entry], provenance["parameters"]
+    arguments = {name: parameters.get(name) for name in ENTRY_POINTS[entry].fields()}
     recorded_refs = provenance.get("references_dir")
     if arguments.get("references_dir") is None and recorded_refs:
         if (base / recorded_refs).is_dir():  # a relative one is relative to the base

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import inspect
 import json
 import re
 import shutil
@@ -16,7 +17,8 @@ from refdata import small_reference, suite_for, write_json
 from tcsexam_lib import run_score, run_solver_score
 from tcsexam_lib.cli import main
 from tcsexam_lib.errors import InputRefused
-from tcsexam_lib.verify import verify_output
+from tcsexam_lib.provenance import ENTRY_POINTS
+from tcsexam_lib.verify import _ENTRY_POINTS, verify_output
 from tcsexam_lib.vocab import ATTEMPT_COLUMNS
 
 REF_ID = "test-ref-v1"
@@ -427,3 +429,14 @@ def test_verify_names_what_it_checked(work: Path, capsys) -> None:
     assert main(["verify", "build/index.json"]) == 0
     printed = capsys.readouterr().out
     assert "note: no solver evidence: the table's solver scores were taken as given" in printed
+
+
+@pytest.mark.parametrize("entry", sorted(ENTRY_POINTS))
+def test_each_entry_point_takes_the_parameters_its_provenance_declares(entry: str) -> None:
+    """verify calls the function with every declared parameter, by keyword: each must be one
+    of its keyword parameters, and each of its parameters without a default must be declared."""
+    signature = inspect.signature(_ENTRY_POINTS[entry]).parameters
+    declared = set(ENTRY_POINTS[entry].fields())
+    assert declared <= set(signature), declared - set(signature)
+    required = {name for name, p in signature.items() if p.default is inspect.Parameter.empty}
+    assert required <= declared, required - declared
