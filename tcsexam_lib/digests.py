@@ -1,8 +1,8 @@
-"""The sha256 digests of what a publication reads: bytes, files, folders, values.
+"""The kit's sha256 digests, of bytes, files, folders and values (one home: provenance,
+``verify``, the lock record, the reference check and the report runner take them from here).
 
-A file on disk is read once per run while its size and time stay the same
-(:func:`disk_digest`); the store (:mod:`.store`), the reuse of pages (:mod:`.reuse`) and
-the publication history (:mod:`.history`) all take their digests from here.
+For a publication's inputs a file on disk is read once per run while its size and time stay
+the same (:func:`disk_digest`).
 """
 
 from __future__ import annotations
