@@ -293,14 +293,14 @@ def footer_html(
     from ..provenance import created_utc, kit_version
 
     parts = [f"TCSExam scoring kit {html.escape(kit_version())}"] if with_kit else []
-    given = [
+    labelled = [
         ("metric", metric_id, "code"),
         ("reference", reference_id, "code"),
         ("suite", suite, "b"),
         ("solver protocol", protocol, "b"),
     ]
     parts += [
-        f"{label} <{tag}>{html.escape(value)}</{tag}>" for label, value, tag in given if value
+        f"{label} <{tag}>{html.escape(value)}</{tag}>" for label, value, tag in labelled if value
     ]
     if with_kit and dated:
         parts.append(f"built {html.escape(created_utc())}")
