@@ -4,13 +4,13 @@ one number parser."""
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .digests import sha256_bytes
 from .errors import InputRefused, Problem
 from .inputfiles import MAX_BYTES, decode_text, read_input_bytes
 
@@ -109,4 +109,4 @@ def read_csv_table(path: str | os.PathLike[str], *, kind: str = "CSV file") -> C
         reader = csv.reader(io.StringIO(text, newline=""), strict=True)
         next(reader)
         rows = [(reader.line_num, values) for values in reader]
-    return CsvTable(str(path), header, rows, hashlib.sha256(data).hexdigest())
+    return CsvTable(str(path), header, rows, sha256_bytes(data))

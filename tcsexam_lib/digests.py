@@ -15,8 +15,21 @@ from typing import Any
 
 
 def sha256_bytes(data: bytes) -> str:
-    """The sha256 (hex) of ``data``."""
+    """The sha256 (hex) of ``data``.
+
+    >>> sha256_bytes(b"")[:12]
+    'e3b0c44298fc'
+    """
     return hashlib.sha256(data).hexdigest()
+
+
+def sha256_text(text: str) -> str:
+    """The sha256 of ``text`` as UTF-8 bytes (what a written file's digest will be).
+
+    >>> sha256_text("") == sha256_bytes(b"")
+    True
+    """
+    return sha256_bytes(text.encode("utf-8"))
 
 
 def sha256_file(path: str | os.PathLike[str]) -> str:
@@ -31,7 +44,7 @@ def canonical(value: Any) -> str:
     >>> canonical({"b": 1, "a": 2}) == canonical({"a": 2, "b": 1})
     True
     """
-    return sha256_bytes(json.dumps(value, sort_keys=True, ensure_ascii=False).encode("utf-8"))
+    return sha256_text(json.dumps(value, sort_keys=True, ensure_ascii=False))
 
 
 def disk_digest(path: Path, is_folder: bool) -> str:
@@ -45,7 +58,7 @@ def disk_digest(path: Path, is_folder: bool) -> str:
     listing = sorted(
         (p.relative_to(path).as_posix(), _file_digest(p)) for p in path.rglob("*") if p.is_file()
     )
-    return sha256_bytes(json.dumps(listing).encode("utf-8"))
+    return sha256_text(json.dumps(listing))
 
 
 _READ: dict[tuple[str, int, int, int], str] = {}

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Annotated, Any, NamedTuple
 
-from .digests import sha256_file
+from .digests import sha256_file, sha256_text
 from .documents import Doc, Record, Sha256
 
 #: The lock file, in the kit's checkout: every package of the environment, pinned.
@@ -298,8 +298,7 @@ def environment_fingerprint() -> str:
     """
     import json
 
-    text = json.dumps(describe_environment("report"), sort_keys=True)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return sha256_text(json.dumps(describe_environment("report"), sort_keys=True))
 
 
 _KIT_FINGERPRINT: list[str] = []

@@ -6,12 +6,12 @@ old bytes, so what reads it stays the same (:func:`kept_bytes`).
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..digests import sha256_bytes
 from ..jsonio import dumps_json
 from ..provenance import relative_provenance
 from ..scoring.commands import EVIDENCE, index_document, model_index_provenance
@@ -49,15 +49,6 @@ class RunSetOutputs:
     disagreeing: list[IssueRecord] = field(default_factory=list)
     #: the outputs whose published bytes were kept (their content had not changed)
     kept: set[str] = field(default_factory=set)
-
-
-def sha256_bytes(data: bytes) -> str:
-    """The sha256 of ``data`` as hex.
-
-    >>> sha256_bytes(b"")[:12]
-    'e3b0c44298fc'
-    """
-    return hashlib.sha256(data).hexdigest()
 
 
 def kept_bytes(new: bytes, previous: Path | None) -> bytes | None:

@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..digests import disk_digest, sha256_bytes, sha256_file
+from ..digests import disk_digest, sha256_bytes, sha256_file, sha256_text
 from ..environment import environment_fingerprint, kit_fingerprint
 from ..jsonio import dumps_json
 from .execute import NotebookJob
@@ -39,7 +39,7 @@ class JobInputs:
 
     @property
     def key(self) -> str:
-        return sha256_bytes(json.dumps([list(item) for item in self.items]).encode("utf-8"))
+        return sha256_text(json.dumps([list(item) for item in self.items]))
 
     def first_change(self, before: list[tuple[str, str]] | tuple[tuple[str, str], ...]) -> str:
         """The first item that differs from ``before`` (what the last page read), in words."""
@@ -90,7 +90,7 @@ class InputDigests:
                     for name in self.files
                     if name.startswith(prefix)
                 )
-                self._folders[inside] = sha256_bytes(json.dumps(listing).encode("utf-8"))
+                self._folders[inside] = sha256_text(json.dumps(listing))
             return self._folders[inside]
         if path not in self._disk:
             self._disk[path] = disk_digest(path, is_folder)
@@ -103,7 +103,7 @@ def job_inputs(job: NotebookJob, digests: InputDigests) -> JobInputs:
     final = job.final_folder or job.folder
     items = [(job.source_name or job.source.name, sha256_file(job.source))]
     items += [
-        (f"parameter {name}", sha256_bytes(dumps_json(value).encode("utf-8")))
+        (f"parameter {name}", sha256_text(dumps_json(value)))
         for name, value in sorted(job.parameters.items())
     ]
     folders = set(declared.of_kind(INPUT_FOLDER))
@@ -118,7 +118,7 @@ def job_inputs(job: NotebookJob, digests: InputDigests) -> JobInputs:
     items += [
         ("the kit", kit_fingerprint()),
         ("the environment", environment_fingerprint()),
-        ("the page's title, navigation and footer", sha256_bytes(json.dumps(page).encode("utf-8"))),
+        ("the page's title, navigation and footer", sha256_text(json.dumps(page))),
     ]
     return JobInputs(job.label, tuple(items))
 

@@ -5,13 +5,13 @@ returns the exact document the command writes, so a notebook writes the same fil
 
 from __future__ import annotations
 
-import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..csvio import CsvTable, read_csv_table
+from ..digests import sha256_text
 from ..errors import InputRefused, OutputRefused, Problem
 from ..folders import remove_tree, switch_into_place
 from ..jsonio import dumps_json, write_json_atomic
@@ -272,15 +272,6 @@ def fill_from_records(
     except InputRefused as exc:
         raise InputRefused(f"{summary}: {exc.summary}", exc.problems) from exc
     return RecordsFill(records, outputs, filled, fill, table)
-
-
-def sha256_text(text: str) -> str:
-    """The sha256 of ``text`` as UTF-8 bytes (what a written file's digest will be).
-
-    >>> sha256_text("")[:12]
-    'e3b0c44298fc'
-    """
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True)

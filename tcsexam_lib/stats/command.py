@@ -7,13 +7,13 @@ itself is never changed: intervals are reported beside it.
 
 from __future__ import annotations
 
-import hashlib
 import math
 import os
 from typing import Any
 
 import numpy as np
 
+from ..digests import sha256_text
 from ..errors import InputRefused, Problem
 from ..exports import show_keywords_of
 from ..jsonio import dumps_json
@@ -131,7 +131,7 @@ def compute_stats(
     """
     _check_parameters(resamples, seed, level)
     if sha256 is None:
-        sha256 = hashlib.sha256(dumps_json(index_data).encode("utf-8")).hexdigest()
+        sha256 = sha256_text(dumps_json(index_data))
     source_input = index_input_from_data(index_data, source, sha256)
     return build_stats_document(source_input, resamples=resamples, seed=seed, level=level)
 

@@ -8,7 +8,6 @@ the same tasks for every ranked model); each disagreement one
 
 from __future__ import annotations
 
-import hashlib
 import math
 import os
 from dataclasses import dataclass
@@ -16,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ..digests import sha256_bytes
 from ..errors import InputRefused, Problem
 from ..formulas import combine_track_means, mean_score
 from ..inputfiles import read_input_bytes
@@ -62,7 +62,7 @@ def read_index_output(path: str | os.PathLike[str]) -> IndexInput:
     """
     raw = read_input_bytes(path)
     data = parse_document(raw, IndexDocument, str(path))  # no text made when it reads fast
-    return _index_input(data, str(path), hashlib.sha256(raw).hexdigest(), checked=False)
+    return _index_input(data, str(path), sha256_bytes(raw), checked=False)
 
 
 def index_input_from_data(data: Any, source: str, sha256: str) -> IndexInput:
