@@ -149,16 +149,7 @@ def holm_adjust(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
     >>> holm_adjust([]).tolist()
     []
     """
-    p = np.asarray(p_values, dtype=float)
-    result = np.full(p.shape, np.nan)
-    tested = np.flatnonzero(~np.isnan(p))
-    m = tested.size
-    # any order of equal p-values gives them the same adjusted value (the running maximum
-    # reaches the first one's product), so the faster unstable sort gives the same bits
-    order = tested[np.argsort(p[tested])]
-    adjusted = np.maximum.accumulate(np.minimum(1.0, (m - np.arange(m)) * p[order]))
-    result[order] = adjusted
-    return result
+    return holm_adjust_rows(np.asarray(p_values, dtype=float)[None, :])[0]
 
 
 def significance_matrix(n_models: int, pairs: PairTests, order: Sequence[int]) -> np.ndarray:
@@ -216,7 +207,9 @@ def holm_adjust_rows(p: np.ndarray) -> np.ndarray:
     array([[0.04, 0.09, 0.09, 0.5 ],
            [ nan, 0.2 , 0.02,  nan]])
     """
-    order = np.argsort(p, axis=1, kind="stable")  # NaN sorts last
+    # NaN sorts last; any order of equal p-values gives them the same adjusted value (the
+    # running maximum reaches the first one's product), so the faster unstable sort will do
+    order = np.argsort(p, axis=1)
     ordered = np.take_along_axis(p, order, axis=1)
     tested = np.count_nonzero(~np.isnan(p), axis=1)[:, None]
     factor = tested - np.arange(p.shape[1])[None, :]
