@@ -21,11 +21,12 @@ from .model import TaskReference
 from .rules import (
     FINDING_CODES,
     FIXED_SUITES,
+    REFERENCE_RULES,
+    REFERENCE_SCHEMA_RULES,
     Finding,
+    ReferenceInput,
     fixed_release_findings,
     placement_findings,
-    relation_findings,
-    schema_findings,
 )
 from .suite_check import compare_suite_lists, named_suite_file, suite_places
 
@@ -171,7 +172,8 @@ def check_reference_data(
     [('unlisted_unscorable', 't', 'b')]
     """
     report = FileReport(path=source, sha256=sha256)
-    report.findings.extend(schema_findings(data, source))
+    document = ReferenceInput(data, source)
+    report.findings.extend(REFERENCE_SCHEMA_RULES.refusal(document))  # the published schema
     if not isinstance(data, dict):
         return report
     report.reference_id = data.get("reference_id")
@@ -179,8 +181,8 @@ def check_reference_data(
     report.simulated = data.get("simulated") is True
     report.scale_floor_relative = data.get("scale_floor_relative")
     report.scale_floor_absolute = data.get("scale_floor_absolute")
-    findings, tasks = relation_findings(data, source)
-    report.findings.extend(findings)
+    report.findings.extend(REFERENCE_RULES.problems(document))  # the relations between values
+    tasks = document.task_references()
     report.tasks = [summarise_task(task) for task in tasks.values()]
     if expected_id is not None:
         stem = Path(source).stem if source.endswith(".json") else None

@@ -149,11 +149,6 @@ REFERENCE_SCHEMA_RULES: RuleList[ReferenceInput, Finding] = RuleList(
 )
 
 
-def schema_findings(data: Any, source: str) -> list[Finding]:
-    """Layer 1: every violation of the published reference schema."""
-    return REFERENCE_SCHEMA_RULES.refusal(ReferenceInput(data, source))
-
-
 #: What an instance of a task is, by the rules (the first that applies).
 SOLVE_VALUE, UNLISTED_UNSCORABLE, LISTED_SCORABLE, UNSCORED, SCORED = (
     "solve_value",
@@ -402,13 +397,6 @@ def _floors(data: dict[str, Any]) -> tuple[float, float] | None:
     if _is_number(rel) and _is_number(absolute) and 0 <= rel <= 1 and absolute > 0:
         return float(rel), float(absolute)
     return None  # a floor finding
-
-
-def relation_findings(data: Any, source: str) -> tuple[list[Finding], dict[str, TaskReference]]:
-    """Layer 2: the relations between values, and each task as far as it can be read
-    (skipping what the schema already refused)."""
-    document = ReferenceInput(data, source)
-    return REFERENCE_RULES.problems(document), document.task_references()
 
 
 def placement_findings(
