@@ -1,5 +1,5 @@
-"""The public surfaces, ``tcsexam_lib/__init__.py`` and ``tcsexam_lib/teaching/__init__.py``:
-each name written once, each one works.
+"""The public surfaces, ``tcsexam_lib/__init__.py``, ``tcsexam_lib/teaching/__init__.py`` and
+``tcsexam_lib/views/__init__.py``: each name written once, each one works.
 
 Each package lists its public names once (module -> names); ``__all__`` and the lookup on
 first use come from that list (``exports.py``). These tests check that every listed name
@@ -17,7 +17,7 @@ import sys
 import pytest
 
 import tcsexam_lib
-from tcsexam_lib import teaching
+from tcsexam_lib import teaching, views
 
 NAMES = [name for name in tcsexam_lib.__all__ if name not in ("__version__", "views")]
 
@@ -77,3 +77,38 @@ def test_the_teaching_list_is_the_one_source_of_all():
 
 def test_importing_teaching_imports_none_of_its_modules_yet():
     assert _imported_by("tcsexam_lib.teaching") == ["tcsexam_lib.teaching"]
+
+
+@pytest.mark.parametrize("name", views.__all__)
+def test_every_views_name_is_the_object_its_module_defines(name):
+    where = views._SURFACE.exports.get(name)
+    if where is None:  # defined in views/__init__.py, or imported there from outside views/
+        assert name in ("MISSING_TEXT", "index_result", "setup", "solver_outputs")
+        assert getattr(views, name) is vars(views)[name]
+        return
+    module = importlib.import_module(f"tcsexam_lib.views.{where}")
+    assert getattr(views, name) is getattr(module, name)
+
+
+def test_the_views_list_is_the_one_source_of_all():
+    from tcsexam_lib.number_format import MISSING_TEXT
+
+    listed = [name for names in views._PUBLIC.values() for name in names]
+    assert len(listed) == len(set(listed)), "a public name listed twice"
+    own = ["MISSING_TEXT", "index_result", "setup", "solver_outputs"]
+    assert views.__all__ == sorted([*listed, *own])
+    assert views.MISSING_TEXT is MISSING_TEXT
+    with pytest.raises(AttributeError, match="'tcsexam_lib.views' has no attribute 'nope'"):
+        _ = views.nope
+
+
+def test_importing_views_imports_what_its_setup_needs_and_the_leaderboard():
+    assert _imported_by("tcsexam_lib.views") == [
+        "tcsexam_lib.views",
+        "tcsexam_lib.views.charts",
+        "tcsexam_lib.views.lab_tables",
+        "tcsexam_lib.views.leaderboard",
+        "tcsexam_lib.views.notebook",
+        "tcsexam_lib.views.parameters",
+        "tcsexam_lib.views.tables",
+    ]

@@ -11,144 +11,105 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputRefused
-from ..number_format import MISSING_TEXT
-from .charts import alt_text, describe
-from .compare import compare_run_sets, run_set_comparisons
-from .index import (
-    COVERAGE_COLOURS,
-    check_protocol,
-    coverage_matrix,
-    explain_status,
-    issues_table,
-    plot_coverage,
-    plot_repeat_spread,
-    plot_track_contributions,
-    repeat_spread_table,
-    status_table,
-    task_table,
-    track_table,
-)
+from ..exports import public_surface
+from ..number_format import MISSING_TEXT  # noqa: F401 - public: listed in also= below
 from .lab_tables import enable_interactive_tables
-from .leaderboard import (
-    changes_note,
-    lead_note,
-    leaderboard,
-    plot_task_heatmap,
-    ranked_models,
-    task_model_table,
-)
+
+# Bound here, not on first use: the first import of views/leaderboard.py sets this package's
+# attribute ``leaderboard`` to that module, which a lookup on first use would never replace.
+from .leaderboard import leaderboard  # noqa: F401 - public: listed in _PUBLIC below
 from .notebook import (
-    SIMULATED_TEXT,
-    Note,
-    cohort_models,
-    data_banner,
-    declared_parameters,
-    header,
     one_line_errors,
-    published_pages,
     read_index_output,
     read_solver_output_files,
-    refuse_model_outside_cohort,
     refuse_unknown_parameters,
     require_parameters,
-    show,
-    status_line,
 )
-from .pair_tables import neighbours_table, pairs_table, pairs_view, plot_pair_matrix
 from .parameters import check_notebook_parameters
-from .solver import (
-    Z_DISPLAY_LIMIT,
-    any_simulated,
-    evidence_link,
-    far_values_table,
-    floor_instances_table,
-    instance_table,
-    plot_instance_scores,
-    plot_z_histogram,
-    relative_score_table,
-    scale_term_table,
-    solver_plan_table,
-    unscored_table,
-)
-from .stats import (
-    index_interval_note,
-    interval_columns,
-    plot_index_intervals,
-    stats_result,
-    ties_note,
-    track_intervals_table,
-)
-from .tables import Cell, configure_display, format_number, table_html
+from .tables import configure_display
 
-__all__ = [
-    "COVERAGE_COLOURS",
-    "MISSING_TEXT",
-    "SIMULATED_TEXT",
-    "Z_DISPLAY_LIMIT",
-    "Cell",
-    "Note",
-    "alt_text",
-    "any_simulated",
-    "changes_note",
-    "check_protocol",
-    "cohort_models",
-    "compare_run_sets",
-    "configure_display",
-    "coverage_matrix",
-    "data_banner",
-    "declared_parameters",
-    "describe",
-    "evidence_link",
-    "explain_status",
-    "far_values_table",
-    "floor_instances_table",
-    "format_number",
-    "header",
-    "index_interval_note",
-    "index_result",
-    "instance_table",
-    "interval_columns",
-    "issues_table",
-    "lead_note",
-    "leaderboard",
-    "neighbours_table",
-    "one_line_errors",
-    "pairs_table",
-    "pairs_view",
-    "plot_coverage",
-    "plot_index_intervals",
-    "plot_instance_scores",
-    "plot_pair_matrix",
-    "plot_repeat_spread",
-    "plot_task_heatmap",
-    "plot_track_contributions",
-    "plot_z_histogram",
-    "published_pages",
-    "ranked_models",
-    "read_index_output",
-    "read_solver_output_files",
-    "refuse_model_outside_cohort",
-    "refuse_unknown_parameters",
-    "relative_score_table",
-    "repeat_spread_table",
-    "require_parameters",
-    "run_set_comparisons",
-    "scale_term_table",
-    "setup",
-    "show",
-    "solver_outputs",
-    "solver_plan_table",
-    "stats_result",
-    "status_line",
-    "status_table",
-    "table_html",
-    "task_model_table",
-    "task_table",
-    "ties_note",
-    "track_intervals_table",
-    "track_table",
-    "unscored_table",
-]
+#: Every public name of the views, under the module that defines it: written once;
+#: ``__all__`` and the lookup on first use come from it (with the names of this module).
+_PUBLIC: dict[str, tuple[str, ...]] = {
+    "charts": ("alt_text", "describe"),
+    "compare": ("compare_run_sets", "run_set_comparisons"),
+    "index": (
+        "COVERAGE_COLOURS",
+        "check_protocol",
+        "coverage_matrix",
+        "explain_status",
+        "issues_table",
+        "plot_coverage",
+        "plot_repeat_spread",
+        "plot_track_contributions",
+        "repeat_spread_table",
+        "status_table",
+        "task_table",
+        "track_table",
+    ),
+    "leaderboard": (
+        "changes_note",
+        "lead_note",
+        "leaderboard",
+        "plot_task_heatmap",
+        "ranked_models",
+        "task_model_table",
+    ),
+    "notebook": (
+        "SIMULATED_TEXT",
+        "Note",
+        "cohort_models",
+        "data_banner",
+        "declared_parameters",
+        "header",
+        "one_line_errors",
+        "published_pages",
+        "read_index_output",
+        "read_solver_output_files",
+        "refuse_model_outside_cohort",
+        "refuse_unknown_parameters",
+        "require_parameters",
+        "show",
+        "status_line",
+    ),
+    "pair_tables": ("neighbours_table", "pairs_table", "pairs_view", "plot_pair_matrix"),
+    "solver": (
+        "Z_DISPLAY_LIMIT",
+        "any_simulated",
+        "evidence_link",
+        "far_values_table",
+        "floor_instances_table",
+        "instance_table",
+        "plot_instance_scores",
+        "plot_z_histogram",
+        "relative_score_table",
+        "scale_term_table",
+        "solver_plan_table",
+        "unscored_table",
+    ),
+    "stats": (
+        "index_interval_note",
+        "interval_columns",
+        "plot_index_intervals",
+        "stats_result",
+        "ties_note",
+        "track_intervals_table",
+    ),
+    "tables": ("Cell", "configure_display", "format_number", "table_html"),
+}
+
+_SURFACE = public_surface(
+    __name__, _PUBLIC, also=("MISSING_TEXT", "index_result", "setup", "solver_outputs")
+)
+
+__all__ = _SURFACE.all
+
+__dir__ = _SURFACE.dir
+
+
+def __getattr__(name: str) -> Any:
+    return _SURFACE.getattr(name)
+
 
 PathLike = str | os.PathLike[str]
 
