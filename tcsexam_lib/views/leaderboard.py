@@ -49,15 +49,9 @@ def ranked_models(
     >>> [m for m, _ in ranked_models({"models": models})]
     ['a', 'b', 'c']
     """
-    stats = None if stats is None else as_stats_document(stats)
-    return _ranked(as_index_document(result).results, stats)
-
-
-def _ranked(
-    models: dict[str, ModelResult], stats: StatsDocument | None
-) -> list[tuple[str, ModelResult]]:
+    models = as_index_document(result).results
     if stats is not None:
-        order = list(stats.ranking)
+        order = list(as_stats_document(stats).ranking)
     else:
         order = sorted(
             (m for m, e in models.items() if e.index is not None),
@@ -81,19 +75,15 @@ def lead_note(stats: StatsDocument | dict[str, Any]) -> Note:
     return Note(text, f"<p class='{css}'>{html.escape(text)}</p>")
 
 
-def _why_no_index(entry: ModelResult) -> str:
-    blocking = len(entry.blocking_issues)
-    cov = entry.coverage
-    missing = cov.tasks_planned - cov.tasks_complete
-    return (
-        f"{missing} of {cov.tasks_planned} tasks without a result; {blocking} blocking "
-        f"issue{'s' if blocking != 1 else ''}"
-    )
-
-
 def _note(entry: ModelResult) -> str:
-    if entry.status == "incomplete":
-        return _why_no_index(entry)
+    if entry.status == "incomplete":  # why the model has no index
+        blocking = len(entry.blocking_issues)
+        cov = entry.coverage
+        missing = cov.tasks_planned - cov.tasks_complete
+        return (
+            f"{missing} of {cov.tasks_planned} tasks without a result; {blocking} blocking "
+            f"issue{'s' if blocking != 1 else ''}"
+        )
     if entry.status == "provisional":
         waiting = sum(1 for i in entry.issues if i.code == "provisional_attempt")
         return f"{waiting} adopted attempt{'s' if waiting != 1 else ''} to confirm"
@@ -136,7 +126,7 @@ def leaderboard(
     stats = None if stats is None else as_stats_document(stats)
     rows = []
     rank = 0
-    for model, entry in _ranked(as_index_document(result).results, stats):
+    for model, entry in ranked_models(result, stats):
         ranked = entry.index is not None
         rank += ranked
         page = pages.get(model, {}).get(INDEX_REPORT)
@@ -170,27 +160,20 @@ def leaderboard(
     return table
 
 
-def _task_means(
-    models: dict[str, ModelResult],
-) -> tuple[list[tuple[str, str]], dict[str, dict[tuple[str, str], float | None]]]:
-    """Every (track, task) in the index output's order, and each model's task means."""
-    means = {
-        model: {(task.track, task.item): task.mean for task in entry.tasks}
-        for model, entry in models.items()
-    }
-    seen = dict.fromkeys(key for by_task in means.values() for key in by_task)
-    order = {t: k for k, t in enumerate(TRACKS)}
-    return sorted(seen, key=lambda key: order.get(key[0], len(order))), means
-
-
 def _grid(
     result: IndexDocument | dict[str, Any], stats: StatsDocument | dict[str, Any] | None
 ) -> tuple[list[tuple[str, str]], dict[str, dict[tuple[str, str], float | None]], list[str]]:
-    """The tasks, each model's task means, and the models in rank order."""
-    models = as_index_document(result).results
-    tasks, means = _task_means(models)
-    ranked = _ranked(models, None if stats is None else as_stats_document(stats))
-    return tasks, means, [m for m, _ in ranked]
+    """Every (track, task) in the index output's order, each model's task means, and the
+    models in rank order."""
+    result = as_index_document(result)
+    means = {
+        model: {(task.track, task.item): task.mean for task in entry.tasks}
+        for model, entry in result.results.items()
+    }
+    seen = dict.fromkeys(key for by_task in means.values() for key in by_task)
+    order = {t: k for k, t in enumerate(TRACKS)}
+    tasks = sorted(seen, key=lambda key: order.get(key[0], len(order)))
+    return tasks, means, [m for m, _ in ranked_models(result, stats)]
 
 
 def task_model_table(
