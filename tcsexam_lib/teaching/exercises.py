@@ -188,10 +188,6 @@ def _check_minimize(answer: Any) -> Check:
     return numeric_check(exercise, answer, mean_score(scores), right, mistakes, hint)
 
 
-def _instance_truth(case) -> float:
-    return score_case(case)[0].score
-
-
 # --- 4. The index of a model, from its task scores ------------------------------------------
 
 
@@ -341,16 +337,6 @@ def _check_differ(answer: Any) -> Check:
 # --- The registry -------------------------------------------------------------------------
 
 
-def _number_4(x: float) -> str:
-    return f"{x:.4f}"
-
-
-def _instance_task(case, what: str) -> str:
-    values, direction, a = case
-    kind = "maximize" if direction == "maximize" else "minimize"
-    return f"reference values {list(values)}, a {kind} task, A = {a:g}: give {what}, 3 decimals."
-
-
 _NUMBER = "a number such as 0.5"
 
 EXERCISES: dict[str, Exercise] = {
@@ -364,16 +350,17 @@ EXERCISES: dict[str, Exercise] = {
             _NUMBER,
             _check_relative_score,
             _relative_score_truth,
-            _number_4,
+            "{:.4f}".format,
         ),
         Exercise(
             "floor-case",
             2,
-            _instance_task(FLOOR_CASE, "the instance score"),
+            f"reference values {list(FLOOR_CASE[0])}, a {FLOOR_CASE[1]} task, A = "
+            f"{FLOOR_CASE[2]:g}: give the instance score, 3 decimals.",
             _NUMBER,
             lambda answer: _check_instance("floor-case", FLOOR_CASE, answer),
-            lambda: _instance_truth(FLOOR_CASE),
-            _number_4,
+            lambda: score_case(FLOOR_CASE)[0].score,
+            "{:.4f}".format,
         ),
         Exercise(
             "minimize",
@@ -383,7 +370,7 @@ EXERCISES: dict[str, Exercise] = {
             _NUMBER,
             _check_minimize,
             lambda: mean_score([score_case(case)[0].score for case in MINIMIZE_CASES]),
-            _number_4,
+            "{:.4f}".format,
         ),
         Exercise(
             "index",
