@@ -13,7 +13,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..number_format import interval, points
+from ..number_format import P_VALUE, format_value, interval, points
 from ..stats.analysis import CohortAnalysis, analyse_cohort
 from ..stats.intervals import METHOD_WILSON, undrawn_ends
 from ..stats.method import METHOD
@@ -178,33 +178,7 @@ def interval_report(n_tasks: int = DEFAULT_TASKS, level: float = 0.95) -> str:
     >>> print(interval_report(20).splitlines()[0])
     ILLUSTRATIVE (simulated) cohort: 3 models, 20 tasks per track
     """
-    cohort = SLIDER_COHORT
-    lines = [
-        f"ILLUSTRATIVE (simulated) cohort: {len(cohort.models)} models, {n_tasks} tasks per track"
-    ]
-    lines += _model_lines(cohort, n_tasks, level)
-    lines.append(f"Could be first: {name_list(could_be_first(cohort, n_tasks, level))}")
-    lines.append(_pairs_heading(len(cohort.models), level))
-    for pair in pairs(cohort, n_tasks, level):
-        verdict = "shown to differ" if pair.differ else "not shown to differ"
-        lines.append(
-            f"  {pair.first} - {pair.second}: {points(pair.delta)} points, interval "
-            f"{interval(*pair.ci)}: {verdict} (adjusted p {_p(pair.p_holm)})"
-        )
-    return "\n".join(lines)
-
-
-def _pairs_heading(models: int, level: float) -> str:
-    n_pairs = models * (models - 1) // 2
-    return (
-        "Pairs (first minus second, paired over the same tasks); each interval:\n"
-        f"  this pair alone; the verdict adjusts for {n_pairs} pairs (Holm, adjusted p at most "
-        f"{percent(1 - level)})"
-    )
-
-
-def _p(p: float) -> str:
-    return "< 0.001" if p < 0.0005 else f"{p:.3f}"
+    return _cohort_report(SLIDER_COHORT, n_tasks, level, verdicts=True)
 
 
 def reading_exercise_report(level: float = 0.95) -> str:
@@ -213,18 +187,35 @@ def reading_exercise_report(level: float = 0.95) -> str:
     >>> print(reading_exercise_report().splitlines()[0])
     ILLUSTRATIVE (simulated) cohort: 4 models, 20 tasks per track
     """
-    cohort = READING_COHORT
+    return _cohort_report(READING_COHORT, READING_TASKS, level, verdicts=False)
+
+
+def _cohort_report(cohort: SimulatedCohort, n_tasks: int, level: float, verdicts: bool) -> str:
+    """A cohort's intervals and pairs; ``verdicts``: also who could be first, and whether
+    each pair is shown to differ."""
     lines = [
-        f"ILLUSTRATIVE (simulated) cohort: {len(cohort.models)} models, "
-        f"{READING_TASKS} tasks per track"
+        f"ILLUSTRATIVE (simulated) cohort: {len(cohort.models)} models, {n_tasks} tasks per track"
     ]
-    lines += _model_lines(cohort, READING_TASKS, level)
-    lines.append(_pairs_heading(len(cohort.models), level))
-    for pair in pairs(cohort, READING_TASKS, level):
-        lines.append(
+    lines += _model_lines(cohort, n_tasks, level)
+    if verdicts:
+        lines.append(f"Could be first: {name_list(could_be_first(cohort, n_tasks, level))}")
+    n_pairs = len(cohort.models) * (len(cohort.models) - 1) // 2
+    lines.append(
+        "Pairs (first minus second, paired over the same tasks); each interval:\n"
+        f"  this pair alone; the verdict adjusts for {n_pairs} pairs (Holm, adjusted p at most "
+        f"{percent(1 - level)})"
+    )
+    for pair in pairs(cohort, n_tasks, level):
+        shown = (
             f"  {pair.first} - {pair.second}: {points(pair.delta)} points, interval "
-            f"{interval(*pair.ci)}, adjusted p {_p(pair.p_holm)}"
+            f"{interval(*pair.ci)}"
         )
+        p = format_value(pair.p_holm, P_VALUE)
+        if verdicts:
+            verdict = "shown to differ" if pair.differ else "not shown to differ"
+            lines.append(f"{shown}: {verdict} (adjusted p {p})")
+        else:
+            lines.append(f"{shown}, adjusted p {p}")
     return "\n".join(lines)
 
 
