@@ -14,7 +14,7 @@ from ..scoring.issues import ISSUE_CODES
 from ..stats.power import repeat_spread
 from .charts import OKABE_ITO, describe, label_simulated, new_axes
 from .notebook import Note
-from .tables import Cell
+from .tables import number_cell
 
 #: Categories of the coverage matrix, in legend order, with their colours (colour-blind
 #: safe, Okabe and Ito) and hatches (so that no category is told by colour alone).
@@ -180,9 +180,6 @@ def task_table(result: Result, model: str) -> pd.DataFrame:
     rows = []
     for task in _model_entry(result, model).tasks:
         kind = task_kind(task.track)
-        mean_cell = None
-        if task.mean is not None:
-            mean_cell = Cell(format_value(task.mean, kind), order=task.mean)
         rows.append(
             {
                 "track": task.track,
@@ -192,7 +189,7 @@ def task_table(result: Result, model: str) -> pd.DataFrame:
                 "adopted": ", ".join(task.adopted_attempts) or None,
                 "adopted valid": ", ".join(task.adopted_valid_attempts) or None,
                 "scores": ", ".join(format_value(x, kind) for x in task.scores) or None,
-                "mean": mean_cell,
+                "mean": number_cell(task.mean, kind),
                 "table rows": len(task.rows),
             }
         )
@@ -328,21 +325,17 @@ def repeat_spread_table(result: Result, model: str) -> pd.DataFrame:
         if spread is None:
             continue
         kind = task_kind(task.track)  # a 0/1 task's lowest and highest: fail, pass
-
-        def shown(value: float | None, kind: str = kind) -> Cell | None:
-            return None if value is None else Cell(format_value(value, kind), order=value)
-
         rows.append(
             {
                 "track": task.track,
                 "task": task.item,
                 "repeats": spread.repeats,
                 "scores": ", ".join(format_value(float(x), kind) for x in task.scores),
-                "min": shown(spread.low),
-                "max": shown(spread.high),
+                "min": number_cell(spread.low, kind),
+                "max": number_cell(spread.high, kind),
                 "range": spread.range,
                 "std": spread.std,
-                "mean": shown(task.mean),
+                "mean": number_cell(task.mean, kind),
             }
         )
     columns = ["track", "task", "repeats", "scores", "min", "max", "range", "std", "mean"]

@@ -15,7 +15,7 @@ from ..stats.wording import COULD_BE_FIRST_TIP, lead_sentence, percent
 from ..vocab import INDEX_FORMULA, LETTERS, LETTERS_TEXT, TRACK_DECLARATION, TRACKS
 from .charts import describe, label_simulated, new_axes
 from .notebook import INDEX_REPORT, Note
-from .tables import Cell
+from .tables import Cell, number_cell
 
 #: Up to this many models, task x model shows a task per row (a column per model);
 #: beyond, a model per row (the models in rank order, a column per task).
@@ -188,9 +188,8 @@ def task_model_table(
     """
     tasks, means, models = _grid(result, stats)
 
-    def cell(model: str, key: tuple[str, str]) -> Any:
-        value = means[model].get(key)
-        return None if value is None else Cell(format_value(value, task_kind(key[0])), order=value)
+    def cell(model: str, key: tuple[str, str]) -> Cell | None:
+        return number_cell(means[model].get(key), task_kind(key[0]))
 
     if len(models) <= WIDE_MODELS:
         rows = [

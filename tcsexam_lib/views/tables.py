@@ -93,10 +93,22 @@ def column_kind(table: pd.DataFrame, column: Any) -> str:
     return MEAN
 
 
+def number_cell(value: Any, kind: str) -> Cell | None:
+    """A number as a cell that sorts by the number itself; empty (None) when there is none.
+
+    >>> number_cell(1.0, "pass/fail"), number_cell(None, "mean")
+    (Cell(text='pass', href=None, title=None, order=1.0), None)
+    """
+    return None if value is None else Cell(format_value(value, kind), order=value)
+
+
 def _is_numeric(series: pd.Series) -> bool:
+    """A column of numbers, or of :class:`Cell` values that sort by a number (ranks, rank
+    intervals, task means)."""
     values = [v for v in series.tolist() if not is_missing(v)]
-    return bool(values) and all(
-        isinstance(v, numbers.Real) and not isinstance(v, bool) for v in values
+    return bool(values) and (
+        all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in values)
+        or all(isinstance(v, Cell) and isinstance(v.order, numbers.Real) for v in values)
     )
 
 
@@ -153,8 +165,7 @@ def table_html(table: pd.DataFrame) -> str:
     columns = list(table.columns)
     kinds = [column_kind(table, c) for c in columns]
     numeric = [
-        kind != TEXT and (_is_numeric(table[c]) or _numeric_cells(table[c]))
-        for c, kind in zip(columns, kinds, strict=True)
+        kind != TEXT and _is_numeric(table[c]) for c, kind in zip(columns, kinds, strict=True)
     ]
     css = ["" if num else _text_class(table[c]) for c, num in zip(columns, numeric, strict=True)]
     tips = table.attrs.get("tooltips") or {}
@@ -173,14 +184,6 @@ def table_html(table: pd.DataFrame) -> str:
     return (
         f"{caption_html}<div class='tcs-scroll'><table class='tcs-table'><thead><tr>{head}"
         f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
-    )
-
-
-def _numeric_cells(series: pd.Series) -> bool:
-    """A column of :class:`Cell` values that sort by a number (ranks, rank intervals)."""
-    values = [v for v in series.tolist() if not is_missing(v)]
-    return bool(values) and all(
-        isinstance(v, Cell) and isinstance(v.order, numbers.Real) for v in values
     )
 
 
