@@ -9,7 +9,7 @@ import pandas as pd
 from ..errors import InputRefused, Problem
 from ..number_format import MEAN, POINTS, TEXT, format_value, points, rounded_parts, task_kind
 from ..scoring.index import coverage_category, missing_repeats
-from ..scoring.index_document import IndexDocument, ModelResult, as_index_document
+from ..scoring.index_document import IndexDocument, as_index_document
 from ..scoring.issues import ISSUE_CODES
 from ..stats.power import repeat_spread
 from .charts import OKABE_ITO, describe, label_simulated, new_axes
@@ -39,11 +39,6 @@ _TEXT_ON = {"valid": "white", "provisional": "black", "failed": "white", "missin
 
 #: An index output as the views take it: the document, or its parsed JSON.
 Result = IndexDocument | dict[str, Any]
-
-
-def _model_entry(result: Result, model: str) -> ModelResult:
-    """One model's result; refused (naming the models there are) when it has none."""
-    return as_index_document(result).result(model)
 
 
 def check_protocol(result: Result, protocol: str) -> str:
@@ -99,7 +94,7 @@ def track_table(result: Result, model: str) -> pd.DataFrame:
     >>> track_table({"models": {"m": entry}}, "m").values.tolist()
     [['P theorem', 30, 0.4, 12.0, '5 of 5']]
     """
-    tracks = _model_entry(result, model).tracks
+    tracks = as_index_document(result).result(model).tracks
     shown = rounded_parts([info.contribution for info in tracks.values()])
     rows = [
         {
@@ -178,7 +173,7 @@ def task_table(result: Result, model: str) -> pd.DataFrame:
     ['solver', 't', 'complete', '1', '1', '1', '0.250', '0.250', '0']
     """
     rows = []
-    for task in _model_entry(result, model).tasks:
+    for task in as_index_document(result).result(model).tasks:
         kind = task_kind(task.track)
         rows.append(
             {
@@ -224,7 +219,7 @@ def issues_table(result: Result, model: str) -> pd.DataFrame:
             "attempt": issue.attempt,
             "message": issue.message,
         }
-        for issue in _model_entry(result, model).issues
+        for issue in as_index_document(result).result(model).issues
     ]
     columns = ["severity", "code", "track", "task", "attempt", "message"]
     table = pd.DataFrame(rows, columns=columns)
@@ -245,7 +240,7 @@ def coverage_matrix(result: Result, model: str) -> pd.DataFrame:
     ['valid: 1', 'missing: repeat 2']
     """
     cells: dict[str, list[str]] = {}
-    for task in _model_entry(result, model).tasks:
+    for task in as_index_document(result).result(model).tasks:
         row_cells = [
             f"{coverage_category(row.adoption_status, row.score_status)}: {row.attempt}"
             for row in task.rows
@@ -320,7 +315,7 @@ def repeat_spread_table(result: Result, model: str) -> pd.DataFrame:
     0.2
     """
     rows = []
-    for task in _model_entry(result, model).tasks:
+    for task in as_index_document(result).result(model).tasks:
         spread = repeat_spread(task.scores)
         if spread is None:
             continue
@@ -384,7 +379,7 @@ def explain_status(result: Result, model: str) -> Note:
     >>> print(explain_status({"models": {"m": entry}}, "m").text.split(". ")[0])
     m is complete: index 55.50 points
     """
-    entry = _model_entry(result, model)
+    entry = as_index_document(result).result(model)
     cov = entry.coverage
     counts = (
         f"{cov.tasks_complete} of {cov.tasks_planned} tasks, "

@@ -24,12 +24,9 @@ from ..reports.notebooks import (
 )
 from ..reports.notebooks import notebook as declared_notebook
 
-#: One parameter of a notebook's ``parameters`` cell (name, default, comment).
-Parameter = CellParameter
-
 
 @lru_cache(maxsize=16)
-def notebook_parameters(notebook: str) -> tuple[Parameter, ...]:
+def notebook_parameters(notebook: str) -> tuple[CellParameter, ...]:
     """The parameters of ``notebooks/<notebook>.ipynb`` as papermill reads them, in order.
 
     Only to word a refusal: papermill takes about a second to import.
@@ -40,10 +37,6 @@ def notebook_parameters(notebook: str) -> tuple[Parameter, ...]:
     'demo-lite'
     """
     return cell_parameters(declared_notebook(notebook).source)
-
-
-def _empty(value: Any) -> bool:
-    return is_empty(value)
 
 
 @dataclass(frozen=True)
@@ -82,7 +75,7 @@ def check_notebook_parameters(
     found: list[tuple[str, str]] = [
         (name, "empty" + (f" ({why})" if why else ""))
         for name, why in declared.needed(values)
-        if _empty(values.get(name))
+        if is_empty(values.get(name))
     ]
     inputs = {name: Path(str(values[name])) for name in declared.read(values)}
     relative = {name: path for name, path in inputs.items() if not path.is_absolute()}
@@ -101,7 +94,7 @@ def check_notebook_parameters(
     if base != cwd:
         for name in (*relative, *declared.of_kind(OUTPUT)):
             value = values.get(name)
-            if not _empty(value) and not Path(str(value)).is_absolute():
+            if not is_empty(value) and not Path(str(value)).is_absolute():
                 resolved[name] = str(base / str(value))
     order = list(declared.parameters)
     found.sort(key=lambda item: order.index(item[0]))  # in the parameters cell's order

@@ -12,7 +12,7 @@ from ..jsonio import read_json
 from ..number_format import MEAN, TEXT, index_with_interval, interval, interval_reach, points
 from ..schemas import validate_with_schema
 from ..scoring.index_document import IndexDocument, as_index_document
-from ..stats.document import StatsDocument, StatsModel, as_stats_document
+from ..stats.document import StatsDocument, as_stats_document
 from ..stats.wording import name_list, pairs_sentence, percent, tie_group_span, tie_groups_text
 from ..vocab import TRACK_LETTERS, TRACKS
 from .charts import OKABE_ITO, describe, label_simulated, name_models_without_index, new_axes
@@ -160,11 +160,6 @@ def ties_note(stats: StatsDocument | dict[str, Any]) -> Note:
     return Note("\n".join(lines))
 
 
-def _ranked_entries(stats: StatsDocument) -> list[tuple[str, StatsModel]]:
-    models = stats.results
-    return [(model, models[model]) for model in stats.ranking]
-
-
 #: Up to this many ranked models, the forest plot writes each index and interval.
 LABELLED_ROWS = 30
 
@@ -182,8 +177,9 @@ def plot_index_intervals(
     'index (points; higher is better)'
     """
     stats = as_stats_document(stats)
-    shown = _ranked_entries(stats)
-    missing = [m for m, e in stats.results.items() if e.index is None]
+    models = stats.results  # read once: each read wraps every model again
+    shown = [(model, models[model]) for model in stats.ranking]
+    missing = [m for m, e in models.items() if e.index is None]
     n = max(len(shown), 1)
     labelled = n <= LABELLED_ROWS
     row_height = 0.4 if labelled else 0.15
