@@ -264,14 +264,19 @@ WARM_MODULES = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.debugger
 
 
 def _warm_up() -> None:
-    """Done once here, not the first time in each kernel: the output documents' schema
-    validators compiled, matplotlib's fonts and renderer loaded (no rcParam changed)."""
+    """Done once here, not the first time in each kernel: the views' modules loaded, the
+    output documents' schema validators compiled, matplotlib's fonts and renderer loaded
+    (no rcParam changed)."""
+    import importlib
     import io
 
     from matplotlib.figure import Figure
 
     from ..schemas import GENERATED, schema_accepts
 
+    views = importlib.import_module("tcsexam_lib.views")  # what the notebooks import
+    for name in views.__all__:  # each loads its module on first use
+        getattr(views, name)
     for name in GENERATED:
         schema_accepts(None, name)
     figure = Figure()
