@@ -209,21 +209,6 @@ class Changes:
         known = {name for name in cls.__dataclass_fields__}
         return cls(**{key: value for key, value in data.items() if key in known})
 
-    @property
-    def nothing(self) -> bool:
-        return self.since is not None and not any(
-            (
-                self.added,
-                self.removed,
-                self.status,
-                self.moved,
-                self.first_now,
-                self.first_no_longer,
-                self.reference,
-                self.kit_version,
-            )  # fmt: skip
-        )
-
     def lines(self, limit: int = 8) -> list[str]:
         """What changed, one line each (names past ``limit`` counted).
 
