@@ -7,7 +7,6 @@ report"); written into ``run-set.json``, drawn by :func:`tcsexam_lib.views.compa
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..formulas import combine_track_means
@@ -17,16 +16,6 @@ from .run_set_document import RunSetSummary
 
 #: The field two compared run sets differ by, and the one they share, by ``by``.
 COMPARED_BY = {"protocol": ("solver_protocol", "suite"), "suite": ("suite", "solver_protocol")}
-
-
-@dataclass(frozen=True)
-class _PairedDelta:
-    """Δ over the common tasks with its paired interval (see :func:`paired_delta`)."""
-
-    delta: float
-    ci: list[float] | None
-    p_value: float | None
-    n_common_tasks: int
 
 
 def paired_delta(
@@ -50,16 +39,6 @@ def paired_delta(
     >>> round(out["delta"], 6), out["n_common_tasks"], [round(x, 6) for x in out["ci"]]
     (6.0, 24, [2.605243, 9.394757])
     """
-    paired = _paired_delta(mine, theirs, level, index)
-    return None if paired is None else asdict(paired)
-
-
-def _paired_delta(
-    mine: dict[str, dict[str, float | None]],
-    theirs: dict[str, dict[str, float | None]],
-    level: float,
-    index: tuple[float, float] | None,
-) -> _PairedDelta | None:
     import numpy as np
 
     from ..stats.pairs import paired_tests
@@ -79,12 +58,12 @@ def _paired_delta(
     tests = paired_tests(rows, np.array(index, dtype=float), [0, 1], level)
     low, high = float(tests.ci_low[0]), float(tests.ci_high[0])
     usable = not (np.isnan(low) or np.isnan(high))
-    return _PairedDelta(
-        delta=float(tests.delta[0]),
-        ci=[low, high] if usable else None,
-        p_value=None if np.isnan(tests.p_value[0]) else float(tests.p_value[0]),
-        n_common_tasks=int(sum(v.shape[1] for v in rows)),
-    )
+    return {
+        "delta": float(tests.delta[0]),
+        "ci": [low, high] if usable else None,
+        "p_value": None if np.isnan(tests.p_value[0]) else float(tests.p_value[0]),
+        "n_common_tasks": int(sum(v.shape[1] for v in rows)),
+    }
 
 
 def compared_by(result: IndexDocument | RunSetSummary, other: RunSetSummary) -> str | None:
@@ -148,7 +127,7 @@ def _comparison(
         both = a.index is not None and b.index is not None
         paired = None
         if both and theirs:
-            paired = _paired_delta(mine, theirs, level, (a.index, b.index) if same else None)
+            paired = paired_delta(mine, theirs, level, (a.index, b.index) if same else None)
         deltas = {}
         for letter in LETTERS:
             x, y = a.track_means[letter], b.track_means[letter]
@@ -159,10 +138,10 @@ def _comparison(
                 "index": a.index,
                 "other_index": b.index,
                 "delta_index": a.index - b.index if both else None,
-                "delta_common_tasks": None if paired is None else paired.delta,
-                "ci": None if paired is None else paired.ci,
-                "p_value": None if paired is None else paired.p_value,
-                "n_common_tasks": None if paired is None else paired.n_common_tasks,
+                "delta_common_tasks": None if paired is None else paired["delta"],
+                "ci": None if paired is None else paired["ci"],
+                "p_value": None if paired is None else paired["p_value"],
+                "n_common_tasks": None if paired is None else paired["n_common_tasks"],
                 "track_deltas": deltas,
                 "status": a.status,
                 "other_status": b.status,
