@@ -118,6 +118,38 @@ def read_manifests(output: Path) -> list[RunSetDocument]:
     return manifests
 
 
+def make_output_folder(folder: Path, where: str, allowed: str) -> None:
+    """Create the output folder (and its parents), or refuse: nothing else is written yet.
+
+    ``where``: what gave the folder (a command's option, parameter files); ``allowed``: what
+    the refusal says is allowed.
+
+    >>> import tempfile
+    >>> blocker = Path(tempfile.mkdtemp()) / "a-file"
+    >>> _ = blocker.write_text("not a folder")
+    >>> try:
+    ...     make_output_folder(blocker / "out", "tcsexam teaching-html --output", "a folder")
+    ... except InputRefused as exc:
+    ...     print(exc.summary, "/", exc.problems[0].detail)
+    Output folder refused / the folder cannot be created (Not a directory)
+    """
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputRefused(
+            "Output folder refused",
+            [
+                Problem(
+                    where,
+                    field="output",
+                    value=str(folder),
+                    detail=f"the folder cannot be created ({exc.strerror or type(exc).__name__})",
+                    allowed=allowed,
+                )
+            ],
+        ) from exc
+
+
 def ensure_real_folder(path: Path) -> Path:
     """``path`` as a real folder of the kit: a symlink there is replaced, never followed."""
     if path.is_symlink() or path.is_file():

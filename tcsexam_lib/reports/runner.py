@@ -24,6 +24,7 @@ from .pages import assets_bytes, write_assets
 from .params import ReportParams, load_report_params
 from .prepare import prepare_run_set
 from .publish import (
+    make_output_folder,
     refuse_foreign_folders,
     remove_stale_staging,
 )
@@ -147,35 +148,17 @@ def _set_up_folders(all_params: list[ReportParams], say: Progress) -> None:
     the shared assets and the teaching page (kept when made with these tools)."""
     folders = sorted({p.output for p in all_params})
     for folder in folders:
-        _make_output_folder(folder, [p for p in all_params if p.output == folder])
+        make_output_folder(
+            folder,
+            ", ".join(str(p.source) for p in all_params if p.output == folder),
+            "a folder that exists or can be created (--output DIR, or the parameter file's output)",
+        )
     for folder in folders:
         for stale in remove_stale_staging(folder):
             say(f"removed {stale.name} (left by an interrupted run)")
         unchanged = _made_with_these_tools(folder)
         write_assets(folder, unchanged=unchanged)
         write_teaching_page(folder, landing=True, unchanged=unchanged)
-
-
-def _make_output_folder(folder: Path, params: list[ReportParams]) -> None:
-    """Create the output folder (and its parents), or refuse: nothing else is written yet."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        reason = exc.strerror or type(exc).__name__
-        where = ", ".join(str(p.source) for p in params)
-        raise InputRefused(
-            "Output folder refused",
-            [
-                Problem(
-                    where,
-                    field="output",
-                    value=str(folder),
-                    detail=f"the folder cannot be created ({reason})",
-                    allowed="a folder that exists or can be created (--output DIR, or the "
-                    "parameter file's output)",
-                )
-            ],
-        ) from exc
 
 
 def _load_all_params(

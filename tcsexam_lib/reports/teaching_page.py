@@ -15,11 +15,11 @@ import os
 from pathlib import Path
 
 from ..environment import describe_environment
-from ..errors import InputRefused, Problem, TcsexamError
+from ..errors import TcsexamError
 from ..outputfiles import write_text_atomic
 from ..paths import KIT_ROOT
 from .pages import PAGE_TEMPLATE, environment_html, html_exporter, write_assets
-from .publish import ASSETS, ensure_real_folder
+from .publish import ASSETS, ensure_real_folder, make_output_folder
 
 #: The committed teaching notebook and the page it becomes.
 TEACHING_NOTEBOOK = KIT_ROOT / "notebooks" / "teaching.ipynb"
@@ -198,21 +198,9 @@ def write_teaching_page(
     environment): a page naming this notebook's sha256 and navigation is kept.
     """
     output = Path(output)
-    try:
-        output.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise InputRefused(
-            "Output folder refused",
-            [
-                Problem(
-                    "tcsexam teaching-html --output",
-                    field="output",
-                    value=str(output),
-                    detail=f"the folder cannot be created ({exc.strerror or type(exc).__name__})",
-                    allowed="a folder that exists or can be created",
-                )
-            ],
-        ) from exc
+    make_output_folder(
+        output, "tcsexam teaching-html --output", "a folder that exists or can be created"
+    )
     text = Path(notebook).read_text(encoding="utf-8")
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
     write_teaching_assets(output, unchanged=unchanged)
