@@ -31,7 +31,8 @@ def staging_folder(output: Path, name: str) -> Path:
     return output / f".{name}.staging-{os.getpid()}"
 
 
-def _alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
+    """True unless process ``pid`` is gone (one of another user counts as alive)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -55,7 +56,7 @@ def remove_stale_staging(output: Path) -> list[Path]:
         return removed
     for entry in sorted(output.iterdir()):
         match = _STAGING.match(entry.name)
-        if match and not entry.is_symlink() and not _alive(int(match["pid"])):
+        if match and not entry.is_symlink() and not process_alive(int(match["pid"])):
             remove_tree(entry)
             removed.append(entry)
     return removed

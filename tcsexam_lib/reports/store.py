@@ -21,6 +21,7 @@ from typing import Any
 from ..digests import sha256_file
 from ..jsonio import dumps_json
 from ..outputfiles import write_text_atomic
+from .publish import process_alive
 from .run_set_document import MANIFEST
 
 #: The store's folder in the output folder.
@@ -277,15 +278,7 @@ def _files(folder: Path) -> list[Path]:
 
 def _stale_temporary(path: Path) -> bool:
     match = _TEMPORARY.match(path.name)
-    if not match:
-        return False
-    try:
-        os.kill(int(match["pid"]), 0)
-    except ProcessLookupError:
-        return True
-    except PermissionError:  # pragma: no cover - someone else's process
-        return False
-    return False
+    return match is not None and not process_alive(int(match["pid"]))
 
 
 def _flock(handle: Any, *, shared: bool, wait: bool = True) -> bool:
