@@ -112,12 +112,7 @@ def private_runtime_folder() -> Iterator[Path]:
     try:
         yield folder
     finally:
-        remove_runtime_folder(folder)
-
-
-def remove_runtime_folder(folder: Path) -> None:
-    """Remove a run's private folder (symlinks inside are removed, never followed)."""
-    shutil.rmtree(folder, ignore_errors=True)
+        shutil.rmtree(folder, ignore_errors=True)  # symlinks inside are removed, never followed
 
 
 def kernel_transport(folder: Path) -> tuple[str, str]:
