@@ -16,6 +16,7 @@ from typing import Any
 from ..digests import folder_digests
 from ..environment import environment_fingerprint, kit_fingerprint
 from ..folders import remove_tree
+from ..jsonio import dumps_json
 from ..outputfiles import write_bytes_atomic
 from ..scoring.issues import describe_model
 from ..stats.document import as_stats_document
@@ -41,8 +42,8 @@ from .runsets import (
     RunSetResult,
     compared_with,
     comparisons,
+    manifest,
     notebook_jobs,
-    planned_manifest_text,
     publish,
     tidy_paths,
 )
@@ -136,7 +137,8 @@ def plan_jobs(
         rs.changes = compare_publications(previous[-1] if previous else None, rs.record).to_dict()
     planned = [(rs, job) for rs in run_sets for job in notebook_jobs(rs, source_dir)]
     for rs in run_sets:
-        text = planned_manifest_text(rs, [job for r, job in planned if r is rs])
+        # the run set's run-set.json listing the pages this run will render
+        text = dumps_json(manifest(rs, planned=[job for r, job in planned if r is rs]))
         rs.files[MANIFEST] = text.encode("utf-8")
     return planned
 

@@ -350,11 +350,6 @@ def _page_entries(
     return cohort, by_model
 
 
-def planned_manifest_text(rs: RunSetResult, jobs: list[NotebookJob]) -> str:
-    """The run set's ``run-set.json`` listing the pages this run will render (as text)."""
-    return dumps_json(manifest(rs, planned=jobs))
-
-
 def publish(rs: RunSetResult, say: Progress) -> Path:
     """Switch a finished run set into place and rewrite the landing page from disk."""
     staging = rs.staging or rs.folder
