@@ -23,9 +23,6 @@ from .notebooks import NOTEBOOK_NAMES
 #: Schema name of a run-set parameter file.
 PARAMS_SCHEMA = "report-params"
 
-#: The report notebooks, in the order they are made (see :mod:`.notebooks`).
-REPORT_NOTEBOOKS = NOTEBOOK_NAMES
-
 #: Output folder used when neither the file nor the caller names one.
 DEFAULT_OUTPUT = Path("build") / "reports"
 
@@ -380,9 +377,7 @@ def load_report_params(
         records=paths["records"],
         references_dir=paths.get("references_dir"),
         output=out,
-        notebooks=tuple(
-            n for n in REPORT_NOTEBOOKS if n in data.get("notebooks", REPORT_NOTEBOOKS)
-        ),
+        notebooks=tuple(n for n in NOTEBOOK_NAMES if n in data.get("notebooks", NOTEBOOK_NAMES)),
         description=data.get("description"),
         simulated=suite.simulated,
         models=tuple(cohort.models),
