@@ -46,10 +46,9 @@ def space_needed(
     """Bytes each output folder needs for ``plan``, and how they add up (in words);
     ``assets(folder)``: what the shared assets will take there (0 when present)."""
     needs: dict[Path, list[int]] = {}
-    pages: dict[Path, int] = {}
     for rs in plan.run_sets:
         folder = rs.params.output
-        need = needs.setdefault(folder, [0, 0, 0])
+        need = needs.setdefault(folder, [0, 0, 0])  # outputs' bytes, pages, pages' bytes
         need[0] += sum(len(data) for name, data in rs.files.items() if name not in rs.kept)
         published = stores[folder].published(rs.params.name).get("jobs", {})
         for r, job in plan.planned:
@@ -57,14 +56,14 @@ def space_needed(
             if r is not rs or decision.reused:
                 continue
             need[2] += _page_estimate(stores[folder], published.get(job.label), job.source)
-            pages[folder] = pages.get(folder, 0) + 1
+            need[1] += 1
     out = {}
-    for folder, (outputs, _, rendered) in needs.items():
+    for folder, (outputs, pages, rendered) in needs.items():
         shared = assets(folder)
         total = outputs + shared + rendered
         how = (
             f"{human_bytes(outputs)} of outputs, {human_bytes(shared)} of shared assets, "
-            f"{pages.get(folder, 0)} page(s) to render at about {human_bytes(rendered)} "
+            f"{pages} page(s) to render at about {human_bytes(rendered)} "
             "(their last sizes, else a floor)"
         )
         out[folder] = (total, how)
