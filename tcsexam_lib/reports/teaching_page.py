@@ -7,13 +7,13 @@ MathJax 3 is copied from the ``django-static-mathjax`` package, never fetched (d
 from __future__ import annotations
 
 import functools
-import hashlib
 import html
 import importlib.util
 import json
 import os
 from pathlib import Path
 
+from ..digests import sha256_text
 from ..environment import describe_environment
 from ..errors import TcsexamError
 from ..outputfiles import write_text_atomic
@@ -202,7 +202,7 @@ def write_teaching_page(
         output, "tcsexam teaching-html --output", "a folder that exists or can be created"
     )
     text = Path(notebook).read_text(encoding="utf-8")
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    digest = sha256_text(text)
     write_teaching_assets(output, unchanged=unchanged)
     path = output / TEACHING_PAGE
     nav = "<span class='tcs-here'>The teaching notebook (static copy)</span>"
