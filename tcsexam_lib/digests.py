@@ -15,19 +15,15 @@ from typing import Any
 
 
 def sha256_bytes(data: bytes) -> str:
-    """The sha256 (hex) of ``data``.
-
-    >>> sha256_bytes(b"")[:12]
-    'e3b0c44298fc'
-    """
+    """The sha256 (hex) of ``data``."""
     return hashlib.sha256(data).hexdigest()
 
 
 def sha256_text(text: str) -> str:
     """The sha256 of ``text`` as UTF-8 bytes (what a written file's digest will be).
 
-    >>> sha256_text("") == sha256_bytes(b"")
-    True
+    >>> sha256_text("")[:12]
+    'e3b0c44298fc'
     """
     return sha256_bytes(text.encode("utf-8"))
 

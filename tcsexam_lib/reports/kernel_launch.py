@@ -68,20 +68,8 @@ def stop_channel_threads(app: Any, timeout: float = THREAD_JOIN_SECONDS) -> list
     """Stop and join the app's control and shell-channel threads (if alive), each through its
     own event loop (thread-safe); name those stopped.
 
-    >>> import threading
-    >>> class Channel(threading.Thread):
-    ...     def __init__(self):
-    ...         super().__init__()
-    ...         self.stopping = threading.Event()
-    ...     def run(self):
-    ...         self.stopping.wait()
-    ...     def stop(self):
-    ...         self.stopping.set()
-    >>> class App:
-    ...     control_thread = Channel()
-    >>> App.control_thread.start()
-    >>> stop_channel_threads(App()), App.control_thread.is_alive()
-    (['control_thread'], False)
+    >>> stop_channel_threads(object())  # an app without channel threads
+    []
     """
     stopped = []
     for name in CHANNEL_THREADS:
@@ -106,12 +94,6 @@ class RunningCode:
     ['comm_msg']
     >>> asyncio.run(handlers["comm_msg"]()), seen, code.running
     (None, [True], False)
-    >>> class Shell:
-    ...     async def run_code(self, code_obj, result=None, *, async_=False):
-    ...         seen.append(code.running)
-    >>> shell = Shell()
-    >>> code.track_cells(shell), asyncio.run(shell.run_code(None)), seen[-1], code.running
-    (True, None, True, False)
     """
 
     def __init__(self) -> None:
@@ -163,12 +145,6 @@ def track_user_code(kernel: Any, version: str) -> RunningCode | None:
     ...     code = track_user_code(Kernel(), "9.0.0")
     >>> code.running, str(caught[0].message)[:57]
     (False, 'ipykernel 9.0.0 has no IPythonKernel.shell_handlers[comm_')
-    >>> Kernel.shell = None
-    >>> with warnings.catch_warnings(record=True) as caught:
-    ...     warnings.simplefilter("always")
-    ...     code = track_user_code(Kernel(), "9.0.0")
-    >>> code is None, "IPythonKernel.shell.run_code" in str(caught[-1].message)
-    (True, True)
     """
     import warnings
 

@@ -121,18 +121,10 @@ def read_manifests(output: Path) -> list[RunSetDocument]:
 
 def make_output_folder(folder: Path, where: str, allowed: str) -> None:
     """Create the output folder (and its parents), or refuse: nothing else is written yet.
-
-    ``where``: what gave the folder (a command's option, parameter files); ``allowed``: what
-    the refusal says is allowed.
+    ``where`` gave the folder (an option, parameter files); ``allowed`` words the refusal.
 
     >>> import tempfile
-    >>> blocker = Path(tempfile.mkdtemp()) / "a-file"
-    >>> _ = blocker.write_text("not a folder")
-    >>> try:
-    ...     make_output_folder(blocker / "out", "tcsexam teaching-html --output", "a folder")
-    ... except InputRefused as exc:
-    ...     print(exc.summary, "/", exc.problems[0].detail)
-    Output folder refused / the folder cannot be created (Not a directory)
+    >>> make_output_folder(Path(tempfile.mkdtemp()) / "a" / "b", "--output", "a folder")
     """
     try:
         folder.mkdir(parents=True, exist_ok=True)

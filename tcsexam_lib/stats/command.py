@@ -93,12 +93,6 @@ def run_stats(**parameters: Any) -> dict[str, Any]:
     intervals in points, higher is better). Refused (``InputRefused``): a parameter out of
     range, an output path equal to the input, an unusable input, too large a cohort.
 
-    >>> import tempfile, pathlib
-    >>> run_stats(index=pathlib.Path(tempfile.mkdtemp()) / "none.json")
-    Traceback (most recent call last):
-    ...
-    tcsexam_lib.errors.InputRefused: Input file not found
-      - ...none.json: no such file
     >>> run_stats(index="index.json", resamples=0, level=1.5)
     Traceback (most recent call last):
     ...

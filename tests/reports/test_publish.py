@@ -257,3 +257,21 @@ def test_kernel_log_names_no_folder_of_this_machine(tmp_path):
     assert 'File "<python>/lib/site-packages/zmq/socket.py", line 713' in text
     assert "reading <kit>/notebooks/index.ipynb from <run set>/x.json" in text
     assert text.endswith("without encryption.\n")  # everything else is kept as it was
+
+
+def test_an_output_folder_that_cannot_be_made_is_refused_by_name(tmp_path: Path) -> None:
+    from tcsexam_lib.reports.publish import make_output_folder
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    with pytest.raises(InputRefused, match="Output folder refused") as refused:
+        make_output_folder(blocker / "out", "params.yaml", "a folder it can create")
+    (problem,) = refused.value.problems
+    assert (problem.where, problem.field, problem.value) == (
+        "params.yaml",
+        "output",
+        str(blocker / "out"),
+    )
+    assert problem.detail == "the folder cannot be created (Not a directory)"
+    assert problem.allowed == "a folder it can create"
+    assert not (blocker / "out").exists()

@@ -587,6 +587,12 @@ def test_a_cohort_larger_than_the_memory_is_refused_before_any_work(
     assert "Nothing was written." in done.err and not out.exists()
 
 
+def test_a_missing_index_is_refused_by_name(tmp_path):
+    with pytest.raises(InputRefused, match=r"Input file not found") as refused:
+        run_stats(index=tmp_path / "none.json")
+    assert str(refused.value.problems[0]) == f"{tmp_path / 'none.json'}: no such file"
+
+
 def test_library_refuses_non_integer_parameters(small_index):
     with pytest.raises(InputRefused, match=r"'resamples' = true"):
         run_stats(index=small_index, resamples=True)
