@@ -10,6 +10,7 @@ import hashlib
 import os
 import re
 import sys
+from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, NamedTuple
 
@@ -96,29 +97,24 @@ def normalize_name(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
-_INSTALLED: dict[str, str] | None = None
-
-
+@cache
 def _dist_info_versions() -> dict[str, str]:
     """Every installed version from ``.dist-info`` names on ``sys.path`` (first wins)."""
-    global _INSTALLED
-    if _INSTALLED is None:
-        found: dict[str, str] = {}
-        for entry in sys.path:
-            if not entry or not os.path.isdir(entry):
-                continue  # the working folder is not where an environment's packages live
-            try:
-                names = os.listdir(entry)
-            except OSError:
-                continue
-            for name in names:
-                if name.endswith(".dist-info"):
-                    package, _, version = name[: -len(".dist-info")].partition("-")
-                    if version[:1].isdigit():  # names are escaped: "-" written "_"
-                        name = package.lower().replace("_", "-").replace(".", "-")
-                        found.setdefault(name, version)
-        _INSTALLED = found
-    return _INSTALLED
+    found: dict[str, str] = {}
+    for entry in sys.path:
+        if not entry or not os.path.isdir(entry):
+            continue  # the working folder is not where an environment's packages live
+        try:
+            names = os.listdir(entry)
+        except OSError:
+            continue
+        for name in names:
+            if name.endswith(".dist-info"):
+                package, _, version = name[: -len(".dist-info")].partition("-")
+                if version[:1].isdigit():  # names are escaped: "-" written "_"
+                    name = package.lower().replace("_", "-").replace(".", "-")
+                    found.setdefault(name, version)
+    return found
 
 
 def package_version(name: str) -> str | None:
@@ -301,9 +297,7 @@ def environment_fingerprint() -> str:
     return sha256_text(json.dumps(describe_environment("report"), sort_keys=True))
 
 
-_KIT_FINGERPRINT: list[str] = []
-
-
+@cache
 def kit_fingerprint() -> str:
     """The sha256 of the kit's version, code and published schemas (a change without a
     new version still counts).
@@ -311,15 +305,13 @@ def kit_fingerprint() -> str:
     >>> kit_fingerprint() == kit_fingerprint() and len(kit_fingerprint())
     64
     """
-    if not _KIT_FINGERPRINT:
-        from .paths import KIT_ROOT
-        from .version import VERSION
+    from .paths import KIT_ROOT
+    from .version import VERSION
 
-        digest = hashlib.sha256(f"tcsexam-kit {VERSION}\n".encode())
-        package = Path(__file__).resolve().parent
-        schemas = sorted((KIT_ROOT / "references" / "schemas").glob("*.json"))
-        for path in [*sorted(package.rglob("*.py")), *schemas]:
-            digest.update(path.relative_to(KIT_ROOT).as_posix().encode() + b"\0")
-            digest.update(hashlib.sha256(path.read_bytes()).digest())
-        _KIT_FINGERPRINT.append(digest.hexdigest())
-    return _KIT_FINGERPRINT[0]
+    digest = hashlib.sha256(f"tcsexam-kit {VERSION}\n".encode())
+    package = Path(__file__).resolve().parent
+    schemas = sorted((KIT_ROOT / "references" / "schemas").glob("*.json"))
+    for path in [*sorted(package.rglob("*.py")), *schemas]:
+        digest.update(path.relative_to(KIT_ROOT).as_posix().encode() + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
