@@ -35,7 +35,7 @@ def visible(text: str) -> str:
 
 def _show_value(value: Any) -> str:
     """Render a received value for a message: JSON-like, short, never empty."""
-    if value is _NOT_GIVEN:
+    if value is NOT_GIVEN:
         return "(absent)"
     try:
         text = json.dumps(value, ensure_ascii=False, allow_nan=True)
@@ -73,8 +73,7 @@ class _NotGiven:
 
 
 #: Marker for "the field was absent" (distinct from a JSON ``null``).
-_NOT_GIVEN: Any = _NotGiven()
-NOT_GIVEN = _NOT_GIVEN
+NOT_GIVEN: Any = _NotGiven()
 
 
 @dataclass(frozen=True)
@@ -84,7 +83,7 @@ class Problem:
 
     where: str
     field: str | None = None
-    value: Any = _NOT_GIVEN
+    value: Any = NOT_GIVEN
     allowed: str | None = None
     detail: str | None = None
 
@@ -104,7 +103,7 @@ class Problem:
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
-        if self.value is _NOT_GIVEN:
+        if self.value is NOT_GIVEN:
             data.pop("value")
         return {key: value for key, value in data.items() if value is not None}
 
