@@ -60,10 +60,3 @@ def decode_text(data: bytes, path: str | os.PathLike[str], kind: str = "Input fi
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InputRefused(f"{kind} is not UTF-8", [Problem(str(path), detail=str(exc))]) from exc
-
-
-def read_input_text(
-    path: str | os.PathLike[str], kind: str = "Input file", limit: int = MAX_BYTES["json"]
-) -> str:
-    """:func:`read_input_bytes` decoded as UTF-8 (a leading byte-order mark dropped)."""
-    return decode_text(read_input_bytes(path, kind, limit), path, kind)

@@ -10,7 +10,7 @@ from typing import Any
 import yaml
 
 from .errors import InputRefused, Problem
-from .inputfiles import MAX_BYTES, read_input_text
+from .inputfiles import MAX_BYTES, decode_text, read_input_bytes
 from .jsonio import MAX_JSON_DEPTH, refuse_lone_surrogates
 
 #: What a refusal says of a parameter file nested deeper than the kit's JSON inputs may.
@@ -75,7 +75,7 @@ def read_yaml_mapping(path: str | os.PathLike[str], kind: str = "Parameter file"
     {'suite': 'demo-lite', 'protocol': 'offline'}
     """
     path = Path(path)
-    text = read_input_text(path, kind, MAX_BYTES["yaml"])
+    text = decode_text(read_input_bytes(path, kind, MAX_BYTES["yaml"]), path, kind)
     try:
         data = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
     except RecursionError as exc:  # not expected below the limit; refused all the same
