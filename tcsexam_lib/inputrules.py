@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any, Generic, TypeVar
 
 Data = TypeVar("Data")
@@ -56,7 +57,7 @@ class RuleList(Generic[Data, Found]):
     def problems(self, data: Data) -> list[Found]:
         """Every problem the rules explain in ``data``, by key (then in rule order)."""
         explained = [found for rule in self.rules for found in rule.explain(data)]
-        explained.sort(key=_key)
+        explained.sort(key=itemgetter(0))
         return [found for _, found in explained]
 
     def refusal(self, data: Data) -> list[Found]:
@@ -65,7 +66,3 @@ class RuleList(Generic[Data, Found]):
 
     def __iter__(self):
         return iter(self.rules)
-
-
-def _key(explained: tuple[Key, Any]) -> Key:
-    return explained[0]
