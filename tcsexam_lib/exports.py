@@ -5,23 +5,17 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 
-class PublicSurface:
+class PublicSurface(NamedTuple):
     """What :func:`public_surface` gives a package: ``exports`` (name -> module), ``all``,
-    ``getattr`` and ``dir``. A plain class, so importing it imports nothing."""
+    ``getattr`` and ``dir``. A named tuple, so importing it imports nothing."""
 
-    __slots__ = ("exports", "all", "getattr", "dir")
-
-    def __init__(
-        self,
-        exports: dict[str, str],
-        names: list[str],
-        lookup: Callable[[str], Any],
-        listing: Callable[[], list[str]],
-    ) -> None:
-        self.exports, self.all, self.getattr, self.dir = exports, names, lookup, listing
+    exports: dict[str, str]
+    all: list[str]
+    getattr: Callable[[str], Any]
+    dir: Callable[[], list[str]]
 
 
 def public_surface(
