@@ -154,10 +154,6 @@ class ReferenceProblem(InputRefused):
 class OutputRefused(TcsexamError):
     """An output could not be written (the previous file, if any, is untouched)."""
 
-    exit_code = 1
-
 
 class KernelStartFailed(TcsexamError):
     """A notebook's kernel died before it could run a cell, at each of its starts."""
-
-    exit_code = 1

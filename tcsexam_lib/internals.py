@@ -15,8 +15,6 @@ from .errors import TcsexamError
 class LibraryChanged(TcsexamError):
     """A library no longer offers an internal the kit relies on (its version is named)."""
 
-    exit_code = 1
-
 
 class LibraryWarning(RuntimeWarning):
     """A library is of an untested version, or lacks an internal a fix needs (then off)."""
