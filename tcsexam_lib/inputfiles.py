@@ -44,8 +44,7 @@ def read_input_bytes(
             f"{kind} not found", [Problem(str(path), detail="no such file")]
         ) from exc
     except IsADirectoryError as exc:
-        problem = Problem(str(path), detail="not a regular file (a folder, a device or a pipe)")
-        raise InputRefused(f"{kind} refused", [problem]) from exc
+        raise InputRefused(f"{kind} refused", [Problem(str(path), detail=_NOT_REGULAR)]) from exc
     except OSError as exc:
         raise InputRefused(f"{kind} unreadable", [Problem(str(path), detail=str(exc))]) from exc
     if len(data) > limit:  # it grew while being read
