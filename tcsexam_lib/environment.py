@@ -112,7 +112,7 @@ def _dist_info_versions() -> dict[str, str]:
             if name.endswith(".dist-info"):
                 package, _, version = name[: -len(".dist-info")].partition("-")
                 if version[:1].isdigit():  # names are escaped: "-" written "_"
-                    name = package.lower().replace("_", "-").replace(".", "-")
+                    name = normalize_name(package)
                     found.setdefault(name, version)
     return found
 
