@@ -42,12 +42,9 @@ def _spec_type(annotation: Any, reading: bool = False) -> Any:
         return typing.Union[tuple(_spec_type(a, reading) for a in args)]  # noqa: UP007
     if origin is Literal:  # the published enum keeps the declared order (msgspec sorts it)
         return typing.Annotated[annotation, msgspec.Meta(extra_json_schema={"x-enum": list(args)})]
-    if not args:
-        return annotation
-    if origin in (list, dict, tuple):
+    if origin in (list, dict, tuple) and args:
         return origin[tuple(_spec_type(a, reading) for a in args)]
-    assert msgspec  # other generics are msgspec's own
-    return annotation
+    return annotation  # a plain type, or another generic msgspec reads as it is
 
 
 def _meta(doc: Doc) -> Any:
